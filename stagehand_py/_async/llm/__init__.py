@@ -1,0 +1,1 @@
+"""Async LLM clients (hand-written source of the sync twins)."""

@@ -1,0 +1,110 @@
+"""Find a Chromium executable that Playwright can drive, without downloading anything.
+
+Order: an explicit path, then ``$STAGEHAND_PY_CHROMIUM``, then Playwright's own downloaded
+browser, then ``chromium`` / ``chromium-browser`` / ``google-chrome`` on ``PATH`` and their
+usual install locations.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from ._errors import BrowserNotFoundError
+
+ENV_VAR = "STAGEHAND_PY_CHROMIUM"
+PATH_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
+KNOWN_LOCATIONS = (
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+    "/snap/bin/chromium",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+)
+# Flags that keep Chromium from phoning home; on closed networks its background
+# connections otherwise fail noisily at every start.
+QUIET_ARGS = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+
+INSTALL_HINT = (
+    "Install one and run again:\n"
+    "  Debian/Ubuntu:  sudo apt-get install -y chromium\n"
+    "  or, with internet access:  python -m playwright install chromium\n"
+    f"or point {ENV_VAR} at an existing Chrome/Chromium executable."
+)
+
+
+def _is_executable(path: str | os.PathLike[str]) -> bool:
+    p = Path(path)
+    return p.is_file() and os.access(p, os.X_OK)
+
+
+def playwright_bundled_chromium() -> str | None:
+    """Playwright's own downloaded Chromium, if ``playwright install`` ever succeeded."""
+    base = os.environ.get("PLAYWRIGHT_BROWSERS_PATH")
+    roots = [Path(base)] if base and base != "0" else []
+    if sys.platform == "darwin":
+        roots.append(Path.home() / "Library" / "Caches" / "ms-playwright")
+    elif sys.platform == "win32":
+        roots.append(Path(os.environ.get("LOCALAPPDATA", "")) / "ms-playwright")
+    else:
+        roots.append(Path.home() / ".cache" / "ms-playwright")
+    patterns = (
+        "chromium-*/chrome-linux*/chrome",
+        "chromium-*/chrome-mac*/Chromium.app/Contents/MacOS/Chromium",
+        "chromium-*/chrome-mac*/Google Chrome for Testing.app/Contents/MacOS/"
+        "Google Chrome for Testing",
+        "chromium-*/chrome-win*/chrome.exe",
+    )
+    for root in roots:
+        for pattern in patterns:
+            # Newest revision first.
+            for candidate in sorted(glob.glob(str(root / pattern)), reverse=True):
+                if _is_executable(candidate):
+                    return candidate
+    return None
+
+
+def find_chromium(executable_path: str | os.PathLike[str] | None = None) -> str:
+    """Return the path of a usable Chromium, or raise :class:`BrowserNotFoundError`."""
+    if executable_path is not None:
+        if _is_executable(executable_path):
+            return str(executable_path)
+        raise BrowserNotFoundError(
+            f"executable_path={str(executable_path)!r} is not an executable file. {INSTALL_HINT}"
+        )
+    from_env = os.environ.get(ENV_VAR)
+    if from_env:
+        if _is_executable(from_env):
+            return from_env
+        raise BrowserNotFoundError(
+            f"{ENV_VAR}={from_env!r} is not an executable file. Fix or unset it. {INSTALL_HINT}"
+        )
+    bundled = playwright_bundled_chromium()
+    if bundled:
+        return bundled
+    for name in PATH_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    for location in KNOWN_LOCATIONS:
+        if _is_executable(location):
+            return location
+    raise BrowserNotFoundError(f"No Chromium executable found. {INSTALL_HINT}")
+
+
+def launch_args(extra: list[str] | None = None) -> list[str]:
+    """Default Chromium flags plus the caller's, without duplicates."""
+    args = list(QUIET_ARGS)
+    for arg in extra or []:
+        if arg not in args:
+            args.append(arg)
+    return args

@@ -1,0 +1,126 @@
+"""Every exception stagehand_py raises on purpose.
+
+The tree::
+
+    StagehandError
+    ├── ConfigurationError            bad or missing settings; the message names what to set
+    │   ├── BrowserNotFoundError      no usable Chromium executable was found
+    │   └── MissingAPIKeyError        a provider needs a key that is not set
+    ├── PageError                     the page could not be read or acted on
+    │   ├── SerializationError        the browser-side serializer failed
+    │   └── ElementNotFoundError      no stored selector resolved to the element
+    ├── LLMError                      anything between us and the model
+    │   ├── ProviderError             the provider failed after the SDK's own retries
+    │   ├── RealRequestsBlockedError  a real model request while they are switched off
+    │   ├── ScriptExhaustedError      a scripted fake LLM ran out of answers
+    │   └── StructuredOutputError     the answer never validated; carries the last answer
+    ├── ActError                      an act() did not reach its goal; carries the ActResult
+    │   └── ActTimeoutError           ... because its wall-clock timeout ran out
+    ├── ExtractError                  an extract() did not produce valid data
+    └── CacheError                    the action cache could not be used as asked
+
+Catch ``StagehandError`` to handle them all. Messages say what went wrong and what
+to do about it; none of them ever contains the value of a secret variable.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._types import ActResult
+
+
+class StagehandError(Exception):
+    """Base class of every error raised by stagehand_py."""
+
+
+class ConfigurationError(StagehandError):
+    """A setting is missing or invalid."""
+
+
+class BrowserNotFoundError(ConfigurationError):
+    """No Chromium executable could be found or launched."""
+
+
+class MissingAPIKeyError(ConfigurationError):
+    """A model provider needs an API key that was neither passed nor set in the environment."""
+
+    def __init__(self, provider: str, env_var: str) -> None:
+        self.provider = provider
+        self.env_var = env_var
+        super().__init__(
+            f"No API key for {provider}: pass api_key=... or set the environment variable "
+            f"{env_var}."
+        )
+
+
+class PageError(StagehandError):
+    """The page could not be read or acted on."""
+
+
+class SerializationError(PageError):
+    """The browser-side serializer failed or returned something unreadable."""
+
+
+class ElementNotFoundError(PageError):
+    """None of an element's stored selectors resolved to exactly one element."""
+
+    def __init__(self, message: str, selectors: list[str] | None = None) -> None:
+        self.selectors = list(selectors or [])
+        super().__init__(message)
+
+
+class LLMError(StagehandError):
+    """Something went wrong between stagehand_py and the language model."""
+
+
+class ProviderError(LLMError):
+    """A provider request failed for good (after the SDK's own retries)."""
+
+    def __init__(self, model: str, endpoint: str, reason: str) -> None:
+        self.model = model
+        self.endpoint = endpoint
+        self.reason = reason
+        super().__init__(f"Model request failed: model={model!r} endpoint={endpoint!r}: {reason}")
+
+
+class RealRequestsBlockedError(LLMError):
+    """A real (non-loopback) model request was made while real requests are switched off."""
+
+
+class ScriptExhaustedError(LLMError):
+    """A scripted fake LLM was asked for more answers than it was given."""
+
+
+class StructuredOutputError(LLMError):
+    """The model's answer never validated against the schema, re-asks included."""
+
+    def __init__(self, message: str, last_answer: Any = None, errors: str = "") -> None:
+        self.last_answer = last_answer
+        self.errors = errors
+        super().__init__(message)
+
+
+class ActError(StagehandError):
+    """An act() did not reach its goal. ``result`` holds what was done and why it stopped."""
+
+    def __init__(self, message: str, result: ActResult) -> None:
+        self.result = result
+        super().__init__(message)
+
+
+class ActTimeoutError(ActError):
+    """An act() ran out of its wall-clock timeout."""
+
+
+class ExtractError(StagehandError):
+    """An extract() did not produce data that validates. ``last_attempt`` holds the last try."""
+
+    def __init__(self, message: str, last_attempt: Any = None) -> None:
+        self.last_attempt = last_attempt
+        super().__init__(message)
+
+
+class CacheError(StagehandError):
+    """The action cache could not be used as asked (e.g. an unwritable directory)."""

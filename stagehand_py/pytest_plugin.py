@@ -1,0 +1,1 @@
+"""pytest plugin for stagehand_py (registered through the ``pytest11`` entry point)."""

@@ -1,0 +1,91 @@
+"""Shared fixtures: a loopback server for the project's pages, one browser per session.
+
+Sync tests use pytest-playwright's ``page`` (its browser launched with the Chromium this
+machine has); async tests use ``async_page`` from one async browser per session.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser as AsyncBrowser
+from playwright.async_api import Page as AsyncPage
+from playwright.async_api import async_playwright
+
+from stagehand_py._async.browser import launch_chromium
+from stagehand_py._chromium import find_chromium, launch_args
+
+PAGES_DIR = Path(__file__).parent / "pages"
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+
+@pytest.fixture(scope="session")
+def pages_url() -> Iterator[str]:
+    """Base URL (with trailing slash) of tests/pages served from 127.0.0.1."""
+    handler = functools.partial(_QuietHandler, directory=str(PAGES_DIR))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Point pytest-playwright at the Chromium this machine has."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": find_chromium(),
+        "args": launch_args(browser_type_launch_args.get("args")),
+    }
+
+
+@pytest.fixture(scope="session")
+async def async_browser() -> AsyncIterator[AsyncBrowser]:
+    async with async_playwright() as playwright:
+        browser = await launch_chromium(playwright.chromium)
+        yield browser
+        await browser.close()
+
+
+@pytest.fixture
+async def async_page(async_browser: AsyncBrowser) -> AsyncIterator[AsyncPage]:
+    context = await async_browser.new_context(viewport={"width": 1280, "height": 720})
+    page = await context.new_page()
+    yield page
+    await context.close()
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 720}}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run async tests before sync ones.
+
+    The sync Playwright API keeps its own event loop marked as running in this thread for
+    as long as pytest-playwright's session fixture lives, and asyncio refuses to start a
+    second loop then. Async tests first (their browser stays open, idle, meanwhile) avoids it.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("asyncio") is None)
+
+
+@pytest.fixture
+def sync_page(page: Any) -> Any:
+    """pytest-playwright's sync ``page`` under the name the generated sync tests use."""
+    return page
