@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import logging
 import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -21,7 +22,12 @@ from playwright.async_api import async_playwright
 from stagehand_py._async.browser import launch_chromium
 from stagehand_py._chromium import find_chromium, launch_args
 
+from tests import secret_values
+
+pytest_plugins = ["tests.llm_wire_server"]
+
 PAGES_DIR = Path(__file__).parent / "pages"
+_SCANNED_LOGGERS = ("stagehand_py", "openai", "anthropic", "instructor", "httpx")
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -89,3 +95,31 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def sync_page(page: Any) -> Any:
     """pytest-playwright's sync ``page`` under the name the generated sync tests use."""
     return page
+
+
+class _RecordingHandler(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@pytest.fixture(autouse=True)
+def no_secret_in_logs() -> Iterator[None]:
+    """Every test: no log record of ours or of the model clients contains a secret value."""
+    handler = _RecordingHandler()
+    loggers = [logging.getLogger(name) for name in _SCANNED_LOGGERS]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.addHandler(handler)
+        lg.setLevel(logging.DEBUG)
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.removeHandler(handler)
+            lg.setLevel(level)
+    leaked = [m for m in handler.messages for s in secret_values.ALL if s in m]
+    assert not leaked, f"secret value in log records: {leaked[:3]}"

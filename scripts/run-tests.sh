@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Set everything up, then run the whole check: generated sync code current, lint, format, types,
+# and the test suite (real Chromium, fake models, no network). Extra arguments go to pytest.
+set -euo pipefail
+. "$(dirname "$0")/setup.sh"
+python scripts/unasync.py --check
+ruff check .
+ruff format --check .
+mypy
+python -m pytest -q -p no:cacheprovider "$@"

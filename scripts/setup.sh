@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Set up a fresh Debian machine: Debian's Chromium (Playwright cannot download browsers here),
+# a virtual environment in .venv, and the package with its test and dev extras.
+# Idempotent; sourced by run-demo.sh and run-tests.sh.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+if [ -z "${STAGEHAND_PY_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+    SUDO=""
+    if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
+    $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium >/dev/null
+fi
+
+VENV="${STAGEHAND_PY_VENV:-.venv}"
+if [ ! -x "$VENV/bin/python" ]; then
+    python3 -m venv "$VENV"
+fi
+# shellcheck disable=SC1091
+. "$VENV/bin/activate"
+if ! python -c "import stagehand_py, pytest_playwright, mypy, ruff" >/dev/null 2>&1 \
+    || [ pyproject.toml -nt "$VENV/.stagehand_py_installed" ]; then
+    python -m pip install -q --upgrade pip
+    python -m pip install -q -e ".[dev]"
+    touch "$VENV/.stagehand_py_installed"
+fi

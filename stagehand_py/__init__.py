@@ -1,0 +1,87 @@
+"""stagehand_py: drive a Playwright page in plain language.
+
+Wrap your own page (sync or async) and it gains ``act``, ``extract`` and ``observe``::
+
+    from stagehand_py import Stagehand
+
+    sh = Stagehand(model="openai/gpt-4.1-mini")
+    page = sh.wrap(browser.new_page())
+    page.act("fill the form with <|EMAIL|>", variables={"email": "ada@example.com"})
+
+Fakes for your own tests live in :mod:`stagehand_py.testing`.
+"""
+
+from ._async.browser import launch_chromium as async_launch_chromium
+from ._async.page import AsyncStagehandPage
+from ._async.stagehand import AsyncStagehand
+from ._chromium import find_chromium
+from ._config import Settings
+from ._errors import (
+    ActError,
+    ActTimeoutError,
+    BrowserNotFoundError,
+    CacheError,
+    ConfigurationError,
+    ElementNotFoundError,
+    ExtractError,
+    LLMError,
+    MissingAPIKeyError,
+    PageError,
+    ProviderError,
+    RealRequestsBlockedError,
+    ScriptExhaustedError,
+    SerializationError,
+    StagehandError,
+    StructuredOutputError,
+)
+from ._history import CallRecord
+from ._inspect_api import annotated_screenshot, take_snapshot
+from ._sync.browser import launch_chromium
+from ._sync.page import StagehandPage
+from ._sync.stagehand import Stagehand
+from ._types import ActionRecord, ActResult, ObserveResult, Verification
+from .dom import Box, Chunk, Element, Snapshot
+from .llm import PriceTable, Usage
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ActError",
+    "ActResult",
+    "ActTimeoutError",
+    "ActionRecord",
+    "AsyncStagehand",
+    "AsyncStagehandPage",
+    "Box",
+    "BrowserNotFoundError",
+    "CacheError",
+    "CallRecord",
+    "Chunk",
+    "ConfigurationError",
+    "Element",
+    "ElementNotFoundError",
+    "ExtractError",
+    "LLMError",
+    "MissingAPIKeyError",
+    "ObserveResult",
+    "PageError",
+    "PriceTable",
+    "ProviderError",
+    "RealRequestsBlockedError",
+    "ScriptExhaustedError",
+    "SerializationError",
+    "Settings",
+    "Snapshot",
+    "Stagehand",
+    "StagehandError",
+    "StagehandPage",
+    "StructuredOutputError",
+    "Usage",
+    "Verification",
+    "__version__",
+    "annotated_screenshot",
+    "async_launch_chromium",
+    "find_chromium",
+    "launch_chromium",
+    "take_snapshot",
+]

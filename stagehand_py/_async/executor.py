@@ -1,0 +1,155 @@
+"""Run one allow-listed Playwright method on an element found through its stored selectors."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator as AsyncLocator
+from playwright.async_api import Page as AsyncPage
+
+from .._errors import PageError
+from ..prompts.act import ALLOWED_METHODS
+from .locate import locate_selectors
+from .settle import settle
+
+logger = logging.getLogger("stagehand_py")
+
+_TOGGLES = {"click", "check", "uncheck"}
+# How long a styled (visually hidden) radio/checkbox may take to prove itself clickable before
+# we click its label instead.
+_TRIAL_TIMEOUT_MS = 600
+
+
+@dataclass
+class Performed:
+    """What running one action produced."""
+
+    selector: str
+    page: AsyncPage
+    opened: list[AsyncPage] = field(default_factory=list)
+    via_label: bool = False
+
+
+def _xpath_literal(value: str) -> str:
+    if '"' not in value:
+        return f'"{value}"'
+    if "'" not in value:
+        return f"'{value}'"
+    parts = value.split('"')
+    return "concat(" + ", '\"', ".join(f'"{p}"' for p in parts) + ")"
+
+
+async def _visible_label(locator: AsyncLocator) -> AsyncLocator | None:
+    """The visible <label> of a visually hidden radio/checkbox, if it has one."""
+    candidates = []
+    input_id = await locator.get_attribute("id")
+    if input_id:
+        # Relative XPath from the input up to its document root, then down to label[@for].
+        candidates.append(
+            locator.locator(
+                f"xpath=ancestor-or-self::*[last()]//label[@for={_xpath_literal(input_id)}]"
+            )
+        )
+    candidates.append(locator.locator("xpath=ancestor::label[1]"))
+    for candidate in candidates:
+        if await candidate.count() == 1 and await candidate.is_visible():
+            return candidate
+    return None
+
+
+async def _blocked(locator: AsyncLocator, timeout_ms: float) -> bool:
+    """True when a click on ``locator`` could not go through (hidden, covered by its label)."""
+    if not await locator.is_visible():
+        return True
+    try:
+        await locator.click(trial=True, timeout=min(timeout_ms, _TRIAL_TIMEOUT_MS))
+    except PlaywrightError:
+        return True
+    return False
+
+
+async def _run(locator: AsyncLocator, method: str, args: Sequence[str], timeout_ms: float) -> bool:
+    """Call ``method``; return True when it went through the element's label instead."""
+    if method in _TOGGLES:
+        kind = (await locator.get_attribute("type") or "").lower()
+        if kind in {"checkbox", "radio"} and await _blocked(locator, timeout_ms):
+            label = await _visible_label(locator)
+            if label is not None:
+                checked = await locator.is_checked()
+                if (method == "check" and checked) or (method == "uncheck" and not checked):
+                    return True
+                await label.click(timeout=timeout_ms)
+                return True
+    if method == "click":
+        await locator.click(timeout=timeout_ms)
+    elif method == "double_click":
+        await locator.dblclick(timeout=timeout_ms)
+    elif method == "hover":
+        await locator.hover(timeout=timeout_ms)
+    elif method == "focus":
+        await locator.focus(timeout=timeout_ms)
+    elif method == "check":
+        await locator.check(timeout=timeout_ms)
+    elif method == "uncheck":
+        await locator.uncheck(timeout=timeout_ms)
+    elif method == "scroll_into_view":
+        await locator.scroll_into_view_if_needed(timeout=timeout_ms)
+    elif method == "fill":
+        await locator.fill(args[0], timeout=timeout_ms)
+    elif method == "type":
+        await locator.press_sequentially(args[0], timeout=timeout_ms)
+    elif method == "press":
+        await locator.press(args[0], timeout=timeout_ms)
+    elif method == "select_option":
+        await locator.select_option(list(args), timeout=timeout_ms)
+    else:  # unreachable: callers check the allow-list first
+        raise PageError(f"Method {method!r} is not on the allow-list.")
+    return False
+
+
+async def perform(
+    page: AsyncPage,
+    *,
+    method: str,
+    selectors: Sequence[str],
+    frame: Sequence[str] = (),
+    args: Sequence[str] = (),
+    timeout_ms: float = 5000,
+    follow_new_tabs: bool = True,
+    settle_timeout_ms: float = 3000,
+) -> Performed:
+    """Resolve the element (first selector that matches exactly one), run the method, settle.
+
+    ``args`` are final values (variables already substituted): never log them.
+    Raises ``ElementNotFoundError`` or ``PageError``; both messages are safe to show the
+    model once redacted by the caller.
+    """
+    if method not in ALLOWED_METHODS:
+        raise PageError(f"Method {method!r} is not allowed. Use one of: {', '.join(ALLOWED_METHODS)}.")
+    locator, selector = await locate_selectors(page, list(frame), list(selectors))
+    opened: list[AsyncPage] = []
+
+    def on_page(new_page: AsyncPage) -> None:
+        opened.append(new_page)
+
+    context = page.context
+    context.on("page", on_page)
+    try:
+        try:
+            via_label = await _run(locator, method, args, timeout_ms)
+        except PlaywrightError as exc:
+            first_line = (exc.message or str(exc)).splitlines()[0]
+            raise PageError(f"{method} on {selector} failed: {first_line}") from None
+        # Settling inside the listener window catches tabs that open a moment after the click.
+        await settle(page, timeout_ms=settle_timeout_ms)
+    finally:
+        context.remove_listener("page", on_page)
+    current = page
+    if opened and follow_new_tabs:
+        current = opened[-1]
+        await settle(current, timeout_ms=settle_timeout_ms)
+        logger.info("stagehand_py: following new tab %s", current.url)
+    return Performed(selector=selector, page=current, opened=opened, via_label=via_label)

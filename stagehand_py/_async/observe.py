@@ -1,0 +1,123 @@
+"""observe(): ask which elements match an instruction; return them ready for act().
+
+The page is sent a group of chunks at a time (nearest first, up to ``max_prompt_chars``).
+With an instruction, the first group that yields matches ends the search; without one, every
+group is listed. The model's element numbers are checked against what it was shown and its
+methods against the allow-list; selectors come from the snapshot, never from the model.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+from playwright.async_api import Page as AsyncPage
+
+from .._config import Settings
+from .._types import ObserveResult
+from .._variables import Variables
+from ..dom import Snapshot
+from ..llm._usage import Usage
+from ..prompts.act import ALLOWED_METHODS
+from ..prompts.observe import (
+    DEFAULT_OBSERVE_INSTRUCTION,
+    ObserveAnswer,
+    ObservedElement,
+    build_observe_messages,
+)
+from .inspect import take_snapshot
+from .llm.base import AsyncLLM
+from .settle import settle
+
+logger = logging.getLogger("stagehand_py")
+
+
+@dataclass
+class ObserveOutcome:
+    results: list[ObserveResult]
+    usage: Usage = field(default_factory=Usage)
+    llm_calls: int = 0
+    duration_s: float = 0.0
+
+
+def chunk_groups(snapshot: Snapshot, max_chars: int) -> list[list[int]]:
+    """Chunks, nearest first, packed into groups whose rendered text fits ``max_chars``."""
+    groups: list[list[int]] = []
+    current: list[int] = []
+    size = 0
+    for chunk in snapshot.chunk_order():
+        length = len(snapshot.render_chunk(chunk)) + 1
+        if current and size + length > max_chars:
+            groups.append(current)
+            current, size = [], 0
+        current.append(chunk)
+        size += length
+    if current:
+        groups.append(current)
+    return groups
+
+
+def _to_result(
+    snapshot: Snapshot, item: ObservedElement, shown: set[int], variables: Variables
+) -> ObserveResult | None:
+    if item.element not in shown:
+        logger.info("stagehand_py: observe dropped element %s (not shown)", item.element)
+        return None
+    element = snapshot.element(item.element)
+    if not element.selectors:
+        return None
+    method = item.method if item.method in ALLOWED_METHODS else "click"
+    low, high = ALLOWED_METHODS[method]
+    arguments = [variables.redact(str(a)) for a in item.arguments][:high]
+    if len(arguments) < low:
+        method, arguments = "click", []
+    return ObserveResult(
+        selector=element.selectors[0],
+        description=variables.redact(item.description) or snapshot.render_element(item.element),
+        method=method,
+        arguments=arguments,
+        element=item.element,
+        selectors=list(element.selectors),
+        frame=list(element.frame),
+    )
+
+
+async def observe(
+    page: AsyncPage,
+    llm: AsyncLLM,
+    instruction: str | None = None,
+    *,
+    variables: Variables | None = None,
+    settings: Settings | None = None,
+) -> ObserveOutcome:
+    """Find elements matching ``instruction`` (or the page's main controls when None)."""
+    settings = settings or Settings()
+    variables = variables or Variables()
+    started = time.monotonic()
+    await settle(page, timeout_ms=settings.settle_timeout_ms)
+    snapshot = await take_snapshot(page)
+    outcome = ObserveOutcome(results=[])
+    chunk_elements = {c.index: c.element_indexes for c in snapshot.chunks}
+    seen_elements: set[int] = set()
+    for group in chunk_groups(snapshot, settings.max_prompt_chars):
+        text = "\n".join(snapshot.render_chunk(c) for c in group)
+        messages = build_observe_messages(
+            instruction or DEFAULT_OBSERVE_INSTRUCTION,
+            page_text=variables.redact(text),
+            variable_names=variables.names,
+            url=snapshot.url,
+        )
+        answer = await llm.structured(messages, ObserveAnswer, max_retries=settings.max_reasks)
+        outcome.llm_calls += 1
+        outcome.usage = outcome.usage + answer.usage
+        shown = {i for c in group for i in chunk_elements[c]}
+        for item in answer.value.elements:
+            result = _to_result(snapshot, item, shown, variables)
+            if result is not None and result.element not in seen_elements:
+                seen_elements.add(item.element)
+                outcome.results.append(result)
+        if instruction and outcome.results:
+            break
+    outcome.duration_s = time.monotonic() - started
+    return outcome

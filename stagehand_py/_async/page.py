@@ -1,0 +1,121 @@
+"""AsyncStagehandPage: the user's own Playwright page, plus act, extract and observe.
+
+It *is* a Playwright ``Page`` (a subclass sharing the same underlying connection object), so
+``isinstance(page, Page)``, ``expect(page)``, locators, events and fixtures all keep working.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, overload
+
+from playwright.async_api import Page as AsyncPage
+from pydantic import BaseModel
+
+from .._types import ActResult, ObserveResult
+from ..dom import Snapshot
+from .inspect import annotated_screenshot, take_snapshot
+
+if TYPE_CHECKING:
+    from .stagehand import AsyncStagehand
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class AsyncStagehandPage(AsyncPage):
+    """A Playwright page with plain-language methods. Make one with ``AsyncStagehand.wrap``."""
+
+    def __init__(self, page: AsyncPage, stagehand: AsyncStagehand) -> None:
+        super().__init__(page._impl_obj)
+        self._stagehand = stagehand
+
+    @property
+    def stagehand(self) -> AsyncStagehand:
+        """The SDK this page reports to (its model, limits, cache and history)."""
+        return self._stagehand
+
+    async def act(
+        self,
+        action: str | ObserveResult,
+        *,
+        variables: Mapping[str, object] | None = None,
+        raise_on_failure: bool = True,
+        **limits: Any,
+    ) -> ActResult:
+        """Do what ``action`` says on this page (or run an observe() result with no LLM call).
+
+        ``variables`` values are substituted locally for ``<|NAME|>`` / ``%name%`` and never
+        reach the model, logs or results. On failure raises :class:`~stagehand_py.ActError`
+        (its ``.result`` says what happened); pass ``raise_on_failure=False`` to get the
+        unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
+        this call, e.g. ``max_steps=3, timeout_s=20``.
+        """
+        return await self._stagehand.act(
+            self, action, variables=variables, raise_on_failure=raise_on_failure, **limits
+        )
+
+    @overload
+    async def extract(
+        self,
+        instruction: str,
+        schema: type[M],
+        *,
+        selector: str | None = None,
+        variables: Mapping[str, object] | None = None,
+    ) -> M: ...
+
+    @overload
+    async def extract(
+        self,
+        instruction: str,
+        schema: dict[str, Any],
+        *,
+        selector: str | None = None,
+        variables: Mapping[str, object] | None = None,
+    ) -> dict[str, Any]: ...
+
+    @overload
+    async def extract(
+        self,
+        instruction: str | None = None,
+        schema: None = None,
+        *,
+        selector: str | None = None,
+        variables: Mapping[str, object] | None = None,
+    ) -> str: ...
+
+    async def extract(
+        self,
+        instruction: str | None = None,
+        schema: type[BaseModel] | dict[str, Any] | None = None,
+        *,
+        selector: str | None = None,
+        variables: Mapping[str, object] | None = None,
+    ) -> Any:
+        """Structured data from the page: an instance of a pydantic ``schema``, validated data
+        for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
+        ``selector`` limits the extraction to part of the page."""
+        outcome = await self._stagehand.extract(
+            self, instruction, schema, selector=selector, variables=variables
+        )
+        return outcome.value
+
+    async def observe(
+        self,
+        instruction: str | None = None,
+        *,
+        variables: Mapping[str, object] | None = None,
+    ) -> list[ObserveResult]:
+        """Elements matching ``instruction`` (or the page's main controls), best first; pass
+        one to :meth:`act` to run it without a model call."""
+        outcome = await self._stagehand.observe(self, instruction, variables=variables)
+        return outcome.results
+
+    async def snapshot(self) -> Snapshot:
+        """What the model sees: numbered elements in chunks (``.render_chunk(i)``)."""
+        return await take_snapshot(self)
+
+    async def annotated_screenshot(self, path: str | os.PathLike[str]) -> Snapshot:
+        """Save a screenshot with the snapshot's element numbers drawn over the elements."""
+        return await annotated_screenshot(self, path)

@@ -1,0 +1,223 @@
+"""AsyncStagehand: the configured SDK (model, limits, cache) that wraps Playwright pages."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Page as AsyncPage
+
+from .._config import Settings
+from .._errors import ActError, ActTimeoutError, ElementNotFoundError, PageError
+from .._history import CallRecord
+from .._types import ActResult, ObserveResult
+from .._variables import Variables
+from ..cache import ActionCache
+from ..llm._usage import PriceTable, UsageMeter
+from .act import AsyncActRun
+from .cached_act import cached_act
+from .executor import perform
+from .extract import ExtractOutcome, extract
+from .llm.base import AsyncLLM
+from .llm.factory import create_llm
+from .observe import ObserveOutcome, observe
+from .page import AsyncStagehandPage
+
+logger = logging.getLogger("stagehand_py")
+
+
+class AsyncStagehand:
+    """The SDK's entry point: which model to ask, with which limits, caching where.
+
+    ``AsyncStagehand(model="openai/gpt-4.1-mini")`` reads keys and base URLs from the
+    environment; pass ``llm=`` to use any object with the two-method model contract
+    (for instance :class:`~stagehand_py.testing.AsyncScriptedLLM` in tests). The model is
+    created on first use, so wrapping a page never fails for want of a key.
+    """
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        llm: AsyncLLM | None = None,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
+        url_normalizer: Callable[[str], str] | None = None,
+        settings: Settings | None = None,
+        prices: PriceTable | None = None,
+        **limits: Any,
+    ) -> None:
+        self._llm = llm
+        self._model = model
+        self._api_key = api_key
+        self._base_url = base_url
+        self.settings = (settings or Settings.from_env()).updated(**limits)
+        directory = cache_dir if cache_dir is not None else os.environ.get("STAGEHAND_PY_CACHE_DIR")
+        self.cache: ActionCache | None = (
+            ActionCache(Path(directory), url_normalizer=url_normalizer) if directory else None
+        )
+        self.history: list[CallRecord] = []
+        self.usage = UsageMeter(prices=prices)
+
+    @property
+    def llm(self) -> AsyncLLM:
+        """The model client (created from ``model``/env on first use)."""
+        if self._llm is None:
+            self._llm = create_llm(self._model, api_key=self._api_key, base_url=self._base_url)
+        return self._llm
+
+    def wrap(self, page: AsyncPage) -> AsyncStagehandPage:
+        """Return ``page`` with act/extract/observe added; every Playwright attribute stays."""
+        return AsyncStagehandPage(page, self)
+
+    # ------------------------------------------------------------------ act
+    async def act(
+        self,
+        page: AsyncPage,
+        action: str | ObserveResult,
+        *,
+        variables: Mapping[str, object] | None = None,
+        raise_on_failure: bool = True,
+        **limits: Any,
+    ) -> ActResult:
+        """Run ``action`` on ``page``: an instruction, or an observe() result (no LLM call)."""
+        values = Variables(variables)
+        settings = self._settings(limits)
+        if isinstance(action, ObserveResult):
+            result = await self._act_observed(page, action, values, settings)
+        else:
+            result = await cached_act(
+                page, self.llm, action, variables=values, settings=settings, cache=self.cache
+            )
+        if result.page is not None and result.page is not page:
+            result.page = self.wrap(result.page)
+        self.usage.add("act", result.usage)
+        self.history.append(
+            CallRecord(
+                kind="act",
+                instruction=result.instruction,
+                success=result.success,
+                message=result.message,
+                url=values.redact(page.url),
+                actions=result.actions,
+                verifications=result.verifications,
+                cache=result.cache,
+                llm_calls=result.llm_calls,
+                usage=result.usage,
+                duration_s=result.duration_s,
+            )
+        )
+        if not result.success and raise_on_failure:
+            error = ActTimeoutError if result.timed_out else ActError
+            raise error(result.message, result)
+        return result
+
+    async def _act_observed(
+        self, page: AsyncPage, observed: ObserveResult, values: Variables, settings: Settings
+    ) -> ActResult:
+        run = AsyncActRun(page, self.llm, observed.description, variables=values, settings=settings)
+        try:
+            performed = await perform(
+                page,
+                method=observed.method,
+                selectors=observed.selectors or [observed.selector],
+                frame=observed.frame,
+                args=[values.substitute(a) for a in observed.arguments],
+                timeout_ms=settings.action_timeout_ms,
+                follow_new_tabs=settings.follow_new_tabs,
+                settle_timeout_ms=settings.settle_timeout_ms,
+            )
+        except (ElementNotFoundError, PageError) as exc:
+            reason = values.redact(str(exc).splitlines()[0])
+            logger.info("stagehand_py: observed element is stale (%s); healing with act()", reason)
+            healed = await AsyncActRun(
+                page,
+                self.llm,
+                _instruction_for(observed),
+                variables=values,
+                settings=settings,
+            ).run()
+            healed.healed = True
+            healed.message = f"The observed element no longer resolved ({reason}); healed: " + (
+                healed.message
+            )
+            return healed
+        return run.observed_result(observed, performed)
+
+    # ------------------------------------------------------------------ extract / observe
+    async def extract(
+        self,
+        page: AsyncPage,
+        instruction: str | None = None,
+        schema: Any = None,
+        *,
+        selector: str | None = None,
+        variables: Mapping[str, object] | None = None,
+        max_chars_per_chunk: int = 12000,
+    ) -> ExtractOutcome:
+        values = Variables(variables)
+        outcome = await extract(
+            page,
+            self.llm,
+            instruction or "Extract the readable text of the page.",
+            schema,
+            selector=selector,
+            max_chars_per_chunk=max_chars_per_chunk,
+            max_retries=self.settings.max_reasks,
+            redact=values.redact,
+        )
+        self.usage.add("extract", outcome.usage)
+        self.history.append(
+            CallRecord(
+                kind="extract",
+                instruction=values.redact(instruction or ""),
+                success=True,
+                message=f"{outcome.chunks} chunk(s) read",
+                url=values.redact(page.url),
+                llm_calls=outcome.llm_calls,
+                usage=outcome.usage,
+                duration_s=outcome.duration_s,
+            )
+        )
+        return outcome
+
+    async def observe(
+        self,
+        page: AsyncPage,
+        instruction: str | None = None,
+        *,
+        variables: Mapping[str, object] | None = None,
+    ) -> ObserveOutcome:
+        values = Variables(variables)
+        outcome = await observe(
+            page, self.llm, instruction, variables=values, settings=self.settings
+        )
+        self.usage.add("observe", outcome.usage)
+        self.history.append(
+            CallRecord(
+                kind="observe",
+                instruction=values.redact(instruction or ""),
+                success=True,
+                url=values.redact(page.url),
+                found=[f"{r.description} ({r.method} {r.selector})" for r in outcome.results],
+                llm_calls=outcome.llm_calls,
+                usage=outcome.usage,
+                duration_s=outcome.duration_s,
+            )
+        )
+        return outcome
+
+    def _settings(self, limits: Mapping[str, Any]) -> Settings:
+        return self.settings.updated(**limits) if limits else self.settings
+
+
+def _instruction_for(observed: ObserveResult) -> str:
+    """An act() instruction that redoes what an observed result meant to do."""
+    if observed.arguments:
+        args = ", ".join(observed.arguments)
+        return f"{observed.method} {args} on: {observed.description}"
+    return f"{observed.method}: {observed.description}"

@@ -1,0 +1,56 @@
+"""See what the model sees, on any Playwright page, sync or async.
+
+``take_snapshot(page)`` returns the snapshot for a sync page and an awaitable for an async
+one, so the same name works in both worlds::
+
+    snap = take_snapshot(page)            # sync
+    snap = await take_snapshot(apage)     # async
+    print(snap.render_chunk(snap.chunk_order()[0]))
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable
+from typing import overload
+
+from playwright.async_api import Page as AsyncPage
+from playwright.sync_api import Page as SyncPage
+
+from ._async import inspect as async_inspect
+from ._errors import ConfigurationError
+from ._sync import inspect as sync_inspect
+from .dom import Snapshot
+
+
+def _check(page: object) -> None:
+    if not isinstance(page, (AsyncPage, SyncPage)):
+        raise ConfigurationError(
+            f"Expected a Playwright Page (sync or async), got {type(page).__name__}."
+        )
+
+
+@overload
+def take_snapshot(page: AsyncPage) -> Awaitable[Snapshot]: ...
+@overload
+def take_snapshot(page: SyncPage) -> Snapshot: ...
+def take_snapshot(page: AsyncPage | SyncPage) -> Snapshot | Awaitable[Snapshot]:
+    """The page's numbered elements and chunks, exactly as act() would send them."""
+    _check(page)
+    if isinstance(page, AsyncPage):
+        return async_inspect.take_snapshot(page)
+    return sync_inspect.take_snapshot(page)
+
+
+@overload
+def annotated_screenshot(page: AsyncPage, path: str | os.PathLike[str]) -> Awaitable[Snapshot]: ...
+@overload
+def annotated_screenshot(page: SyncPage, path: str | os.PathLike[str]) -> Snapshot: ...
+def annotated_screenshot(
+    page: AsyncPage | SyncPage, path: str | os.PathLike[str]
+) -> Snapshot | Awaitable[Snapshot]:
+    """Write a screenshot to ``path`` with each element's number drawn over it."""
+    _check(page)
+    if isinstance(page, AsyncPage):
+        return async_inspect.annotated_screenshot(page, path)
+    return sync_inspect.annotated_screenshot(page, path)

@@ -1,0 +1,1 @@
+"""Prompt builders and tool schemas: pure functions, no I/O."""

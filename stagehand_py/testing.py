@@ -1,0 +1,30 @@
+"""Fakes for your own tests: models that answer from a script or a function, offline.
+
+``ScriptedLLM``/``AsyncScriptedLLM`` answer each request with the next queued item and keep
+every request they received (``.requests``), so a test can assert on what the model was
+sent. ``FunctionLLM``/``AsyncFunctionLLM`` compute answers with your functions.
+``do_action``, ``skip_section`` and ``tool_call`` build the tool calls act() expects.
+"""
+
+from __future__ import annotations
+
+from ._async.llm.testing import (
+    AsyncFunctionLLM,
+    AsyncScriptedLLM,
+    RecordedRequest,
+    do_action,
+    skip_section,
+    tool_call,
+)
+from ._sync.llm.testing import FunctionLLM, ScriptedLLM
+
+__all__ = [
+    "AsyncFunctionLLM",
+    "AsyncScriptedLLM",
+    "FunctionLLM",
+    "RecordedRequest",
+    "ScriptedLLM",
+    "do_action",
+    "skip_section",
+    "tool_call",
+]

@@ -1,0 +1,288 @@
+"""act() on real Chromium with fake models, on the project's own pages."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from playwright.async_api import Page as AsyncPage
+
+from stagehand_py import ActError, ActTimeoutError, AsyncStagehand
+from stagehand_py.llm._messages import ChatResponse, ToolCall
+from tests import secret_values
+from tests._async.plan_llm import AsyncPlanLLM, Step
+
+INPUT = r"^<input\b"
+
+
+def _field(name: str) -> str:
+    """A pattern for the <input> whose attributes mention ``name``."""
+    return rf"^<input\b[^>]*{name}"
+
+
+async def _open(page: AsyncPage, url: str) -> None:
+    await page.goto(url)
+
+
+async def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = AsyncPlanLLM(
+        [
+            Step("fill", _field("first"), ["Ada"]),
+            Step("fill", _field("email"), ["<|EMAIL|>"]),
+            Step("fill", _field("password"), ["%password%"]),
+            Step("fill", _field("phone"), ["<|PHONE|>"]),
+            Step("select_option", r"^<select\b", ["United Kingdom"]),
+            Step("check", _field("terms")),
+            Step("click", r"^<button\b[^>]*>.*Submit"),
+        ]
+    )
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "form.html")
+    variables = {
+        "email": secret_values.EMAIL,
+        "password": secret_values.PASSWORD,
+        "phone": secret_values.PHONE,
+    }
+    result = await page.act("fill the signup form and submit it", variables=variables)
+
+    assert result.success, result.message
+    assert [a.method for a in result.actions] == [
+        "fill",
+        "fill",
+        "fill",
+        "fill",
+        "select_option",
+        "check",
+        "click",
+    ]
+    summary = await page.locator("#result").inner_text()
+    assert secret_values.EMAIL in summary and "Ada" in summary
+    assert await page.locator("input[type=password]").input_value() == secret_values.PASSWORD
+    # The model saw names only; results and history carry placeholders.
+    assert "<|EMAIL|>" in llm.requests[0].text()
+    outgoing = [r.text() for r in llm.requests]
+    published = [result.model_dump_json(), *(r.summary() for r in page.stagehand.history)]
+    for secret in secret_values.ALL:
+        assert not any(secret in text for text in outgoing + published), secret
+    assert result.actions[1].arguments == ["<|EMAIL|>"]
+    assert result.actions[2].arguments == ["<|PASSWORD|>"] or result.actions[2].arguments == [
+        "%password%"
+    ]
+
+
+async def test_picks_a_radio_hidden_behind_its_styled_label(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = AsyncPlanLLM([Step("click", r"(?i)^<input\b[^>]*radio[^>]*express")])
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "radios.html")
+    result = await page.act("choose express shipping")
+    assert result.success
+    assert await page.locator("input[type=radio][value*=express i]").is_checked()
+
+
+async def test_native_select_and_custom_dropdown(async_page: AsyncPage, pages_url: str) -> None:
+    llm = AsyncPlanLLM(
+        [
+            Step("select_option", r"^<select\b", ["Large"], completed=False),
+            Step("click", r"(?i)^<(button|div)\b[^>]*(combobox|haspopup|dropdown)", completed=False),
+            Step("click", r"(?i)^<div\b[^>]*option[^>]*>.*Blue"),
+        ]
+    )
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "dropdowns.html")
+    result = await page.act("choose size Large and colour Blue")
+    assert result.success, result.message
+    assert await page.locator("#size").input_value() in {"l", "L", "large", "Large"}
+    assert "blue" in (await page.locator("#custom-value").inner_text()).lower()
+
+
+async def test_acts_inside_nested_shadow_dom(async_page: AsyncPage, pages_url: str) -> None:
+    llm = AsyncPlanLLM([Step("fill", INPUT, ["deep value"]), Step("click", r"^<button\b")])
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "shadow.html")
+    result = await page.act("type 'deep value' in the field and press the button")
+    assert result.success, result.message
+    assert "deep value" in await page.locator("#shadow-result").inner_text()
+
+
+async def test_acts_inside_a_nested_iframe(async_page: AsyncPage, pages_url: str) -> None:
+    llm = AsyncPlanLLM([Step("fill", INPUT, ["framed"]), Step("click", r"^<button\b")])
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "frames.html")
+    result = await page.act("type 'framed' in the inner frame's field and press its button")
+    assert result.success, result.message
+    assert result.actions[0].frame, "the action should record its frame path"
+    inner = page.frame_locator("iframe").first.frame_locator("iframe").first
+    assert "framed" in await inner.locator("#frame-result").inner_text()
+
+
+async def test_finds_an_element_only_present_in_the_third_chunk(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = AsyncPlanLLM([Step("click", r"^<button\b[^>]*>.*Load more reviews")])
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "long.html")
+    result = await page.act("load more reviews")
+    assert result.success, result.message
+    assert result.chunks_seen[:3] == [0, 1, 2]
+    skips = [r for r in llm.requests if r.kind == "chat"][:2]
+    assert all("Section" in r.text() for r in skips)
+    assert await page.locator("#long-result").inner_text() != ""
+
+
+async def test_skipping_every_section_fails_clearly(async_page: AsyncPage, pages_url: str) -> None:
+    llm = AsyncPlanLLM([Step("click", r"a button that is not there")])
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "long.html")
+    snapshot = await page.snapshot()
+    with pytest.raises(ActError) as caught:
+        await page.act("press the rocket launch button")
+    result = caught.value.result
+    assert not result.success and "skipped all" in result.message
+    assert sorted(result.chunks_seen) == sorted(c.index for c in snapshot.chunks)
+    assert llm.calls == len(snapshot.chunks)
+
+
+async def test_dismisses_the_cookie_banner_first(async_page: AsyncPage, pages_url: str) -> None:
+    llm = AsyncPlanLLM(
+        [
+            Step("click", r"^<button\b[^>]*>.*Accept all", completed=False),
+            Step("click", r"^<button\b[^>]*>.*Subscribe"),
+        ]
+    )
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "cookie.html")
+    before = await page.snapshot()
+    assert "Subscribe" not in before.render_all(), "the banner should cover Subscribe at first"
+    result = await page.act("subscribe to the newsletter")
+    assert result.success, result.message
+    assert [a.method for a in result.actions] == ["click", "click"]
+
+
+async def test_follows_a_link_that_opens_a_new_tab(async_page: AsyncPage, pages_url: str) -> None:
+    llm = AsyncPlanLLM([Step("click", r"^<a\b")])
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "new_tab.html")
+    result = await page.act("open the link")
+    assert result.success, result.message
+    assert result.opened_pages and result.opened_pages[0].endswith("new_tab_target.html")
+    assert result.page is not None and await result.page.title() == "Opened tab"
+    assert await result.page.snapshot() is not None  # the new tab is wrapped too
+
+
+async def test_verify_says_not_yet_then_done(async_page: AsyncPage, pages_url: str) -> None:
+    llm = AsyncPlanLLM(
+        [
+            Step("click", r"^<button\b[^>]*>.*Next", completed=True),
+            Step("fill", INPUT, ["finished"], completed=False),
+            Step("click", r"^<button\b[^>]*>.*Finish", completed=True),
+        ],
+        verdicts=[False, True],
+    )
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "changes.html")
+    result = await page.act("go through both steps")
+    assert result.success, result.message
+    assert [v.completed for v in result.verifications] == [False, True]
+    assert len(result.actions) == 3
+    verify_requests = [r for r in llm.requests if r.kind == "structured"]
+    assert "Finish" in verify_requests[0].text()  # a fresh snapshot after the click
+
+
+async def test_max_steps_stops_the_loop(async_page: AsyncPage, pages_url: str) -> None:
+    llm = AsyncPlanLLM(
+        [Step("fill", _field("first"), ["A"]), Step("fill", _field("last"), ["B"])] * 3,
+        complete_on_last=False,
+    )
+    page = AsyncStagehand(llm=llm, max_steps=2).wrap(async_page)
+    await page.goto(pages_url + "form.html")
+    result = await page.act("keep typing", raise_on_failure=False)
+    assert not result.success and "max_steps=2" in result.message
+    assert len(result.actions) == 2
+
+
+class _SlowPlanLLM(AsyncPlanLLM):
+    delay_s = 0.25
+
+    async def chat(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        await asyncio.sleep(self.delay_s)
+        return await super().chat(*args, **kwargs)
+
+
+async def test_timeout_stops_the_loop_within_a_second(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = _SlowPlanLLM([Step("click", r"never matches")])
+    page = AsyncStagehand(llm=llm, timeout_s=1.0).wrap(async_page)
+    await page.goto(pages_url + "long.html")
+    started = time.monotonic()
+    with pytest.raises(ActTimeoutError) as caught:
+        await page.act("find the hidden treasure")
+    assert time.monotonic() - started < 2.0
+    assert caught.value.result.timed_out
+
+
+async def test_a_model_that_hangs_is_cut_off_at_the_deadline(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = _SlowPlanLLM([Step("click", r"^<button\b")])
+    llm.delay_s = 30
+    page = AsyncStagehand(llm=llm, timeout_s=0.5).wrap(async_page)
+    await page.goto(pages_url + "hello.html")
+    started = time.monotonic()
+    result = await page.act("click", raise_on_failure=False)
+    assert time.monotonic() - started < 1.5
+    assert result.timed_out and not result.success
+
+
+def _call(name: str, **arguments: object) -> ToolCall:
+    return ToolCall(id=f"bad_{name}", name=name, arguments=arguments)
+
+
+@pytest.mark.parametrize(
+    "bad_reply",
+    [
+        ChatResponse(text="Sure! I'd click the button."),
+        _call("runScript", code="document.body.remove()"),
+        _call("doAction", method="evaluate", element=0, args=["1"], step="", why="", completed=True),
+        _call("doAction", method="click", element=9999, args=[], step="", why="", completed=True),
+        _call("doAction", method="fill", element=0, args=[], step="", why="", completed=True),
+        ToolCall(id="bad_json", name="doAction", raw_arguments="{oops", arguments_error="bad"),
+        _call(
+            "doAction", method="fill", element=0, args=["<|NOPE|>"], step="", why="", completed=True
+        ),
+    ],
+    ids=["no-tool", "unknown-tool", "evaluate", "unknown-element", "missing-arg", "bad-json", "var"],
+)
+async def test_malformed_replies_are_fed_back_then_the_act_goes_on(
+    async_page: AsyncPage, pages_url: str, bad_reply: ChatResponse | ToolCall
+) -> None:
+    llm = AsyncPlanLLM([Step("fill", _field("first"), ["Grace"])])
+    llm.extra = [bad_reply]
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "form.html")
+    result = await page.act("type Grace as the first name")
+    assert result.success, result.message
+    second = llm.requests[1].messages
+    assert second[-1].role in {"tool", "user"}
+    if second[-1].role == "tool":
+        assert second[-1].is_error
+    assert await page.locator("input").first.input_value() == "Grace"
+
+
+async def test_a_model_that_keeps_answering_badly_fails_clearly(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = AsyncPlanLLM([Step("fill", _field("first"), ["x"])])
+    llm.extra = [_call("doAction", method="eval", element=0, args=[], step="", why="", completed=1)]
+    llm.extra *= 3
+    page = AsyncStagehand(llm=llm, max_reasks=2).wrap(async_page)
+    await page.goto(pages_url + "form.html")
+    with pytest.raises(ActError, match="no usable action after 3 tries") as caught:
+        await page.act("type x")
+    assert "not allowed" in str(caught.value)
+    assert llm.calls == 3

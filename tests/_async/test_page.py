@@ -1,0 +1,50 @@
+"""The wrapped page is still the user's Playwright page."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import Page as AsyncPage
+from playwright.async_api import expect
+
+from stagehand_py import AsyncStagehand, AsyncStagehandPage, ConfigurationError
+from stagehand_py.testing import AsyncScriptedLLM
+
+
+async def test_wrapped_page_keeps_every_playwright_attribute(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    page = AsyncStagehand(llm=AsyncScriptedLLM()).wrap(async_page)
+    assert isinstance(page, AsyncPage) and isinstance(page, AsyncStagehandPage)
+    await page.goto(pages_url + "hello.html")
+    await expect(page).to_have_title("Hello")
+    assert page.url == async_page.url
+    assert page.context is async_page.context
+    assert await page.evaluate("1 + 1") == 2
+    # Both objects drive the same tab.
+    await async_page.evaluate("document.title = 'Changed'")
+    assert await page.title() == "Changed"
+
+
+async def test_wrapping_twice_rebinds_to_the_new_stagehand(async_page: AsyncPage) -> None:
+    first = AsyncStagehand(llm=AsyncScriptedLLM())
+    second = AsyncStagehand(llm=AsyncScriptedLLM())
+    page = second.wrap(first.wrap(async_page))
+    assert page.stagehand is second
+
+
+async def test_bad_limits_are_typed_errors_before_any_page_work() -> None:
+    with pytest.raises(ConfigurationError, match="max_steps"):
+        AsyncStagehand(llm=AsyncScriptedLLM(), max_steps=0)
+    with pytest.raises(ConfigurationError, match="max_stepz"):
+        AsyncStagehand(llm=AsyncScriptedLLM(), max_stepz=3)
+
+
+async def test_no_model_configured_is_a_configuration_error_on_first_use(
+    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("STAGEHAND_PY_MODEL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    page = AsyncStagehand().wrap(async_page)  # wrapping never needs a model
+    await page.goto(pages_url + "hello.html")
+    with pytest.raises(ConfigurationError, match="STAGEHAND_PY_MODEL"):
+        await page.act("click the button")
