@@ -95,7 +95,10 @@ def main(argv: list[str] | None = None) -> int:
                         path.unlink()
     if args.check and stale:
         rels = ", ".join(str(p.relative_to(ROOT)) for p in stale)
-        print(f"Generated sync code is stale: {rels}. Run: python scripts/unasync.py", file=sys.stderr)
+        print(
+            f"Generated sync code is stale: {rels}. Run: python scripts/unasync.py",
+            file=sys.stderr,
+        )
         return 1
     if not args.check:
         print(f"unasync: {len(stale)} file(s) rewritten, {len(expected)} checked")

@@ -21,7 +21,6 @@ from playwright.async_api import async_playwright
 
 from stagehand_py._async.browser import launch_chromium
 from stagehand_py._chromium import find_chromium, launch_args
-
 from tests import secret_values
 
 pytest_plugins = ["tests.llm_wire_server"]
@@ -31,7 +30,7 @@ _SCANNED_LOGGERS = ("stagehand_py", "openai", "anthropic", "instructor", "httpx"
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
@@ -118,7 +117,7 @@ def no_secret_in_logs() -> Iterator[None]:
     try:
         yield
     finally:
-        for lg, level in zip(loggers, levels):
+        for lg, level in zip(loggers, levels, strict=True):
             lg.removeHandler(handler)
             lg.setLevel(level)
     leaked = [m for m in handler.messages for s in secret_values.ALL if s in m]

@@ -14,15 +14,15 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from playwright.async_api import Page as AsyncPage
 
 from .._act_decision import DoAction, InvalidReply, SkipSection, decide
 from .._config import Settings
-from .._errors import LLMError, PageError
+from .._errors import PageError
 from .._types import ActionRecord, ActResult, ObserveResult, Verification
 from .._variables import Variables
+from ..cache import ElementFingerprint
 from ..dom import Element, Snapshot
 from ..llm._messages import ChatResponse, Message
 from ..llm._usage import Usage
@@ -34,9 +34,11 @@ from ..prompts.act import (
     describe_step,
 )
 from ._deadline import DeadlineExceeded, call_with_deadline
+from .cache_fingerprint import fingerprint_of_locator
 from .executor import Performed, perform
 from .inspect import take_snapshot
 from .llm.base import AsyncLLM
+from .locate import locate_selectors
 from .settle import settle
 
 logger = logging.getLogger("stagehand_py")
@@ -49,7 +51,7 @@ class ActStep:
     record: ActionRecord
     element: Element | None  # None when replayed without a snapshot
     arguments: list[str]  # with placeholders
-    fingerprint: Any = None  # a cached step's stored fingerprint, kept when re-written
+    fingerprint: ElementFingerprint | None = None
 
 
 class _Stop(Exception):
@@ -73,6 +75,7 @@ class AsyncActRun:
         variables: Variables,
         settings: Settings,
         prior_steps: Sequence[ActStep] = (),
+        capture_fingerprints: bool = False,
     ) -> None:
         self.page = page
         self.llm = llm
@@ -80,6 +83,9 @@ class AsyncActRun:
         self.variables = variables
         self.settings = settings
         self.steps: list[ActStep] = list(prior_steps)
+        # The action cache stores each element's fingerprint, read live before acting with
+        # the same recipe the replay uses.
+        self.capture_fingerprints = capture_fingerprints
         self.verifications: list[Verification] = []
         self.chunks_seen: list[int] = []
         self.usage = Usage()
@@ -125,9 +131,7 @@ class AsyncActRun:
         text = self.variables.redact(snapshot.render_all())
         if len(text) > self.settings.max_prompt_chars:
             text = text[: self.settings.max_prompt_chars] + "\n(page text cut here)"
-        messages = build_verify_messages(
-            self.instruction, steps=self._step_lines(), page_text=text
-        )
+        messages = build_verify_messages(self.instruction, steps=self._step_lines(), page_text=text)
         self._check_time()
         try:
             answer = await call_with_deadline(
@@ -268,6 +272,7 @@ class AsyncActRun:
     async def _act(self, snapshot: Snapshot, decision: DoAction) -> None:
         element = snapshot.element(decision.element)
         values = [self.variables.substitute(arg) for arg in decision.args]
+        fingerprint = await self._fingerprint(element) if self.capture_fingerprints else None
         safe_args = [self.variables.redact(arg) for arg in decision.args]
         try:
             performed = await perform(
@@ -299,11 +304,20 @@ class AsyncActRun:
             reason=self.variables.redact(decision.why),
             url=self.variables.redact(self.page.url),
         )
-        self.steps.append(ActStep(record=record, element=element, arguments=safe_args))
+        self.steps.append(
+            ActStep(record=record, element=element, arguments=safe_args, fingerprint=fingerprint)
+        )
         logger.info("stagehand_py: %s", record.description)
         if performed.opened:
             self.opened_pages.extend(p.url for p in performed.opened)
         self.page = performed.page
+
+    async def _fingerprint(self, element: Element) -> ElementFingerprint | None:
+        try:
+            locator, _ = await locate_selectors(self.page, element.frame, element.selectors)
+            return await fingerprint_of_locator(locator, timeout_ms=self._cap_ms(1000))
+        except PageError:
+            return None  # perform() reports the real problem
 
     def observed_result(self, observed: ObserveResult, performed: Performed) -> ActResult:
         """The result of running an observe() result directly (no model call)."""

@@ -17,12 +17,11 @@ from .._config import Settings
 from .._errors import CacheError, PageError
 from .._types import ActionRecord, ActResult
 from .._variables import Variables
-from ..cache import ActionCache, CachedAction, CacheEntry, CacheKey, fingerprint_from_element
+from ..cache import ActionCache, CachedAction, CacheEntry, CacheKey
 from .act import ActStep, AsyncActRun
-from .cache_fingerprint import fingerprint_of_locator
+from .cache_fingerprint import locate_fingerprinted
 from .executor import perform
 from .llm.base import AsyncLLM
-from .locate import locate_selectors
 
 logger = logging.getLogger("stagehand_py")
 
@@ -41,11 +40,20 @@ async def cached_act(
     cache: ActionCache | None,
 ) -> ActResult:
     if cache is None:
-        return await AsyncActRun(page, llm, instruction, variables=variables, settings=settings).run()
+        return await AsyncActRun(
+            page, llm, instruction, variables=variables, settings=settings
+        ).run()
     key = cache.key_for(instruction, page.url, variables.names)
     entry = cache.get(key)
     if entry is None:
-        run = AsyncActRun(page, llm, instruction, variables=variables, settings=settings)
+        run = AsyncActRun(
+            page,
+            llm,
+            instruction,
+            variables=variables,
+            settings=settings,
+            capture_fingerprints=True,
+        )
         result = await run.run()
         result.cache = "miss"
         if result.success:
@@ -79,10 +87,11 @@ async def _replay_or_heal(
             variables=variables,
             settings=settings,
             prior_steps=run.steps,
+            capture_fingerprints=True,
         )
         healed = await healing.run()
         if healed.success:
-            _store(cache, entry.cache_key, healing.steps, variables)
+            _store(cache, entry.cache_key, healing.steps, variables, previous=entry)
             healed.cache = "healed"
             healed.healed = True
             healed.message = f"Cache entry healed ({reason}). {healed.message}"
@@ -106,15 +115,16 @@ async def _replay_step(
     run: AsyncActRun,
 ) -> ActStep:
     try:
-        locator, selector = await locate_selectors(page, action.frame, action.selectors)
+        # Skips a selector that now lands on a different element for the next one.
+        _, selector = await locate_fingerprinted(
+            page,
+            action.frame,
+            action.selectors,
+            action.fingerprint,
+            timeout_ms=settings.action_timeout_ms,
+        )
     except PageError as exc:
         raise _StepDrifted(f"step '{action.description}': {exc}") from None
-    if action.fingerprint is not None:
-        found = await fingerprint_of_locator(locator)
-        if not action.fingerprint.matches(found):
-            raise _StepDrifted(
-                f"step '{action.description}': {selector} is now a different element"
-            )
     try:
         performed = await perform(
             page,
@@ -140,11 +150,21 @@ async def _replay_step(
         url=variables.redact(page.url),
     )
     return ActStep(
-        record=record, element=None, arguments=list(action.arguments), fingerprint=action.fingerprint
+        record=record,
+        element=None,
+        arguments=list(action.arguments),
+        fingerprint=action.fingerprint,
     )
 
 
-def _store(cache: ActionCache, key: CacheKey, steps: list[ActStep], variables: Variables) -> None:
+def _store(
+    cache: ActionCache,
+    key: CacheKey,
+    steps: list[ActStep],
+    variables: Variables,
+    *,
+    previous: CacheEntry | None = None,
+) -> None:
     actions = [
         CachedAction(
             method=step.record.method,
@@ -152,16 +172,13 @@ def _store(cache: ActionCache, key: CacheKey, steps: list[ActStep], variables: V
             frame=step.record.frame,
             arguments=step.arguments,
             description=step.record.description,
-            fingerprint=(
-                fingerprint_from_element(step.element)
-                if step.element is not None
-                else step.fingerprint
-            ),
+            fingerprint=step.fingerprint,
         )
         for step in steps
     ]
     try:
-        cache.put(CacheEntry.create(key, actions), secret_values=variables.secret_values())
+        entry = previous.with_actions(actions) if previous else CacheEntry.create(key, actions)
+        cache.put(entry, secret_values=variables.secret_values())
     except CacheError as exc:
         # A cache that cannot be written must not fail an act that succeeded.
         logger.warning("stagehand_py: action not cached: %s", variables.redact(str(exc)))

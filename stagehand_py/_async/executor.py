@@ -128,7 +128,9 @@ async def perform(
     model once redacted by the caller.
     """
     if method not in ALLOWED_METHODS:
-        raise PageError(f"Method {method!r} is not allowed. Use one of: {', '.join(ALLOWED_METHODS)}.")
+        raise PageError(
+            f"Method {method!r} is not allowed. Use one of: {', '.join(ALLOWED_METHODS)}."
+        )
     locator, selector = await locate_selectors(page, list(frame), list(selectors))
     opened: list[AsyncPage] = []
 

@@ -1,0 +1,96 @@
+"""Fingerprint a live element (for cache replay), with the recipe used for serialized ones.
+
+:func:`locate_fingerprinted` is the replay's way to find a cached step's element: the first
+stored selector whose one element still has the stored fingerprint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator as AsyncLocator
+from playwright.async_api import Page as AsyncPage
+from pydantic import BaseModel, Field
+
+from .._errors import ElementNotFoundError, PageError
+from ..cache import ElementFingerprint, fingerprint_from_element, load_fingerprint_js
+from .locate import frame_scope
+
+
+class LiveElement(BaseModel):
+    """What ``stagehand_py/cache/fingerprint.js`` returns for one element."""
+
+    tag: str
+    text: str = ""
+    attributes: dict[str, str] = Field(default_factory=dict)
+    role: str = ""
+    name: str = ""
+
+
+async def fingerprint_of_locator(
+    locator: AsyncLocator, *, timeout_ms: float = 5000
+) -> ElementFingerprint:
+    """The fingerprint of the element ``locator`` resolves to (it must resolve to one).
+
+    Raises :class:`PageError` when the element is gone or ambiguous within ``timeout_ms``:
+    for a cached step that means the page changed and the step must be healed.
+    """
+    try:
+        fields = await locator.evaluate(load_fingerprint_js(), timeout=timeout_ms)
+    except PlaywrightError as exc:
+        first_line = (exc.message or str(exc)).splitlines()[0]
+        raise PageError(
+            f"Could not read the element for its fingerprint: {first_line}. The page changed "
+            "since the element was found; find it again."
+        ) from None
+    return fingerprint_from_element(LiveElement.model_validate(fields))
+
+
+async def locate_fingerprinted(
+    page: AsyncPage,
+    frame: Sequence[str],
+    selectors: Sequence[str],
+    fingerprint: ElementFingerprint | None,
+    *,
+    timeout_ms: float = 5000,
+) -> tuple[AsyncLocator, str]:
+    """The first selector that finds exactly one element matching ``fingerprint``.
+
+    Unlike taking the first selector that finds one element, a selector that now lands on
+    another element (the positional path after a row was inserted) is passed over for the next
+    one (the id- or attribute-anchored path), so a layout change needs no model call. Raises
+    :class:`ElementNotFoundError` naming what each selector found when none holds.
+    """
+    scope = await frame_scope(page, frame)
+    tried: list[str] = []
+    for selector in selectors:
+        locator = scope.locator(selector)
+        try:
+            count = await locator.count()
+        except PlaywrightError as exc:  # malformed selector, or the frame is gone
+            tried.append(f"{selector} (error: {(exc.message or str(exc)).splitlines()[0]})")
+            continue
+        if count != 1:
+            tried.append(f"{selector} ({count} matches)")
+            continue
+        if fingerprint is None:
+            return locator, selector
+        found = await fingerprint_of_locator(locator, timeout_ms=timeout_ms)
+        if fingerprint.matches(found):
+            return locator, selector
+        tried.append(f"{selector} (a different element: <{found.tag}> {found.name[:40]!r})")
+    detail = "; ".join(tried) if tried else "no selectors were stored"
+    raise ElementNotFoundError(
+        f"No stored selector found the cached element ({fingerprint_summary(fingerprint)}) on "
+        f"{page.url}: {detail}. The page changed; the step needs the model again.",
+        list(selectors),
+    )
+
+
+def fingerprint_summary(fingerprint: ElementFingerprint | None) -> str:
+    """``<tag role> "name"`` for messages; the fingerprint never holds a typed value."""
+    if fingerprint is None:
+        return "no fingerprint"
+    role = f" role={fingerprint.role}" if fingerprint.role else ""
+    return f'<{fingerprint.tag}{role}> "{fingerprint.name[:40]}"'

@@ -1,0 +1,156 @@
+"""extract(): read the page as clean text, ask for the schema chunk by chunk, merge.
+
+The browser serialises the page (or the elements ``selector`` matches) with
+``extract/page_html.js``; lxml cleans it and renders readable text with numbered links
+(:mod:`stagehand_py.extract`). Each chunk is one structured request for a partial version of
+the user's schema plus a ``complete`` flag; answers are merged as they come and the loop
+stops when the model says it has everything or the chunks run out. The merged data must
+then validate against the user's schema, or :class:`ExtractError` carries it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page as AsyncPage
+from pydantic import BaseModel, ValidationError
+
+from .._errors import ElementNotFoundError, ExtractError, SerializationError, StructuredOutputError
+from ..extract import ExtractTarget, PageText, load_js, merge, page_text, split_chunks
+from ..extract._merge import filled_fields
+from ..llm._usage import Usage
+from ..prompts.extract import build_extract_messages
+from .llm.base import AsyncLLM
+from .settle import settle
+
+logger = logging.getLogger("stagehand_py")
+
+
+@dataclass
+class ExtractOutcome:
+    """What an extract() produced and what it cost."""
+
+    value: Any  # user model instance | validated dict | {"text": str}
+    usage: Usage = field(default_factory=Usage)
+    llm_calls: int = 0
+    chunks: int = 0  # chunks sent to the model
+    duration_s: float = 0.0
+
+
+def _keep(text: str) -> str:
+    return text
+
+
+async def read_page_text(
+    page: AsyncPage, selector: str | None = None, *, redact: Callable[[str], str] = _keep
+) -> PageText:
+    """The page's (or the ``selector`` elements') readable text, cleaned, with its links."""
+    script = load_js("page_html.js")
+    try:
+        if selector is None:
+            raw = await page.evaluate(script)
+        else:
+            locator = page.locator(selector)
+            if await locator.count() == 0:
+                raise ElementNotFoundError(
+                    f"extract(selector={selector!r}) matched no element on {redact(page.url)}; "
+                    "check the selector or leave it out to read the whole page.",
+                    [selector],
+                )
+            raw = await locator.evaluate_all(script)
+        found = json.loads(raw)
+    except PlaywrightError as exc:
+        raise SerializationError(
+            f"Could not read the page text of {redact(page.url)}: "
+            f"{redact(exc.message.splitlines()[0])}. "
+            "Wait for the page to finish loading and try again."
+        ) from exc
+    return page_text(found["html"], url=found["url"], title=found["title"])
+
+
+def _answer_data(answer: BaseModel) -> tuple[Any, bool]:
+    return getattr(answer, "data", None), bool(getattr(answer, "complete", False))
+
+
+async def extract(
+    page: AsyncPage,
+    llm: AsyncLLM,
+    instruction: str,
+    schema: type[BaseModel] | dict[str, Any] | None = None,
+    *,
+    selector: str | None = None,
+    max_chars_per_chunk: int = 12000,
+    max_retries: int = 2,
+    redact: Callable[[str], str] = _keep,
+) -> ExtractOutcome:
+    """Extract ``schema`` (or, with no schema, text) from the page as ``instruction`` asks.
+
+    With no schema and a blank instruction the page's readable text is returned without
+    asking the model.
+    """
+    started = time.monotonic()
+    target = ExtractTarget.from_schema(schema)
+    await settle(page)
+    text = await read_page_text(page, selector, redact=redact)
+    outcome = ExtractOutcome(value=None)
+    if target.kind == "text" and not instruction.strip():
+        outcome.value = {"text": text.text}
+        outcome.duration_s = time.monotonic() - started
+        return outcome
+
+    chunks = split_chunks(text.blocks, max_chars_per_chunk)
+    merged: dict[str, Any] = {}
+    for chunk in chunks:
+        messages = build_extract_messages(
+            redact(instruction),
+            page_text=redact(chunk.text),
+            part=chunk.index + 1,
+            parts=len(chunks),
+            url=redact(text.url),
+            title=redact(text.title),
+            already_found=filled_fields(merged),
+        )
+        answer_model = target.plan.answer_model(chunk.link_ids)
+        outcome.chunks += 1
+        try:
+            response = await llm.structured(messages, answer_model, max_retries=max_retries)
+        except StructuredOutputError as exc:
+            raise ExtractError(
+                f"extract() got no valid answer for part {chunk.index + 1} of {len(chunks)} of "
+                f"{redact(text.url)} after {max_retries} re-ask(s): {exc}. Simplify the schema "
+                "or the instruction, or raise max_retries.",
+                last_attempt=exc.last_answer,
+            ) from exc
+        outcome.llm_calls += response.attempts
+        outcome.usage = outcome.usage + response.usage
+        data, complete = _answer_data(response.value)
+        merged = merge(merged, target.plan.to_data(data, text.links)) or {}
+        logger.debug(
+            "stagehand_py: extract part %d/%d complete=%s", chunk.index + 1, len(chunks), complete
+        )
+        if complete:
+            break
+
+    outcome.duration_s = time.monotonic() - started
+    try:
+        outcome.value = target.finish(merged)
+    except ValidationError as exc:
+        raise ExtractError(
+            f"extract() read {outcome.chunks} part(s) of {redact(text.url)} but the data found "
+            f"does not fit the schema: {exc.error_count()} error(s), first: {_first_error(exc)}. "
+            "Check that the page shows every required field, or make fields optional.",
+            last_attempt=merged,
+        ) from exc
+    return outcome
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error["loc"]) or "(top level)"
+    return f"{where}: {error['msg']}"

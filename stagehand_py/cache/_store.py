@@ -1,0 +1,258 @@
+"""ActionCache: one JSON file per entry in a directory, written so that nothing is ever half there.
+
+Writes go to a temporary file in the same directory, are fsynced, then renamed over the entry
+with ``os.replace`` (atomic on POSIX and Windows), so a reader sees the old entry or the new
+one, never a mix, and several processes writing the same key leave one whole entry. A file
+that is unreadable anyway (truncated by a full disk, edited by hand, another format version)
+is a miss with a :class:`CacheWarning`, never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, PrivateAttr, ValidationError
+
+from .._errors import CacheError
+from ._entry import CacheEntry
+from ._files import TEMP_SUFFIX, unlink, write_atomically
+from ._key import CACHE_FORMAT_VERSION, CacheKey, UrlNormalizer, is_digest
+from ._secrets import find_secret
+
+CACHE_DIR_ENV = "STAGEHAND_PY_CACHE_DIR"
+"""Environment variable naming the cache directory; unset or empty means no cache."""
+
+_SUFFIX = ".json"
+_MIN_PREFIX = 4
+
+logger = logging.getLogger("stagehand_py.cache")
+
+CacheStatus = Literal["hit", "miss", "healed"]
+
+
+class CacheWarning(UserWarning):
+    """A cache file could not be used (corrupt, truncated, other format); it counts as a miss."""
+
+
+class CacheStats(BaseModel):
+    """Counters of one :class:`ActionCache` since it was created (this process only)."""
+
+    hits: int = 0
+    misses: int = 0
+    healed: int = 0
+    writes: int = 0
+    removals: int = 0
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+
+    def record(self, status: CacheStatus) -> None:
+        """Count one act() outcome: ``"hit"``, ``"miss"`` or ``"healed"``."""
+        field = {"hit": "hits", "miss": "misses", "healed": "healed"}.get(status)
+        if field is None:
+            raise ValueError(f"unknown cache status {status!r}; use 'hit', 'miss' or 'healed'")
+        self._add(field)
+
+    def _add(self, field: str, count: int = 1) -> None:
+        with self._lock:  # pytest-xdist is processes, but a user may share a cache across threads
+            setattr(self, field, getattr(self, field) + count)
+
+
+class ActionCache:
+    """The action cache stored in ``directory`` (created on the first write).
+
+    ``url_normalizer`` runs on every URL after the built-in normalisation (see
+    :func:`~stagehand_py.cache.normalize_url`), e.g. to drop session ids from the key.
+    """
+
+    def __init__(
+        self, directory: str | os.PathLike[str], *, url_normalizer: UrlNormalizer | None = None
+    ) -> None:
+        self.directory = Path(directory).expanduser()
+        self.url_normalizer = url_normalizer
+        self.stats = CacheStats()
+
+    @classmethod
+    def from_env(
+        cls,
+        *,
+        url_normalizer: UrlNormalizer | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> ActionCache | None:
+        """The cache in ``$STAGEHAND_PY_CACHE_DIR``, or None when that is unset or empty."""
+        directory = (os.environ if environ is None else environ).get(CACHE_DIR_ENV, "").strip()
+        return cls(directory, url_normalizer=url_normalizer) if directory else None
+
+    def __repr__(self) -> str:
+        return f"ActionCache({str(self.directory)!r})"
+
+    def key_for(self, instruction: str, url: str, variable_names: Iterable[str] = ()) -> CacheKey:
+        """The key of an act() of ``instruction`` on ``url`` with these variable names."""
+        return CacheKey.create(instruction, url, variable_names, normalize_url=self.url_normalizer)
+
+    def path_for(self, key: CacheKey | str) -> Path:
+        """The file an entry with this key (or digest) is stored in."""
+        digest = key.digest if isinstance(key, CacheKey) else key
+        if not is_digest(digest):  # never let a string reach outside the directory
+            raise CacheError(
+                f"{digest!r} is not a cache key: keys are 64 lower-case hex digits; use find() "
+                "to look one up by its first digits."
+            )
+        return self.directory / f"{digest}{_SUFFIX}"
+
+    # ---------- reading ----------
+
+    def get(self, key: CacheKey) -> CacheEntry | None:
+        """The entry stored under ``key``, or None (missing, or unusable with a warning)."""
+        entry = self._load(self.path_for(key))
+        if entry is not None and entry.key != key.digest:
+            self._warn(self.path_for(key), "it holds the entry of another key (renamed by hand?)")
+            return None
+        return entry
+
+    def entries(self) -> list[CacheEntry]:
+        """Every readable entry, newest first (unusable files warn and are skipped)."""
+        loaded = (self._load(path) for path in self._entry_paths())
+        found = [entry for entry in loaded if entry is not None]
+        found.sort(key=lambda entry: entry.updated_at, reverse=True)
+        return found
+
+    def find(self, prefix_or_digest: str) -> CacheEntry:
+        """The one entry whose digest starts with ``prefix_or_digest`` (as ``list`` shows it).
+
+        Raises :class:`CacheError` when none or several match, or the file is unusable.
+        """
+        prefix = prefix_or_digest.strip().lower()
+        if len(prefix) < _MIN_PREFIX or not all(c in "0123456789abcdef" for c in prefix):
+            raise CacheError(
+                f"{prefix_or_digest!r} is not a cache key: give at least {_MIN_PREFIX} hex digits "
+                "of a key as the list command shows it."
+            )
+        matches = [path for path in self._entry_paths() if path.name.startswith(prefix)]
+        if not matches:
+            raise CacheError(
+                f"No cache entry key starts with {prefix!r} in {self.directory}. "
+                "List the entries to see their keys."
+            )
+        if len(matches) > 1:
+            keys = ", ".join(path.stem[:16] for path in matches[:5])
+            raise CacheError(
+                f"{len(matches)} cache entries start with {prefix!r} ({keys}...): give more digits."
+            )
+        entry = self._load(matches[0])
+        if entry is None:
+            raise CacheError(
+                f"The cache file {matches[0]} is unusable (see the warning); clear it or delete "
+                "the file, it is rewritten on the next successful act()."
+            )
+        return entry
+
+    # ---------- writing ----------
+
+    def put(self, entry: CacheEntry, *, secret_values: Iterable[str] = ()) -> Path:
+        """Store ``entry`` atomically and durably; returns its file.
+
+        ``secret_values`` are the act's variable values: if any of them occurs in the entry
+        (an argument typed literally, a URL carrying it ...) nothing is written and
+        :class:`CacheError` is raised, so a value can never reach the disk.
+        """
+        where = find_secret(entry, secret_values)
+        if where is not None:
+            raise CacheError(
+                f"Refusing to cache the act {entry.key[:12]}: its {where} contains the value of "
+                "a variable. Pass values only through variables (placeholders like <|NAME|>) "
+                "and keep them out of the instruction and URL."
+            )
+        data = entry.to_json().encode("utf-8")
+        path = self.path_for(entry.key)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, data)
+        except OSError as exc:
+            raise CacheError(
+                f"Could not write the cache entry {path}: {exc.strerror or exc}. Make the "
+                f"directory writable or point {CACHE_DIR_ENV} at one that is."
+            ) from exc
+        self.stats._add("writes")
+        logger.debug("cache: wrote %s (%d actions)", path.name, len(entry.actions))
+        return path
+
+    def remove(self, key: CacheKey | str) -> bool:
+        """Delete the entry for ``key`` (or digest); True if there was one."""
+        try:
+            self.path_for(key).unlink()
+        except FileNotFoundError:
+            return False
+        self.stats._add("removals")
+        return True
+
+    def clear(self) -> int:
+        """Delete every entry (and leftover temporary files); returns how many entries went."""
+        removed = sum(1 for path in self._entry_paths() if unlink(path))
+        for path in self._temp_paths():
+            unlink(path)
+        self.stats._add("removals", removed)
+        return removed
+
+    # ---------- internals ----------
+
+    def _load(self, path: Path) -> CacheEntry | None:
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            self._warn(path, f"it cannot be read ({exc.strerror or exc})")
+            return None
+        try:
+            return CacheEntry.model_validate_json(raw)
+        except ValidationError as exc:
+            self._warn(path, _why_invalid(raw, exc))
+            return None
+
+    def _warn(self, path: Path, reason: str) -> None:
+        message = (
+            f"Ignoring the cache file {path}: {reason}. Treated as a miss; it is rewritten on "
+            "the next successful act(), or delete it."
+        )
+        logger.warning("cache: %s", message)
+        warnings.warn(message, CacheWarning, stacklevel=3)
+
+    def _entry_paths(self) -> Iterator[Path]:
+        if not self.directory.is_dir():
+            return iter(())
+        return (
+            path
+            for path in sorted(self.directory.glob(f"*{_SUFFIX}"))
+            if is_digest(path.stem) and path.is_file()
+        )
+
+    def _temp_paths(self) -> Iterator[Path]:
+        if not self.directory.is_dir():
+            return iter(())
+        return iter(sorted(self.directory.glob(f".*{TEMP_SUFFIX}")))
+
+
+def _why_invalid(raw: bytes, exc: ValidationError) -> str:
+    """A short reason for an unusable file, without quoting its contents."""
+    first = exc.errors(include_url=False, include_input=False)[0]
+    if first["type"] == "json_invalid":
+        return "it is not complete JSON (truncated or corrupted)"
+    version = _format_version_of(raw)
+    if version is not None and version != CACHE_FORMAT_VERSION:
+        return f"it has cache format version {version}, this version reads {CACHE_FORMAT_VERSION}"
+    location = ".".join(str(part) for part in first["loc"]) or "entry"
+    return f"it is not a valid cache entry ({location}: {first['msg']})"
+
+
+def _format_version_of(raw: bytes) -> Any:
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    return data.get("format_version") if isinstance(data, dict) else None

@@ -1,0 +1,115 @@
+"""Live fingerprints (fingerprint.js) agree with the ones built from the serializer's elements."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import Page as AsyncPage
+
+from stagehand_py._async.cache_fingerprint import fingerprint_of_locator, locate_fingerprinted
+from stagehand_py._async.inspect import take_snapshot
+from stagehand_py._async.locate import locate
+from stagehand_py._errors import ElementNotFoundError, PageError
+from stagehand_py.cache import ElementFingerprint, fingerprint_from_element
+from tests import secret_values
+
+FORM = """
+<h1>Create   your account</h1>
+<form>
+  <label for="email">Email</label>
+  <input id="email" type="email" placeholder="you@example.com">
+  <input name="password" type="password" aria-label="Password">
+  <textarea data-testid="bio">About me</textarea>
+  <select id="plan"><option>Free</option><option>Pro</option></select>
+  <input type="checkbox" id="terms"><label for="terms">I agree to the terms</label>
+  <div contenteditable="true" id="note">draft</div>
+  <a href="/help?topic=signup">Need help signing up? Read the long guide on accounts,
+     passwords, two-factor codes, recovery e-mails and everything else that can go wrong</a>
+  <button type="submit">Sign <b>up</b></button>
+  <div role="button" tabindex="0" aria-label="Close dialog">x</div>
+</form>
+"""
+
+
+async def test_live_fingerprints_equal_serialized_ones(async_page: AsyncPage) -> None:
+    await async_page.set_content(FORM)
+    snapshot = await take_snapshot(async_page)
+    checked = 0
+    for element in snapshot.elements:
+        if element.tag == "#text" or not element.interactive:
+            continue
+        locator, _ = await locate(async_page, element)
+        live = await fingerprint_of_locator(locator)
+        assert live == fingerprint_from_element(element), element.tag
+        assert live.matches(fingerprint_from_element(element))
+        checked += 1
+    assert checked >= 8
+
+
+async def test_live_fingerprint_of_a_filled_input_holds_no_value(async_page: AsyncPage) -> None:
+    await async_page.set_content(FORM)
+    await async_page.fill("#email", secret_values.EMAIL)
+    await async_page.fill("[name=password]", secret_values.PASSWORD)
+    await async_page.fill("#note", secret_values.PHONE)
+    for selector in ("#email", "[name=password]", "#note"):
+        dumped = (await fingerprint_of_locator(async_page.locator(selector))).model_dump_json()
+        assert not any(value in dumped for value in secret_values.ALL)
+    email = await fingerprint_of_locator(async_page.locator("#email"))
+    assert email == ElementFingerprint(
+        tag="input",
+        role="textbox",
+        name="you@example.com",
+        attributes={"id": "email", "type": "email", "placeholder": "you@example.com"},
+    )
+
+
+async def test_a_replaced_element_no_longer_matches(async_page: AsyncPage) -> None:
+    await async_page.set_content(FORM)
+    button = async_page.locator("form > button")
+    stored = await fingerprint_of_locator(button)
+    assert stored.name == "Sign up" and stored.role == "button"
+    await button.evaluate("b => { b.textContent = 'Sign up today'; }")
+    assert stored.matches(await fingerprint_of_locator(button))  # same button, new wording
+    await button.evaluate("b => { b.textContent = 'Delete account'; }")
+    assert not stored.matches(await fingerprint_of_locator(button))  # another button now
+
+
+async def test_a_vanished_element_is_a_page_error(async_page: AsyncPage) -> None:
+    await async_page.set_content(FORM)
+    button = async_page.locator("form > button")
+    await button.evaluate("b => b.remove()")
+    with pytest.raises(PageError, match="page changed"):
+        await fingerprint_of_locator(button, timeout_ms=200)
+
+
+EMAIL_SELECTORS = ["xpath=/html/body/form/input[1]", "xpath=//*[@id='email']"]
+PROMO = '<input id="promo" placeholder="Promo code">'
+
+
+async def test_locate_passes_over_a_selector_that_now_finds_another_element(
+    async_page: AsyncPage,
+) -> None:
+    await async_page.set_content(FORM)
+    stored = await fingerprint_of_locator(async_page.locator("#email"))
+    locator, selector = await locate_fingerprinted(async_page, [], EMAIL_SELECTORS, stored)
+    assert selector == EMAIL_SELECTORS[0]  # most exact first while the page is unchanged
+    # A field inserted above: the positional path now finds it, the id-anchored one does not.
+    await async_page.locator("form").evaluate(
+        "(f, html) => f.insertAdjacentHTML('afterbegin', html)", PROMO
+    )
+    locator, selector = await locate_fingerprinted(async_page, [], EMAIL_SELECTORS, stored)
+    assert selector == EMAIL_SELECTORS[1]
+    assert await locator.get_attribute("id") == "email"
+
+
+async def test_locate_fails_when_no_selector_finds_the_element(async_page: AsyncPage) -> None:
+    await async_page.set_content(FORM)
+    stored = await fingerprint_of_locator(async_page.locator("#email"))
+    await async_page.locator("#email").evaluate("(el, html) => { el.outerHTML = html; }", PROMO)
+    with pytest.raises(ElementNotFoundError) as raised:
+        await locate_fingerprinted(async_page, [], EMAIL_SELECTORS, stored)
+    message = str(raised.value)
+    assert "a different element: <input> 'Promo code'" in message and "(0 matches)" in message
+    assert '<input role=textbox> "you@example.com"' in message
+    # Without a fingerprint (a page-level step) the first unique selector is enough.
+    _, selector = await locate_fingerprinted(async_page, [], EMAIL_SELECTORS, None)
+    assert selector == EMAIL_SELECTORS[0]

@@ -1,0 +1,154 @@
+"""observe(), and act() on an observed result: no model call, self-healing when stale."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.async_api import Page as AsyncPage
+from pydantic import BaseModel
+
+from stagehand_py import AsyncStagehand, ObserveResult
+from stagehand_py._async.locate import locate_selectors
+from stagehand_py.llm._messages import Message
+from stagehand_py.prompts.observe import ObserveAnswer
+from stagehand_py.testing import AsyncFunctionLLM
+from tests import secret_values
+from tests._async.plan_llm import AsyncPlanLLM, Step, find_element
+
+
+def _finder(*wanted: tuple[str, str, list[str]]) -> AsyncFunctionLLM:
+    """A model that answers observe requests by finding lines in the page text it was sent."""
+
+    def structured(messages: list[Message], schema: type[BaseModel]) -> Any:
+        assert schema is ObserveAnswer
+        page_text = messages[-1].content
+        elements = []
+        for pattern, method, arguments in wanted:
+            number = find_element(page_text, pattern)
+            if number is not None:
+                elements.append(
+                    {
+                        "element": number,
+                        "description": f"element matching {pattern}",
+                        "method": method,
+                        "arguments": arguments,
+                    }
+                )
+        return {"elements": elements}
+
+    return AsyncFunctionLLM(structured=structured)
+
+
+async def _resolves_to_one(page: AsyncPage, result: ObserveResult) -> None:
+    for selector in result.selectors:
+        locator, used = await locate_selectors(page, result.frame, [selector])
+        assert used == selector and await locator.count() == 1
+
+
+async def test_observe_returns_resolvable_selectors_and_suggested_methods(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = _finder(
+        (r"^<input\b[^>]*email", "fill", ["<|EMAIL|>"]),
+        (r"^<button\b[^>]*>.*Submit", "click", []),
+    )
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "form.html")
+    results = await page.observe("the email field and the submit button")
+    assert [r.method for r in results] == ["fill", "click"]
+    assert results[0].arguments == ["<|EMAIL|>"]
+    for result in results:
+        assert result.selector == result.selectors[0]
+        await _resolves_to_one(page, result)
+    assert llm.calls == 1
+
+
+async def test_observe_sees_into_shadow_dom_and_nested_frames(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    for name in ("shadow.html", "frames.html"):
+        llm = _finder((r"^<button\b", "click", []))
+        page = AsyncStagehand(llm=llm).wrap(async_page)
+        await page.goto(pages_url + name)
+        [result] = await page.observe("the button")
+        await _resolves_to_one(page, result)
+        if name == "frames.html":
+            assert len(result.frame) == 2
+
+
+async def test_observe_without_instruction_lists_controls(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = _finder((r"^<input\b", "fill", ["x"]), (r"^<select\b", "select_option", ["France"]))
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "form.html")
+    results = await page.observe()
+    assert {r.method for r in results} == {"fill", "select_option"}
+    assert "interactive elements" in llm.requests[0].text()
+
+
+async def test_observe_drops_unshown_elements_and_unknown_methods(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    def structured(messages: list[Message], schema: type[BaseModel]) -> Any:
+        first = int(re.search(r"^(\d+):", messages[-1].content, re.M).group(1))  # type: ignore[union-attr]
+        return {
+            "elements": [
+                {"element": 99999, "description": "made up", "method": "click"},
+                {"element": first, "description": "first", "method": "evaluate"},
+            ]
+        }
+
+    page = AsyncStagehand(llm=AsyncFunctionLLM(structured=structured)).wrap(async_page)
+    await page.goto(pages_url + "form.html")
+    [result] = await page.observe("anything")
+    assert result.method == "click"  # an unknown method never survives
+
+
+async def test_act_on_an_observed_result_makes_no_model_call(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = _finder((r"^<input\b[^>]*email", "fill", ["<|EMAIL|>"]))
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "form.html")
+    [field] = await page.observe("the email field")
+    calls = llm.calls
+    result = await page.act(field, variables={"email": secret_values.EMAIL})
+    assert llm.calls == calls
+    assert result.success and result.llm_calls == 0
+    assert result.actions[0].arguments == ["<|EMAIL|>"]
+    assert await page.locator(field.selector).input_value() == secret_values.EMAIL
+    assert secret_values.EMAIL not in result.model_dump_json()
+
+
+async def test_act_on_a_stale_observed_result_heals_with_a_normal_act(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    finder = _finder((r"^<button\b[^>]*>.*Next", "click", []))
+    stagehand = AsyncStagehand(llm=finder)
+    page = stagehand.wrap(async_page)
+    await page.goto(pages_url + "changes.html")
+    [next_button] = await page.observe("the Next button")
+    # A redesign: the button is replaced by a differently built one with another label.
+    await page.evaluate(
+        """() => {
+            const old = document.getElementById('next');
+            const wrapper = document.createElement('section');
+            const replacement = document.createElement('button');
+            replacement.textContent = 'Continue';
+            replacement.className = 'primary';
+            replacement.addEventListener('click', () => old.click());
+            wrapper.append(replacement);
+            old.replaceWith(wrapper);
+        }"""
+    )
+    for selector in next_button.selectors:
+        assert await page.locator(selector).count() == 0
+    healer = AsyncPlanLLM([Step("click", r"^<button\b[^>]*>.*Continue")])
+    stagehand._llm = healer
+    result = await page.act(next_button)
+    assert result.success and result.healed
+    assert "no longer resolved" in result.message
+    assert healer.calls >= 1
+    assert await page.locator("button", has_text="Finish").count() == 1

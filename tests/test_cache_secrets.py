@@ -1,0 +1,109 @@
+"""The secret guard: no variable value ever reaches the cache directory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import quote, quote_plus
+
+import pytest
+
+from stagehand_py._errors import CacheError
+from stagehand_py._variables import Variables
+from stagehand_py.cache import ActionCache, CachedAction, CacheEntry, ElementFingerprint
+from tests import secret_values
+
+VARIABLES = Variables({"email": secret_values.EMAIL, "password": secret_values.PASSWORD})
+
+
+def _directory_bytes(directory: Path) -> bytes:
+    """Everything under ``directory``: file names and contents, temp files included."""
+    if not directory.exists():
+        return b""
+    parts = []
+    for path in sorted(directory.rglob("*")):
+        parts.append(path.name.encode())
+        if path.is_file():
+            parts.append(path.read_bytes())
+    return b"\n".join(parts)
+
+
+def _assert_no_value_on_disk(directory: Path) -> None:
+    data = _directory_bytes(directory)
+    for value in secret_values.ALL:
+        for form in {value, quote(value, safe=""), quote_plus(value), value.lower()}:
+            assert form.encode() not in data, "a variable value reached the cache directory"
+
+
+def _entry(
+    cache: ActionCache,
+    *,
+    instruction: str = "log in with %email% and %password%",
+    url: str = "https://a.example/login",
+    arguments: tuple[str, ...] = ("<|EMAIL|>",),
+    name: str = "Email",
+) -> CacheEntry:
+    key = cache.key_for(instruction, url, VARIABLES.names)
+    action = CachedAction(
+        method="fill",
+        selectors=["xpath=//*[@id='email']"],
+        arguments=list(arguments),
+        description="fill the email field",
+        fingerprint=ElementFingerprint(tag="input", role="textbox", name=name),
+    )
+    return CacheEntry.create(key, [action])
+
+
+def test_placeholders_are_written_and_values_are_not(tmp_path: Path) -> None:
+    cache = ActionCache(tmp_path)
+    cache.put(_entry(cache), secret_values=VARIABLES.secret_values())
+    written = _directory_bytes(tmp_path)
+    assert b"<|EMAIL|>" in written and b'"PASSWORD"' in written  # names are stored
+    _assert_no_value_on_disk(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "where"),
+    [
+        ({"arguments": (secret_values.PASSWORD,)}, "action 1 arguments"),  # model typed it
+        ({"arguments": (f"user {secret_values.EMAIL}!",)}, "action 1 arguments"),
+        ({"instruction": f"log in as {secret_values.EMAIL}"}, "instruction"),
+        ({"url": f"https://a.example/?u={quote(secret_values.EMAIL)}"}, "url"),
+        ({"url": f"https://a.example/?p={quote_plus(secret_values.PASSWORD)}"}, "url"),
+        ({"name": f"Signed in as {secret_values.EMAIL}"}, "action 1 fingerprint.name"),
+    ],
+)
+def test_entry_holding_a_value_is_refused_and_nothing_is_written(
+    tmp_path: Path, overrides: dict[str, object], where: str
+) -> None:
+    cache = ActionCache(tmp_path / "cache")
+    entry = _entry(cache, **overrides)  # type: ignore[arg-type]
+    with pytest.raises(CacheError) as raised:
+        cache.put(entry, secret_values=VARIABLES.secret_values())
+    message = str(raised.value)
+    assert where in message and "contains the value of a variable" in message
+    assert not any(value in message for value in secret_values.ALL)
+    _assert_no_value_on_disk(tmp_path)
+    assert not (tmp_path / "cache").exists()
+    assert cache.stats.writes == 0
+
+
+def test_a_refused_rewrite_keeps_the_old_entry(tmp_path: Path) -> None:
+    cache = ActionCache(tmp_path)
+    good = _entry(cache)
+    cache.put(good, secret_values=VARIABLES.secret_values())
+    leaky = good.with_actions(
+        [CachedAction(method="fill", selectors=["#pw"], arguments=[secret_values.PASSWORD])]
+    )
+    with pytest.raises(CacheError):
+        cache.put(leaky, secret_values=VARIABLES.secret_values())
+    assert cache.get(good.cache_key) == good
+    _assert_no_value_on_disk(tmp_path)
+
+
+def test_timestamps_and_digest_do_not_trip_the_guard(tmp_path: Path) -> None:
+    # A short value can occur by chance in our own generated fields; those hold no secret.
+    cache = ActionCache(tmp_path)
+    entry = _entry(cache)
+    short_values = [entry.key[:2], str(entry.created_at.year)]
+    cache.put(entry, secret_values=short_values)
+    assert cache.get(entry.cache_key) == entry
