@@ -67,16 +67,17 @@ async def locate_fingerprinted(
     for selector in selectors:
         locator = scope.locator(selector)
         try:
-            count = await locator.count()
+            # One round trip: how many elements match, and the fingerprint fields of each.
+            matches = await locator.evaluate_all(load_fingerprint_js())
         except PlaywrightError as exc:  # malformed selector, or the frame is gone
             tried.append(f"{selector} (error: {(exc.message or str(exc)).splitlines()[0]})")
             continue
-        if count != 1:
-            tried.append(f"{selector} ({count} matches)")
+        if len(matches) != 1:
+            tried.append(f"{selector} ({len(matches)} matches)")
             continue
         if fingerprint is None:
             return locator, selector
-        found = await fingerprint_of_locator(locator, timeout_ms=timeout_ms)
+        found = fingerprint_from_element(LiveElement.model_validate(matches[0]))
         if fingerprint.matches(found):
             return locator, selector
         tried.append(f"{selector} (a different element: <{found.tag}> {found.name[:40]!r})")

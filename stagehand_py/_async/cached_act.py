@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 
+from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
 from .._config import Settings
@@ -22,6 +23,7 @@ from .act import ActStep, AsyncActRun
 from .cache_fingerprint import locate_fingerprinted
 from .executor import perform
 from .llm.base import AsyncLLM
+from .settle import settle
 
 logger = logging.getLogger("stagehand_py")
 
@@ -114,27 +116,20 @@ async def _replay_step(
     settings: Settings,
     run: AsyncActRun,
 ) -> ActStep:
-    try:
-        # Skips a selector that now lands on a different element for the next one.
-        _, selector = await locate_fingerprinted(
-            page,
-            action.frame,
-            action.selectors,
-            action.fingerprint,
-            timeout_ms=settings.action_timeout_ms,
-        )
-    except PageError as exc:
-        raise _StepDrifted(f"step '{action.description}': {exc}") from None
+    located = await _locate(page, action, settings)
     try:
         performed = await perform(
             page,
             method=action.method,
-            selectors=[selector],
+            selectors=action.selectors,
             frame=action.frame,
             args=[variables.substitute(a) for a in action.arguments],
             timeout_ms=settings.action_timeout_ms,
             follow_new_tabs=settings.follow_new_tabs,
             settle_timeout_ms=settings.settle_timeout_ms,
+            # A replay knows its next element: no quiet window, the lookup waits if needed.
+            quiet_ms=0,
+            located=located,
         )
     except PageError as exc:
         raise _StepDrifted(f"step '{action.description}': {exc}") from None
@@ -155,6 +150,28 @@ async def _replay_step(
         arguments=list(action.arguments),
         fingerprint=action.fingerprint,
     )
+
+
+async def _locate(
+    page: AsyncPage, action: CachedAction, settings: Settings
+) -> tuple[AsyncLocator, str]:
+    """The step's element, confirmed by fingerprint; once more after a settle if missing
+    (the previous step may still be re-rendering the page)."""
+    for attempt in range(2):
+        try:
+            # Skips a selector that now lands on a different element for the next one.
+            return await locate_fingerprinted(
+                page,
+                action.frame,
+                action.selectors,
+                action.fingerprint,
+                timeout_ms=settings.action_timeout_ms,
+            )
+        except PageError as exc:
+            if attempt == 1:
+                raise _StepDrifted(f"step '{action.description}': {exc}") from None
+            await settle(page, timeout_ms=settings.settle_timeout_ms)
+    raise AssertionError("unreachable")
 
 
 def _store(

@@ -13,7 +13,7 @@ from playwright.async_api import Page as AsyncPage
 from .._errors import PageError
 from ..prompts.act import ALLOWED_METHODS
 from .locate import locate_selectors
-from .settle import settle
+from .settle import DEFAULT_QUIET_MS, settle
 
 logger = logging.getLogger("stagehand_py")
 
@@ -120,23 +120,32 @@ async def perform(
     timeout_ms: float = 5000,
     follow_new_tabs: bool = True,
     settle_timeout_ms: float = 3000,
+    quiet_ms: float = DEFAULT_QUIET_MS,
+    located: tuple[AsyncLocator, str] | None = None,
 ) -> Performed:
     """Resolve the element (first selector that matches exactly one), run the method, settle.
 
     ``args`` are final values (variables already substituted): never log them.
     Raises ``ElementNotFoundError`` or ``PageError``; both messages are safe to show the
-    model once redacted by the caller.
+    model once redacted by the caller. ``located`` skips the lookup when the caller already
+    resolved the element; ``quiet_ms`` is the DOM-quiet window waited for afterwards.
     """
     if method not in ALLOWED_METHODS:
         raise PageError(
             f"Method {method!r} is not allowed. Use one of: {', '.join(ALLOWED_METHODS)}."
         )
-    locator, selector = await locate_selectors(page, list(frame), list(selectors))
+    if located is None:
+        located = await locate_selectors(page, list(frame), list(selectors))
+    locator, selector = located
     opened: list[AsyncPage] = []
 
     def on_page(new_page: AsyncPage) -> None:
         opened.append(new_page)
 
+    opens_tab = method in {"click", "double_click"} and (
+        (await locator.get_attribute("target", timeout=timeout_ms) or "_self").lower()
+        not in {"_self", "_parent", "_top"}
+    )
     context = page.context
     context.on("page", on_page)
     try:
@@ -146,7 +155,13 @@ async def perform(
             first_line = (exc.message or str(exc)).splitlines()[0]
             raise PageError(f"{method} on {selector} failed: {first_line}") from None
         # Settling inside the listener window catches tabs that open a moment after the click.
-        await settle(page, timeout_ms=settle_timeout_ms)
+        await settle(page, timeout_ms=settle_timeout_ms, quiet_ms=quiet_ms)
+        if opens_tab and not opened:
+            # A busy machine can be slower than the quiet window: wait for the promised tab.
+            try:
+                await context.wait_for_event("page", timeout=settle_timeout_ms)
+            except PlaywrightError:
+                logger.debug("stagehand_py: a target=_blank click opened no tab")
     finally:
         context.remove_listener("page", on_page)
     current = page

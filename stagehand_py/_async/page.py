@@ -99,6 +99,8 @@ class AsyncStagehandPage(AsyncPage):
         outcome = await self._stagehand.extract(
             self, instruction, schema, selector=selector, variables=variables
         )
+        if schema is None:
+            return outcome.value["text"]
         return outcome.value
 
     async def observe(

@@ -6,12 +6,12 @@ import logging
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from playwright.async_api import Page as AsyncPage
 
 from .._config import Settings
-from .._errors import ActError, ActTimeoutError, ElementNotFoundError, PageError
+from .._errors import ActError, ActTimeoutError, ElementNotFoundError, PageError, StagehandError
 from .._history import CallRecord
 from .._types import ActResult, ObserveResult
 from .._variables import Variables
@@ -160,16 +160,20 @@ class AsyncStagehand:
         max_chars_per_chunk: int = 12000,
     ) -> ExtractOutcome:
         values = Variables(variables)
-        outcome = await extract(
-            page,
-            self.llm,
-            instruction or "Extract the readable text of the page.",
-            schema,
-            selector=selector,
-            max_chars_per_chunk=max_chars_per_chunk,
-            max_retries=self.settings.max_reasks,
-            redact=values.redact,
-        )
+        try:
+            outcome = await extract(
+                page,
+                self.llm,
+                instruction or "",  # with no schema either: the page text, no model call
+                schema,
+                selector=selector,
+                max_chars_per_chunk=max_chars_per_chunk,
+                max_retries=self.settings.max_reasks,
+                redact=values.redact,
+            )
+        except StagehandError as exc:
+            self._record_failure("extract", instruction, page, exc, values)
+            raise
         self.usage.add("extract", outcome.usage)
         self.history.append(
             CallRecord(
@@ -193,9 +197,13 @@ class AsyncStagehand:
         variables: Mapping[str, object] | None = None,
     ) -> ObserveOutcome:
         values = Variables(variables)
-        outcome = await observe(
-            page, self.llm, instruction, variables=values, settings=self.settings
-        )
+        try:
+            outcome = await observe(
+                page, self.llm, instruction, variables=values, settings=self.settings
+            )
+        except StagehandError as exc:
+            self._record_failure("observe", instruction, page, exc, values)
+            raise
         self.usage.add("observe", outcome.usage)
         self.history.append(
             CallRecord(
@@ -210,6 +218,24 @@ class AsyncStagehand:
             )
         )
         return outcome
+
+    def _record_failure(
+        self,
+        kind: Literal["extract", "observe"],
+        instruction: str | None,
+        page: AsyncPage,
+        error: StagehandError,
+        values: Variables,
+    ) -> None:
+        self.history.append(
+            CallRecord(
+                kind=kind,
+                instruction=values.redact(instruction or ""),
+                success=False,
+                message=values.redact(f"{type(error).__name__}: {error}"),
+                url=values.redact(page.url),
+            )
+        )
 
     def _settings(self, limits: Mapping[str, Any]) -> Settings:
         return self.settings.updated(**limits) if limits else self.settings

@@ -88,7 +88,9 @@ async def test_native_select_and_custom_dropdown(async_page: AsyncPage, pages_ur
     llm = AsyncPlanLLM(
         [
             Step("select_option", r"^<select\b", ["Large"], completed=False),
-            Step("click", r"(?i)^<(button|div)\b[^>]*(combobox|haspopup|dropdown)", completed=False),
+            Step(
+                "click", r"(?i)^<(button|div)\b[^>]*(combobox|haspopup|dropdown)", completed=False
+            ),
             Step("click", r"(?i)^<div\b[^>]*option[^>]*>.*Blue"),
         ]
     )
@@ -248,7 +250,9 @@ def _call(name: str, **arguments: object) -> ToolCall:
     [
         ChatResponse(text="Sure! I'd click the button."),
         _call("runScript", code="document.body.remove()"),
-        _call("doAction", method="evaluate", element=0, args=["1"], step="", why="", completed=True),
+        _call(
+            "doAction", method="evaluate", element=0, args=["1"], step="", why="", completed=True
+        ),
         _call("doAction", method="click", element=9999, args=[], step="", why="", completed=True),
         _call("doAction", method="fill", element=0, args=[], step="", why="", completed=True),
         ToolCall(id="bad_json", name="doAction", raw_arguments="{oops", arguments_error="bad"),
@@ -256,7 +260,15 @@ def _call(name: str, **arguments: object) -> ToolCall:
             "doAction", method="fill", element=0, args=["<|NOPE|>"], step="", why="", completed=True
         ),
     ],
-    ids=["no-tool", "unknown-tool", "evaluate", "unknown-element", "missing-arg", "bad-json", "var"],
+    ids=[
+        "no-tool",
+        "unknown-tool",
+        "evaluate",
+        "unknown-element",
+        "missing-arg",
+        "bad-json",
+        "var",
+    ],
 )
 async def test_malformed_replies_are_fed_back_then_the_act_goes_on(
     async_page: AsyncPage, pages_url: str, bad_reply: ChatResponse | ToolCall

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from playwright.async_api import Page as AsyncPage
 from playwright.async_api import expect
 
-from stagehand_py import AsyncStagehand, AsyncStagehandPage, ConfigurationError
+from stagehand_py import (
+    AsyncStagehand,
+    AsyncStagehandPage,
+    ConfigurationError,
+    annotated_screenshot,
+    take_snapshot,
+)
 from stagehand_py.testing import AsyncScriptedLLM
 
 
@@ -48,3 +57,23 @@ async def test_no_model_configured_is_a_configuration_error_on_first_use(
     await page.goto(pages_url + "hello.html")
     with pytest.raises(ConfigurationError, match="STAGEHAND_PY_MODEL"):
         await page.act("click the button")
+
+
+async def test_inspection_api_shows_what_the_model_sees(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path
+) -> None:
+    await async_page.goto(pages_url + "form.html")
+    snapshot = await take_snapshot(async_page)  # a plain Playwright page works too
+    first = snapshot.render_chunk(snapshot.chunk_order()[0])
+    assert re.search(r"^\d+:<input\b", first, re.MULTILINE)
+    html_before = await async_page.content()
+    path = tmp_path / "seen.png"
+    annotated = await annotated_screenshot(async_page, path)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(annotated.elements) == len(snapshot.elements)
+    assert await async_page.content() == html_before  # the overlay is gone again
+
+
+async def test_inspection_api_refuses_what_is_not_a_page() -> None:
+    with pytest.raises(ConfigurationError, match="Playwright Page"):
+        take_snapshot("http://example.com")  # type: ignore[call-overload]

@@ -1,0 +1,125 @@
+"""A cached act() replay against the same steps written by hand in plain Playwright.
+
+Run: ``python benchmarks/cache.py [--runs N]``. Serves the project's signup form fixture from
+127.0.0.1, records the act once (a plan-following fake model fills the cache), then times, in
+one run and alternating so both see the same machine load:
+
+* the cached replay: ``page.act(...)`` with zero model calls (selectors tried in order,
+  fingerprints confirmed, variables substituted, a short settle after each step);
+* the same four steps written by hand: ``page.fill(...)`` x3 and ``page.click(...)``.
+
+Each sample starts from a freshly loaded page and ends when the form's result is shown.
+Target (issue 7): replay median at most 1.3x the hand-written median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import http.server
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from stagehand_py import Stagehand, launch_chromium  # noqa: E402
+from tests._sync.plan_llm import PlanLLM, Step  # noqa: E402
+
+INSTRUCTION = "fill the signup form with <|EMAIL|> and <|PASSWORD|> and submit it"
+VARIABLES = {"email": "bench@example.test", "password": "not-a-real-secret-1"}
+STEPS = [
+    Step("fill", r"^<input\b[^>]*first", ["Ada"]),
+    Step("fill", r"^<input\b[^>]*email", ["<|EMAIL|>"]),
+    Step("fill", r"^<input\b[^>]*password", ["<|PASSWORD|>"]),
+    Step("click", r"^<button\b[^>]*>.*Submit"),
+]
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass
+
+
+@contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    handler = functools.partial(_Quiet, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+
+
+def by_hand(page: Page) -> None:
+    page.fill("#first-name", "Ada")
+    page.fill("#email", VARIABLES["email"])
+    page.fill("#password", VARIABLES["password"])
+    page.click("#submit")
+
+
+def timed(page: Page, url: str, run: Callable[[], object]) -> float:
+    page.goto(url)
+    page.wait_for_load_state("domcontentloaded")
+    started = time.perf_counter()
+    run()
+    page.locator("#result").filter(has_text=VARIABLES["email"]).wait_for()
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    with (
+        serve(ROOT / "tests" / "pages") as base,
+        sync_playwright() as playwright,
+        tempfile.TemporaryDirectory() as cache_dir,
+    ):
+        url = base + "form.html"
+        browser = launch_chromium(playwright.chromium)
+        recorder = Stagehand(llm=PlanLLM(STEPS), cache_dir=cache_dir)
+        page = recorder.wrap(browser.new_page())
+        page.goto(url)
+        first = page.act(INSTRUCTION, variables=VARIABLES)
+        assert first.cache == "miss" and first.success, first.message
+
+        replayer = PlanLLM([])
+        stagehand = Stagehand(llm=replayer, cache_dir=cache_dir)
+        cached_page = stagehand.wrap(browser.new_page())
+        plain_page = browser.new_page()
+        cached: list[float] = []
+        plain: list[float] = []
+        for _ in range(args.runs):
+            cached.append(
+                timed(
+                    cached_page,
+                    url,
+                    lambda: cached_page.act(INSTRUCTION, variables=VARIABLES),
+                )
+            )
+            plain.append(timed(plain_page, url, lambda: by_hand(plain_page)))
+        assert replayer.calls == 0, "a cached replay must not call the model"
+        browser.close()
+
+    cached_median = statistics.median(cached)
+    plain_median = statistics.median(plain)
+    print(f"runs: {args.runs} each, alternating; 4 steps (3 fills, 1 click)")
+    print(f"first act (model path, fake model): {first.duration_s * 1000:8.1f} ms")
+    print(f"cached replay  median: {cached_median * 1000:8.1f} ms  (0 model calls)")
+    print(f"by hand        median: {plain_median * 1000:8.1f} ms")
+    print(f"ratio replay / by hand: {cached_median / plain_median:.2f}x  (target <= 1.3x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,49 @@
+"""Build a model client from a model string, arguments and the environment."""
+
+from __future__ import annotations
+
+import os
+
+from ..._errors import ConfigurationError
+from ...llm._model_string import parse_model_string
+from .anthropic import AsyncAnthropicLLM
+from .base import AsyncLLM
+from .openai import AsyncOpenAILLM
+
+MODEL_ENV_VAR = "STAGEHAND_PY_MODEL"
+BASE_URL_ENV_VAR = "STAGEHAND_PY_BASE_URL"
+
+
+def create_llm(
+    model: str | None = None,
+    *,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    timeout: float = 60.0,
+    max_retries: int = 2,
+) -> AsyncLLM:
+    """A client for ``model`` (default: ``$STAGEHAND_PY_MODEL``), e.g. ``"openai/gpt-4.1-mini"``
+    or ``"anthropic/claude-sonnet-4-5"``.
+
+    Keys come from ``api_key`` or the provider's usual variable (``OPENAI_API_KEY``,
+    ``ANTHROPIC_API_KEY``). With ``base_url`` (or ``$STAGEHAND_PY_BASE_URL``) an unprefixed
+    model name is taken to be served by an OpenAI-compatible server (Ollama, vLLM, ...).
+    """
+    name = model or os.environ.get(MODEL_ENV_VAR, "").strip()
+    base = base_url or os.environ.get(BASE_URL_ENV_VAR) or None
+    if not name:
+        raise ConfigurationError(
+            "No model configured. Pass model='openai/gpt-4.1-mini' (or llm=<client>) or set "
+            f"{MODEL_ENV_VAR}=openai/gpt-4.1-mini together with OPENAI_API_KEY "
+            f"(anthropic/<model> with ANTHROPIC_API_KEY). For a local OpenAI-compatible server "
+            f"set {MODEL_ENV_VAR}=openai/<model> and {BASE_URL_ENV_VAR}=http://localhost:11434/v1 "
+            f"(no key needed)."
+        )
+    spec = parse_model_string(name, default_provider="openai" if base else None)
+    if spec.provider == "anthropic":
+        return AsyncAnthropicLLM(
+            spec.name, api_key=api_key, base_url=base, timeout=timeout, max_retries=max_retries
+        )
+    return AsyncOpenAILLM(
+        spec.name, api_key=api_key, base_url=base, timeout=timeout, max_retries=max_retries
+    )

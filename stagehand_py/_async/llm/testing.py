@@ -1,0 +1,198 @@
+"""Fake models for tests: one answers from a script, one from your functions. No network.
+
+Both record every request (``.requests``), re-ask a structured request with the validation
+error when an answer does not fit the schema (as the real clients do through instructor),
+and attach an estimated :class:`~stagehand_py.llm.Usage` to every response.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Literal, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from ..._errors import ScriptExhaustedError
+from ...llm._fake_support import (
+    ChatAnswer,
+    RecordedRequest,
+    ScriptItem,
+    StructuredAnswer,
+    answer_json,
+    as_chat_response,
+    chat_answer_text,
+    do_action,
+    estimated_usage,
+    exhausted_error,
+    reask_messages,
+    skip_section,
+    tool_call,
+    trimmed,
+    validate_answer,
+)
+from ...llm._messages import ChatResponse, Message, StructuredResponse, ToolSpec
+from ...llm._usage import Usage
+
+T = TypeVar("T", bound=BaseModel)
+
+ChatFunction = Callable[[list[Message], list[ToolSpec]], ChatAnswer]
+StructuredFunction = Callable[[list[Message], type[BaseModel]], StructuredAnswer]
+
+__all__ = [
+    "AsyncFunctionLLM",
+    "AsyncScriptedLLM",
+    "RecordedRequest",
+    "ScriptItem",
+    "do_action",
+    "skip_section",
+    "tool_call",
+]
+
+
+class AsyncFakeLLMBase:
+    """What both fakes share: the request log and the chat/structured plumbing."""
+
+    model: str
+
+    def __init__(self, model: str) -> None:
+        self.model = model
+        self.requests: list[RecordedRequest] = []
+
+    @property
+    def calls(self) -> int:
+        """How many requests were received (each re-ask counts)."""
+        return len(self.requests)
+
+    def _answer(self, request: RecordedRequest) -> object:
+        raise NotImplementedError
+
+    async def chat(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        *,
+        tool_choice: Literal["auto", "required"] = "required",
+    ) -> ChatResponse:
+        request = RecordedRequest(
+            kind="chat", messages=list(messages), tools=list(tools), tool_choice=tool_choice
+        )
+        self.requests.append(request)
+        started = time.perf_counter()
+        answer = self._answer(request)
+        if isinstance(answer, Exception):
+            raise answer
+        response = as_chat_response(answer, type(self).__name__)
+        if response.usage.requests == 0:
+            response.usage = estimated_usage(
+                request.messages, chat_answer_text(response), time.perf_counter() - started
+            )
+        response.model = response.model or self.model
+        return response
+
+    async def structured(
+        self,
+        messages: Sequence[Message],
+        schema: type[T],
+        *,
+        max_retries: int = 2,
+    ) -> StructuredResponse[T]:
+        conversation = list(messages)
+        usage = Usage()
+        for attempt in range(1, max_retries + 2):
+            request = RecordedRequest(
+                kind="structured", messages=list(conversation), schema_name=schema.__name__
+            )
+            self.requests.append(request)
+            started = time.perf_counter()
+            answer = self._answer(request)
+            if isinstance(answer, Exception):
+                raise answer
+            usage = usage + estimated_usage(
+                conversation, answer_json(answer), time.perf_counter() - started
+            )
+            try:
+                value = validate_answer(answer, schema, type(self).__name__)
+            except ValidationError as error:
+                if attempt > max_retries:
+                    raise exhausted_error(schema, attempt, answer, str(error)) from error
+                conversation.extend(reask_messages(answer, error))
+                continue
+            return StructuredResponse[T](value=value, usage=usage, attempts=attempt)
+        raise AssertionError("unreachable: the loop returns or raises")
+
+
+class AsyncScriptedLLM(AsyncFakeLLMBase):
+    """Answers each request with the next queued item.
+
+    Chat requests take a ``ToolCall``, a list of them, a ``ChatResponse`` or a ``str`` (plain
+    text, no tool call). Structured requests take a model instance or a dict (validated
+    against the requested schema; an invalid one is re-asked, consuming the next item). An
+    ``Exception`` instance is raised instead. An empty queue raises ``ScriptExhaustedError``.
+    """
+
+    def __init__(self, *script: ScriptItem, model: str = "scripted") -> None:
+        super().__init__(model)
+        self._script: deque[ScriptItem] = deque(script)
+
+    def queue(self, *items: ScriptItem) -> None:
+        """Append answers to the script."""
+        self._script.extend(items)
+
+    @property
+    def remaining(self) -> int:
+        """How many queued answers are left."""
+        return len(self._script)
+
+    def _answer(self, request: RecordedRequest) -> object:
+        if not self._script:
+            what = request.schema_name if request.kind == "structured" else "tool call"
+            raise ScriptExhaustedError(
+                f"{type(self).__name__} ran out of answers at request {self.calls} "
+                f"({request.kind}, expecting {what}); last user message: "
+                f"{trimmed(request.last_user_message())!r}. Queue more answers with "
+                f".queue(...) or in the constructor."
+            )
+        return self._script.popleft()
+
+
+class AsyncFunctionLLM(AsyncFakeLLMBase):
+    """Answers with your functions: ``chat(messages, tools)`` and ``structured(messages,
+    schema)`` (plain functions). Their answers take the same forms as a scripted LLM's."""
+
+    def __init__(
+        self,
+        chat: ChatFunction | None = None,
+        structured: StructuredFunction | None = None,
+        *,
+        model: str = "function",
+    ) -> None:
+        super().__init__(model)
+        self._chat_function = chat
+        self._structured_function = structured
+        self._schemas: dict[str, type[BaseModel]] = {}
+
+    async def structured(
+        self,
+        messages: Sequence[Message],
+        schema: type[T],
+        *,
+        max_retries: int = 2,
+    ) -> StructuredResponse[T]:
+        self._schemas[schema.__name__] = schema
+        return await super().structured(messages, schema, max_retries=max_retries)
+
+    def _answer(self, request: RecordedRequest) -> object:
+        name = type(self).__name__
+        if request.kind == "chat":
+            if self._chat_function is None:
+                raise ScriptExhaustedError(f"{name} got a chat request but has no chat function.")
+            return self._chat_function(list(request.messages), list(request.tools))
+        if self._structured_function is None:
+            raise ScriptExhaustedError(
+                f"{name} got a structured request ({request.schema_name}) but has no "
+                f"structured function."
+            )
+        schema = self._schemas[request.schema_name or ""]
+        return self._structured_function(list(request.messages), schema)
