@@ -51,7 +51,10 @@ CASES: dict[str, tuple[str, list[Step]]] = {
     ),
     "cookie.html": (
         "subscribe",
-        [Step("click", BUTTON + "Accept all", completed=False), Step("click", BUTTON + "Subscribe")],
+        [
+            Step("click", BUTTON + "Accept all", completed=False),
+            Step("click", BUTTON + "Subscribe"),
+        ],
     ),
     "japanese.html": (
         "氏名に山田太郎と入力して送信",
@@ -105,8 +108,10 @@ def main() -> None:
             )
             prompt = "\n".join(m.content for m in messages)
             llm = PlanLLM(steps)
-            result = Stagehand(llm=llm).wrap(page).act(
-                instruction, variables={"email": "a@b.test"}, raise_on_failure=False
+            result = (
+                Stagehand(llm=llm)
+                .wrap(page)
+                .act(instruction, variables={"email": "a@b.test"}, raise_on_failure=False)
             )
             calls = f"{llm.calls}{'' if result.success else ' !'}"
             print(

@@ -1,1 +1,271 @@
-"""pytest plugin for stagehand_py (registered through the ``pytest11`` entry point)."""
+"""pytest plugin for stagehand_py (registered through the ``pytest11`` entry point).
+
+Built on pytest-playwright's fixture chain; it never launches a browser of its own.
+
+Fixtures (sync, with pytest-playwright):
+    ``stagehand``        session-scoped :class:`~stagehand_py.Stagehand` built from the options
+    ``stagehand_page``   pytest-playwright's ``page``, wrapped (act/extract/observe added)
+Fixtures (async, when pytest-playwright-asyncio is the Playwright plugin in use):
+    ``async_stagehand``, ``async_stagehand_page``
+Fixtures you may override in a conftest.py:
+    ``stagehand_llm``       the model client (default: ``None`` = from the options/environment)
+    ``stagehand_settings``  limits and timeouts (default: ``Settings.from_env()``)
+
+Options (group "stagehand"), each with an environment variable used when the option is absent:
+    --stagehand-model        STAGEHAND_PY_MODEL       e.g. openai/gpt-4.1-mini
+    --stagehand-base-url     OPENAI_BASE_URL          an OpenAI-compatible server
+    --stagehand-cache-dir    STAGEHAND_PY_CACHE_DIR   action cache directory
+    --stagehand-fake         STAGEHAND_PY_FAKE=1      scripted fake model, see below
+    --stagehand-no-chromium  STAGEHAND_PY_NO_CHROMIUM=1
+
+``--stagehand-fake`` swaps the model for a :class:`~stagehand_py.testing.ScriptedLLM` (async
+twin under pytest-playwright-asyncio) that is fresh for every test and reachable as the
+``stagehand_fake`` fixture: queue its replies in the test (``stagehand_fake.queue(...)``) and
+read what it was sent (``stagehand_fake.requests``). Nothing leaves the machine; a request with
+no queued reply fails the test with ``ScriptExhaustedError`` naming the request.
+
+When Playwright's own Chromium is not installed, the plugin adds the Chromium that
+:func:`~stagehand_py.find_chromium` finds to ``browser_type_launch_args`` (only for the
+chromium browser, and never over an explicit ``executable_path`` or ``--browser-channel``).
+
+When a test fails, its report gets a "stagehand" section: the summary of every act, extract
+and observe made during the test (already redacted: variable values never appear).
+"""
+
+from __future__ import annotations
+
+import os
+import types
+from collections.abc import Generator, Sequence
+from typing import Any, TypeVar
+
+import pytest
+from pydantic import BaseModel
+
+from ._chromium import find_chromium, launch_args, playwright_bundled_chromium
+from ._config import Settings
+from ._history import CallRecord
+from .llm._messages import Message, ToolSpec
+
+T = TypeVar("T", bound=BaseModel)
+
+# Where each test's start position in the SDK's history is kept, for the failure report.
+_HISTORY_KEY = pytest.StashKey[tuple[list[CallRecord], int]]()
+_SYNC_PLUGINS = ("playwright", "pytest_playwright.pytest_playwright")
+_ASYNC_PLUGINS = ("playwright-asyncio", "pytest_playwright_asyncio.pytest_playwright_asyncio")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("stagehand", "stagehand_py: act/extract/observe in tests")
+    group.addoption(
+        "--stagehand-model",
+        default=None,
+        help="Model as provider/name, e.g. openai/gpt-4.1-mini (env STAGEHAND_PY_MODEL).",
+    )
+    group.addoption(
+        "--stagehand-base-url",
+        default=None,
+        help="Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 "
+        "(env OPENAI_BASE_URL).",
+    )
+    group.addoption(
+        "--stagehand-cache-dir",
+        default=None,
+        help="Directory of the action cache (env STAGEHAND_PY_CACHE_DIR).",
+    )
+    group.addoption(
+        "--stagehand-fake",
+        action="store_true",
+        default=None,
+        help="Use a scripted fake model (fixture stagehand_fake) instead of a real one "
+        "(env STAGEHAND_PY_FAKE=1).",
+    )
+    group.addoption(
+        "--stagehand-no-chromium",
+        action="store_true",
+        default=None,
+        help="Do not supply a Chromium to pytest-playwright when Playwright's own is missing "
+        "(env STAGEHAND_PY_NO_CHROMIUM=1).",
+    )
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _option(config: pytest.Config, name: str, env: str) -> str | None:
+    value = config.getoption(name)
+    return str(value) if value else os.environ.get(env) or None
+
+
+def _flag(config: pytest.Config, name: str, env: str) -> bool:
+    return bool(config.getoption(name)) or _env_flag(env)
+
+
+def _has_any(config: pytest.Config, names: Sequence[str]) -> bool:
+    return any(config.pluginmanager.hasplugin(name) for name in names)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Registered here, after every entry-point plugin, so our fixtures override
+    # pytest-playwright's (and a conftest.py still overrides ours).
+    if _has_any(config, _ASYNC_PLUGINS):
+        fixtures = _sdk_fixtures(is_async=True)
+    elif _has_any(config, _SYNC_PLUGINS):
+        fixtures = _sdk_fixtures(is_async=False)
+    else:
+        return
+    config.pluginmanager.register(fixtures, f"{__name__}.sdk_fixtures")
+    config.pluginmanager.register(_chromium_supply(), f"{__name__}.chromium_supply")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    marked = item.stash.get(_HISTORY_KEY, None)
+    if report.failed and marked is not None:
+        history, start = marked
+        calls = history[start:]
+        if calls:
+            report.sections.append(("stagehand", "\n".join(record.summary() for record in calls)))
+    return report
+
+
+@pytest.fixture(scope="session")
+def stagehand_settings() -> Settings:
+    """Limits and timeouts of the session's SDK; override to change them for your suite."""
+    return Settings.from_env()
+
+
+def _module(name: str, **fixtures: object) -> types.ModuleType:
+    # pytest scans a module holder's __dict__ as is (an object's methods would be bound).
+    module = types.ModuleType(f"{__name__}.{name}")
+    module.__dict__.update(fixtures)
+    return module
+
+
+def _chromium_supply() -> types.ModuleType:
+    @pytest.fixture(scope="session")
+    def browser_type_launch_args(
+        browser_type_launch_args: dict[str, Any], pytestconfig: pytest.Config
+    ) -> dict[str, Any]:
+        """pytest-playwright's launch arguments, plus a Chromium when Playwright has none."""
+        if not _needs_chromium(pytestconfig, browser_type_launch_args):
+            return browser_type_launch_args
+        return {
+            **browser_type_launch_args,
+            "executable_path": find_chromium(),
+            "args": launch_args(browser_type_launch_args.get("args")),
+        }
+
+    return _module("chromium_supply", browser_type_launch_args=browser_type_launch_args)
+
+
+def _needs_chromium(config: pytest.Config, launch: dict[str, Any]) -> bool:
+    if _flag(config, "--stagehand-no-chromium", "STAGEHAND_PY_NO_CHROMIUM"):
+        return False
+    if launch.get("executable_path") or launch.get("channel"):
+        return False
+    browsers = config.getoption("--browser", default=None) or ["chromium"]
+    if any(name != "chromium" for name in browsers):
+        return False
+    return playwright_bundled_chromium() is None
+
+
+class _FakeSwitch:
+    """The session SDK's model under --stagehand-fake: forwards to the current test's fake.
+
+    Forwarding returns whatever the fake returns, so one class serves both faces: a
+    response for ``ScriptedLLM``, an awaitable for ``AsyncScriptedLLM``.
+    """
+
+    model = "fake"
+
+    def __init__(self, is_async: bool) -> None:
+        self.is_async = is_async
+        self.current: Any = None
+
+    def fresh(self) -> Any:
+        from .testing import AsyncScriptedLLM, ScriptedLLM
+
+        self.current = (
+            AsyncScriptedLLM(model="fake") if self.is_async else ScriptedLLM(model="fake")
+        )
+        return self.current
+
+    def chat(self, messages: Sequence[Message], tools: Sequence[ToolSpec], **options: Any) -> Any:
+        return self.current.chat(messages, tools, **options)
+
+    def structured(self, messages: Sequence[Message], schema: type[T], **options: Any) -> Any:
+        return self.current.structured(messages, schema, **options)
+
+
+def _mark_history(request: pytest.FixtureRequest, history: list[CallRecord]) -> None:
+    request.node.stash[_HISTORY_KEY] = (history, len(history))
+
+
+def _sdk_fixtures(*, is_async: bool) -> types.ModuleType:
+    """``stagehand``/``stagehand_page`` (sync) or ``async_stagehand``/``async_stagehand_page``."""
+    sdk_name = "async_stagehand" if is_async else "stagehand"
+
+    @pytest.fixture(scope="session")
+    def _stagehand_fake_switch(pytestconfig: pytest.Config) -> _FakeSwitch | None:
+        if _flag(pytestconfig, "--stagehand-fake", "STAGEHAND_PY_FAKE"):
+            return _FakeSwitch(is_async)
+        return None
+
+    @pytest.fixture(scope="session")
+    def stagehand_llm(_stagehand_fake_switch: _FakeSwitch | None) -> Any:
+        """The model client; ``None`` means: build it from the options and environment."""
+        return _stagehand_fake_switch
+
+    @pytest.fixture(scope="session", name=sdk_name)
+    def sdk(pytestconfig: pytest.Config, stagehand_llm: Any, stagehand_settings: Settings) -> Any:
+        """The session's Stagehand (AsyncStagehand), configured from the options."""
+        from ._async.stagehand import AsyncStagehand
+        from ._sync.stagehand import Stagehand
+
+        return (AsyncStagehand if is_async else Stagehand)(
+            _option(pytestconfig, "--stagehand-model", "STAGEHAND_PY_MODEL"),
+            llm=stagehand_llm,
+            base_url=_option(pytestconfig, "--stagehand-base-url", "OPENAI_BASE_URL"),
+            cache_dir=_option(pytestconfig, "--stagehand-cache-dir", "STAGEHAND_PY_CACHE_DIR"),
+            settings=stagehand_settings,
+        )
+
+    @pytest.fixture(name=f"{sdk_name}_page")
+    def wrapped_page(request: pytest.FixtureRequest, page: Any) -> Any:
+        """pytest-playwright's ``page`` with act/extract/observe added."""
+        stagehand = request.getfixturevalue(sdk_name)
+        _mark_history(request, stagehand.history)
+        return stagehand.wrap(page)
+
+    @pytest.fixture(autouse=True)
+    def _stagehand_per_test(
+        request: pytest.FixtureRequest, _stagehand_fake_switch: _FakeSwitch | None
+    ) -> None:
+        if _stagehand_fake_switch is not None:
+            # A fresh script per test: replies queued by one test never leak into the next.
+            _stagehand_fake_switch.fresh()
+        # Tests that use the SDK without the wrapped page get a failure report too.
+        if sdk_name in request.fixturenames:
+            _mark_history(request, request.getfixturevalue(sdk_name).history)
+
+    @pytest.fixture
+    def stagehand_fake(_stagehand_fake_switch: _FakeSwitch | None) -> Any:
+        """This test's scripted fake model (needs --stagehand-fake)."""
+        if _stagehand_fake_switch is None:
+            pytest.fail("stagehand_fake needs --stagehand-fake (or STAGEHAND_PY_FAKE=1).")
+        return _stagehand_fake_switch.current
+
+    return _module(
+        "sdk_fixtures",
+        _stagehand_fake_switch=_stagehand_fake_switch,
+        stagehand_llm=stagehand_llm,
+        sdk=sdk,
+        wrapped_page=wrapped_page,
+        _stagehand_per_test=_stagehand_per_test,
+        stagehand_fake=stagehand_fake,
+    )

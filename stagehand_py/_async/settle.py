@@ -15,7 +15,9 @@ logger = logging.getLogger("stagehand_py")
 DEFAULT_QUIET_MS = 100.0
 
 
-async def settle(page: AsyncPage, *, timeout_ms: float = 3000, quiet_ms: float = DEFAULT_QUIET_MS) -> None:
+async def settle(
+    page: AsyncPage, *, timeout_ms: float = 3000, quiet_ms: float = DEFAULT_QUIET_MS
+) -> None:
     """Wait for DOMContentLoaded, then for a DOM-quiet window, both bounded by ``timeout_ms``.
 
     Never raises for a slow page: a page that keeps changing is simply used as it is.

@@ -16,7 +16,9 @@ logger = logging.getLogger("stagehand_py")
 DEFAULT_QUIET_MS = 100.0
 
 
-def settle(page: Page, *, timeout_ms: float = 3000, quiet_ms: float = DEFAULT_QUIET_MS) -> None:
+def settle(
+    page: Page, *, timeout_ms: float = 3000, quiet_ms: float = DEFAULT_QUIET_MS
+) -> None:
     """Wait for DOMContentLoaded, then for a DOM-quiet window, both bounded by ``timeout_ms``.
 
     Never raises for a slow page: a page that keeps changing is simply used as it is.

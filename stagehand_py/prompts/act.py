@@ -127,9 +127,7 @@ def build_act_messages(
 ) -> list[Message]:
     """The messages of one act turn: goal, steps so far, one page section, variable names."""
     variables = (
-        ", ".join(f"<|{name}|>" for name in variable_names)
-        if variable_names
-        else "(none given)"
+        ", ".join(f"<|{name}|>" for name in variable_names) if variable_names else "(none given)"
     )
     user = (
         f"Goal: {goal}\n\n"
