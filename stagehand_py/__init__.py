@@ -40,6 +40,7 @@ from ._sync.browser import launch_chromium
 from ._sync.page import StagehandPage
 from ._sync.stagehand import Stagehand
 from ._types import ActionRecord, ActResult, ObserveResult, Verification
+from .cache import CacheWarning
 from .dom import Box, Chunk, Element, Snapshot
 from .llm import PriceTable, Usage
 
@@ -55,6 +56,7 @@ __all__ = [
     "Box",
     "BrowserNotFoundError",
     "CacheError",
+    "CacheWarning",
     "CallRecord",
     "Chunk",
     "ConfigurationError",

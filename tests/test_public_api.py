@@ -17,6 +17,7 @@ PUBLIC = [
     "Box",
     "BrowserNotFoundError",
     "CacheError",
+    "CacheWarning",
     "CallRecord",
     "Chunk",
     "ConfigurationError",

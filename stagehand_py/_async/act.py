@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from playwright.async_api import Page as AsyncPage
 
 from .._act_decision import DoAction, InvalidReply, SkipSection, decide
 from .._config import Settings
-from .._errors import PageError
+from .._errors import ConfigurationError, PageError
 from .._types import ActionRecord, ActResult, ObserveResult, Verification
 from .._variables import Variables
 from ..cache import ElementFingerprint
@@ -54,6 +54,10 @@ class ActStep:
     fingerprint: ElementFingerprint | None = None
 
 
+# A model, a function that creates one when first needed, or none (replays only).
+LLMSource = AsyncLLM | Callable[[], AsyncLLM] | None
+
+
 class _Stop(Exception):
     """Ends a run early with a failure message (never escapes this module)."""
 
@@ -69,7 +73,7 @@ class AsyncActRun:
     def __init__(
         self,
         page: AsyncPage,
-        llm: AsyncLLM,
+        llm: LLMSource,
         instruction: str,
         *,
         variables: Variables,
@@ -78,7 +82,7 @@ class AsyncActRun:
         capture_fingerprints: bool = False,
     ) -> None:
         self.page = page
-        self.llm = llm
+        self._llm_source = llm
         self.instruction = instruction
         self.variables = variables
         self.settings = settings
@@ -114,11 +118,21 @@ class AsyncActRun:
         return max(1.0, min(ms, self._remaining_s() * 1000))
 
     # ----------------------------------------------------------------- model calls
+    @property
+    def _llm(self) -> AsyncLLM:
+        """The model, created on first need (a cache replay or an observed action needs none)."""
+        source = self._llm_source
+        if source is None:
+            raise ConfigurationError("This act needs a model, and none is configured.")
+        if not isinstance(source, AsyncLLM):
+            source = self._llm_source = source()
+        return source
+
     async def _chat(self, messages: list[Message]) -> ChatResponse:
         self._check_time()
         try:
             response = await call_with_deadline(
-                lambda: self.llm.chat(messages, ACT_TOOLS, tool_choice="required"),
+                lambda: self._llm.chat(messages, ACT_TOOLS, tool_choice="required"),
                 self._remaining_s(),
             )
         except DeadlineExceeded:
@@ -135,7 +149,7 @@ class AsyncActRun:
         self._check_time()
         try:
             answer = await call_with_deadline(
-                lambda: self.llm.structured(messages, VerifyAnswer, max_retries=1),
+                lambda: self._llm.structured(messages, VerifyAnswer, max_retries=1),
                 self._remaining_s(),
             )
         except DeadlineExceeded:

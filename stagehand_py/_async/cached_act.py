@@ -19,10 +19,9 @@ from .._errors import CacheError, PageError
 from .._types import ActionRecord, ActResult
 from .._variables import Variables
 from ..cache import ActionCache, CachedAction, CacheEntry, CacheKey
-from .act import ActStep, AsyncActRun
+from .act import ActStep, AsyncActRun, LLMSource
 from .cache_fingerprint import locate_fingerprinted
 from .executor import perform
-from .llm.base import AsyncLLM
 from .settle import settle
 
 logger = logging.getLogger("stagehand_py")
@@ -34,7 +33,7 @@ class _StepDrifted(Exception):
 
 async def cached_act(
     page: AsyncPage,
-    llm: AsyncLLM,
+    llm: LLMSource,
     instruction: str,
     *,
     variables: Variables,
@@ -67,7 +66,7 @@ async def cached_act(
 
 async def _replay_or_heal(
     page: AsyncPage,
-    llm: AsyncLLM,
+    llm: LLMSource,
     instruction: str,
     entry: CacheEntry,
     variables: Variables,

@@ -70,6 +70,9 @@ class AsyncStagehand:
             self._llm = create_llm(self._model, api_key=self._api_key, base_url=self._base_url)
         return self._llm
 
+    def _model_name(self) -> str:
+        return self._llm.model if self._llm is not None else (self._model or "")
+
     def wrap(self, page: AsyncPage) -> AsyncStagehandPage:
         """Return ``page`` with act/extract/observe added; every Playwright attribute stays."""
         return AsyncStagehandPage(page, self)
@@ -91,11 +94,16 @@ class AsyncStagehand:
             result = await self._act_observed(page, action, values, settings)
         else:
             result = await cached_act(
-                page, self.llm, action, variables=values, settings=settings, cache=self.cache
+                page,
+                lambda: self.llm,
+                action,
+                variables=values,
+                settings=settings,
+                cache=self.cache,
             )
         if result.page is not None and result.page is not page:
             result.page = self.wrap(result.page)
-        self.usage.add("act", result.usage)
+        self.usage.add("act", result.usage, model=self._model_name())
         self.history.append(
             CallRecord(
                 kind="act",
@@ -119,7 +127,9 @@ class AsyncStagehand:
     async def _act_observed(
         self, page: AsyncPage, observed: ObserveResult, values: Variables, settings: Settings
     ) -> ActResult:
-        run = AsyncActRun(page, self.llm, observed.description, variables=values, settings=settings)
+        run = AsyncActRun(
+            page, self._llm, observed.description, variables=values, settings=settings
+        )
         try:
             performed = await perform(
                 page,
@@ -136,7 +146,7 @@ class AsyncStagehand:
             logger.info("stagehand_py: observed element is stale (%s); healing with act()", reason)
             healed = await AsyncActRun(
                 page,
-                self.llm,
+                lambda: self.llm,
                 _instruction_for(observed),
                 variables=values,
                 settings=settings,
@@ -174,7 +184,7 @@ class AsyncStagehand:
         except StagehandError as exc:
             self._record_failure("extract", instruction, page, exc, values)
             raise
-        self.usage.add("extract", outcome.usage)
+        self.usage.add("extract", outcome.usage, model=self._model_name())
         self.history.append(
             CallRecord(
                 kind="extract",
@@ -204,7 +214,7 @@ class AsyncStagehand:
         except StagehandError as exc:
             self._record_failure("observe", instruction, page, exc, values)
             raise
-        self.usage.add("observe", outcome.usage)
+        self.usage.add("observe", outcome.usage, model=self._model_name())
         self.history.append(
             CallRecord(
                 kind="observe",

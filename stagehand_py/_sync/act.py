@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from playwright.sync_api import Page as Page
 
 from .._act_decision import DoAction, InvalidReply, SkipSection, decide
 from .._config import Settings
-from .._errors import PageError
+from .._errors import ConfigurationError, PageError
 from .._types import ActionRecord, ActResult, ObserveResult, Verification
 from .._variables import Variables
 from ..cache import ElementFingerprint
@@ -55,6 +55,10 @@ class ActStep:
     fingerprint: ElementFingerprint | None = None
 
 
+# A model, a function that creates one when first needed, or none (replays only).
+LLMSource = LLM | Callable[[], LLM] | None
+
+
 class _Stop(Exception):
     """Ends a run early with a failure message (never escapes this module)."""
 
@@ -70,7 +74,7 @@ class ActRun:
     def __init__(
         self,
         page: Page,
-        llm: LLM,
+        llm: LLMSource,
         instruction: str,
         *,
         variables: Variables,
@@ -79,7 +83,7 @@ class ActRun:
         capture_fingerprints: bool = False,
     ) -> None:
         self.page = page
-        self.llm = llm
+        self._llm_source = llm
         self.instruction = instruction
         self.variables = variables
         self.settings = settings
@@ -115,11 +119,21 @@ class ActRun:
         return max(1.0, min(ms, self._remaining_s() * 1000))
 
     # ----------------------------------------------------------------- model calls
+    @property
+    def _llm(self) -> LLM:
+        """The model, created on first need (a cache replay or an observed action needs none)."""
+        source = self._llm_source
+        if source is None:
+            raise ConfigurationError("This act needs a model, and none is configured.")
+        if not isinstance(source, LLM):
+            source = self._llm_source = source()
+        return source
+
     def _chat(self, messages: list[Message]) -> ChatResponse:
         self._check_time()
         try:
             response = call_with_deadline(
-                lambda: self.llm.chat(messages, ACT_TOOLS, tool_choice="required"),
+                lambda: self._llm.chat(messages, ACT_TOOLS, tool_choice="required"),
                 self._remaining_s(),
             )
         except DeadlineExceeded:
@@ -136,7 +150,7 @@ class ActRun:
         self._check_time()
         try:
             answer = call_with_deadline(
-                lambda: self.llm.structured(messages, VerifyAnswer, max_retries=1),
+                lambda: self._llm.structured(messages, VerifyAnswer, max_retries=1),
                 self._remaining_s(),
             )
         except DeadlineExceeded:

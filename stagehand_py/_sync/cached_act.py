@@ -20,10 +20,9 @@ from .._errors import CacheError, PageError
 from .._types import ActionRecord, ActResult
 from .._variables import Variables
 from ..cache import ActionCache, CachedAction, CacheEntry, CacheKey
-from .act import ActStep, ActRun
+from .act import ActStep, ActRun, LLMSource
 from .cache_fingerprint import locate_fingerprinted
 from .executor import perform
-from .llm.base import LLM
 from .settle import settle
 
 logger = logging.getLogger("stagehand_py")
@@ -35,7 +34,7 @@ class _StepDrifted(Exception):
 
 def cached_act(
     page: Page,
-    llm: LLM,
+    llm: LLMSource,
     instruction: str,
     *,
     variables: Variables,
@@ -68,7 +67,7 @@ def cached_act(
 
 def _replay_or_heal(
     page: Page,
-    llm: LLM,
+    llm: LLMSource,
     instruction: str,
     entry: CacheEntry,
     variables: Variables,

@@ -71,6 +71,9 @@ class Stagehand:
             self._llm = create_llm(self._model, api_key=self._api_key, base_url=self._base_url)
         return self._llm
 
+    def _model_name(self) -> str:
+        return self._llm.model if self._llm is not None else (self._model or "")
+
     def wrap(self, page: Page) -> StagehandPage:
         """Return ``page`` with act/extract/observe added; every Playwright attribute stays."""
         return StagehandPage(page, self)
@@ -92,11 +95,16 @@ class Stagehand:
             result = self._act_observed(page, action, values, settings)
         else:
             result = cached_act(
-                page, self.llm, action, variables=values, settings=settings, cache=self.cache
+                page,
+                lambda: self.llm,
+                action,
+                variables=values,
+                settings=settings,
+                cache=self.cache,
             )
         if result.page is not None and result.page is not page:
             result.page = self.wrap(result.page)
-        self.usage.add("act", result.usage)
+        self.usage.add("act", result.usage, model=self._model_name())
         self.history.append(
             CallRecord(
                 kind="act",
@@ -120,7 +128,9 @@ class Stagehand:
     def _act_observed(
         self, page: Page, observed: ObserveResult, values: Variables, settings: Settings
     ) -> ActResult:
-        run = ActRun(page, self.llm, observed.description, variables=values, settings=settings)
+        run = ActRun(
+            page, self._llm, observed.description, variables=values, settings=settings
+        )
         try:
             performed = perform(
                 page,
@@ -137,7 +147,7 @@ class Stagehand:
             logger.info("stagehand_py: observed element is stale (%s); healing with act()", reason)
             healed = ActRun(
                 page,
-                self.llm,
+                lambda: self.llm,
                 _instruction_for(observed),
                 variables=values,
                 settings=settings,
@@ -175,7 +185,7 @@ class Stagehand:
         except StagehandError as exc:
             self._record_failure("extract", instruction, page, exc, values)
             raise
-        self.usage.add("extract", outcome.usage)
+        self.usage.add("extract", outcome.usage, model=self._model_name())
         self.history.append(
             CallRecord(
                 kind="extract",
@@ -205,7 +215,7 @@ class Stagehand:
         except StagehandError as exc:
             self._record_failure("observe", instruction, page, exc, values)
             raise
-        self.usage.add("observe", outcome.usage)
+        self.usage.add("observe", outcome.usage, model=self._model_name())
         self.history.append(
             CallRecord(
                 kind="observe",

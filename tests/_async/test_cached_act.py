@@ -127,3 +127,16 @@ async def test_no_variable_value_is_ever_written_to_the_cache(
             data = path.read_bytes()
             for secret in secret_values.ALL:
                 assert secret.encode() not in data, path
+
+
+async def test_a_hit_needs_no_model_configured_at_all(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = pages_url + "form.html"
+    await _first_run(async_page, url, tmp_path)
+    for name in ("STAGEHAND_PY_MODEL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    page = AsyncStagehand(cache_dir=tmp_path).wrap(async_page)  # CI without a key
+    await page.goto(url)
+    result = await page.act(INSTRUCTION, variables=VARIABLES)
+    assert result.cache == "hit" and result.llm_calls == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
@@ -152,3 +153,21 @@ async def test_act_on_a_stale_observed_result_heals_with_a_normal_act(
     assert "no longer resolved" in result.message
     assert healer.calls >= 1
     assert await page.locator("button", has_text="Finish").count() == 1
+
+
+async def test_an_observed_result_runs_without_any_model_configured(
+    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("STAGEHAND_PY_MODEL", raising=False)
+    page = AsyncStagehand().wrap(async_page)
+    await page.goto(pages_url + "form.html")
+    saved = ObserveResult(
+        selector="xpath=//*[@id='first-name']",
+        selectors=["xpath=//*[@id='first-name']", "css=#first-name"],
+        description="first name field",
+        method="fill",
+        arguments=["Lin"],
+    )
+    result = await page.act(saved)
+    assert result.success and result.llm_calls == 0
+    assert await page.locator("#first-name").input_value() == "Lin"

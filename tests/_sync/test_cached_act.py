@@ -128,3 +128,16 @@ def test_no_variable_value_is_ever_written_to_the_cache(
             data = path.read_bytes()
             for secret in secret_values.ALL:
                 assert secret.encode() not in data, path
+
+
+def test_a_hit_needs_no_model_configured_at_all(
+    sync_page: Page, pages_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = pages_url + "form.html"
+    _first_run(sync_page, url, tmp_path)
+    for name in ("STAGEHAND_PY_MODEL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    page = Stagehand(cache_dir=tmp_path).wrap(sync_page)  # CI without a key
+    page.goto(url)
+    result = page.act(INSTRUCTION, variables=VARIABLES)
+    assert result.cache == "hit" and result.llm_calls == 0

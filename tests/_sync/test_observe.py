@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
@@ -153,3 +154,21 @@ def test_act_on_a_stale_observed_result_heals_with_a_normal_act(
     assert "no longer resolved" in result.message
     assert healer.calls >= 1
     assert page.locator("button", has_text="Finish").count() == 1
+
+
+def test_an_observed_result_runs_without_any_model_configured(
+    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("STAGEHAND_PY_MODEL", raising=False)
+    page = Stagehand().wrap(sync_page)
+    page.goto(pages_url + "form.html")
+    saved = ObserveResult(
+        selector="xpath=//*[@id='first-name']",
+        selectors=["xpath=//*[@id='first-name']", "css=#first-name"],
+        description="first name field",
+        method="fill",
+        arguments=["Lin"],
+    )
+    result = page.act(saved)
+    assert result.success and result.llm_calls == 0
+    assert page.locator("#first-name").input_value() == "Lin"

@@ -1,16 +1,5 @@
-"""Async LLM clients (hand-written source of the sync twins in ``stagehand_py._sync.llm``)."""
+"""Async model clients: the contract (``base``), providers, fakes and the factory.
 
-from .anthropic import AsyncAnthropicLLM
-from .base import AsyncLLM
-from .factory import create_llm
-from .openai import AsyncOpenAILLM
-from .testing import AsyncFunctionLLM, AsyncScriptedLLM
-
-__all__ = [
-    "AsyncAnthropicLLM",
-    "AsyncFunctionLLM",
-    "AsyncLLM",
-    "AsyncOpenAILLM",
-    "AsyncScriptedLLM",
-    "create_llm",
-]
+Hand-written source of ``stagehand_py._sync.llm``. Nothing is imported here on purpose: the
+provider SDKs are slow to import, so each module is imported where it is used.
+"""

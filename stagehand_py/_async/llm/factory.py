@@ -6,9 +6,7 @@ import os
 
 from ..._errors import ConfigurationError
 from ...llm._model_string import parse_model_string
-from .anthropic import AsyncAnthropicLLM
 from .base import AsyncLLM
-from .openai import AsyncOpenAILLM
 
 MODEL_ENV_VAR = "STAGEHAND_PY_MODEL"
 BASE_URL_ENV_VAR = "STAGEHAND_PY_BASE_URL"
@@ -40,10 +38,16 @@ def create_llm(
             f"(no key needed)."
         )
     spec = parse_model_string(name, default_provider="openai" if base else None)
+    # Provider SDKs are imported on first use: they take seconds to import, and most
+    # programs (and every test using a fake) need one of them or none.
     if spec.provider == "anthropic":
+        from .anthropic import AsyncAnthropicLLM
+
         return AsyncAnthropicLLM(
             spec.name, api_key=api_key, base_url=base, timeout=timeout, max_retries=max_retries
         )
+    from .openai import AsyncOpenAILLM
+
     return AsyncOpenAILLM(
         spec.name, api_key=api_key, base_url=base, timeout=timeout, max_retries=max_retries
     )

@@ -1,0 +1,16 @@
+"""``python -m stagehand_py``: the command line (see ``python -m stagehand_py --help``)."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> int:
+    """Entry point of the ``stagehand-py`` console script."""
+    from .cli import main as run
+
+    return run(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

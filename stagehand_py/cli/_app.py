@@ -1,0 +1,145 @@
+"""The argument parser of ``python -m stagehand_py`` / ``stagehand-py`` and its entry point."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from playwright.sync_api import Error as PlaywrightError
+
+from .._errors import StagehandError
+from ._commands import (
+    act_command,
+    cache_command,
+    extract_command,
+    observe_command,
+    snapshot_command,
+)
+from ._demo import demo_command
+
+DESCRIPTION = """\
+Drive a web page in plain language from the command line.
+
+Model: --model provider/name (or STAGEHAND_PY_MODEL), key from OPENAI_API_KEY /
+ANTHROPIC_API_KEY (or --api-key-env NAME), --base-url for an OpenAI-compatible server.
+Exit codes: 0 done, 1 failed (one line on stderr says why), 2 bad command line.
+"""
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def _model_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("model")
+    group.add_argument(
+        "--model",
+        default=os.environ.get("STAGEHAND_PY_MODEL"),
+        help="provider/name, e.g. openai/gpt-4.1-mini (default: $STAGEHAND_PY_MODEL)",
+    )
+    group.add_argument(
+        "--base-url",
+        default=os.environ.get("OPENAI_BASE_URL"),
+        help="OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 (default: $OPENAI_BASE_URL)",
+    )
+    group.add_argument(
+        "--api-key-env",
+        metavar="NAME",
+        help="read the API key from this environment variable instead of the provider's usual one",
+    )
+
+
+def _page_options(parser: argparse.ArgumentParser) -> None:
+    _model_options(parser)
+    parser.add_argument("--headed", action="store_true", help="show the browser window")
+    parser.add_argument(
+        "--cache-dir",
+        default=os.environ.get("STAGEHAND_PY_CACHE_DIR"),
+        help="action cache directory (default: $STAGEHAND_PY_CACHE_DIR)",
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="stagehand-py",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    snapshot = commands.add_parser("snapshot", help="print the numbered chunks the model sees")
+    snapshot.add_argument("url")
+    snapshot.add_argument("--screenshot", metavar="PATH", help="also save an annotated PNG")
+    snapshot.add_argument("--headed", action="store_true", help="show the browser window")
+    snapshot.set_defaults(run=snapshot_command)
+
+    act = commands.add_parser("act", help="do what an instruction says on a page")
+    act.add_argument("url")
+    act.add_argument("instruction")
+    act.add_argument(
+        "--var",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a variable for <|NAME|> in the instruction; its value never reaches the model",
+    )
+    _page_options(act)
+    act.set_defaults(run=act_command)
+
+    extract = commands.add_parser("extract", help="extract data from a page (JSON on stdout)")
+    extract.add_argument("url")
+    extract.add_argument("instruction")
+    extract.add_argument("--schema", metavar="FILE", help="a JSON schema for the result")
+    _page_options(extract)
+    extract.set_defaults(run=extract_command)
+
+    observe = commands.add_parser("observe", help="list elements matching an instruction")
+    observe.add_argument("url")
+    observe.add_argument("instruction", nargs="?", default=None)
+    _page_options(observe)
+    observe.set_defaults(run=observe_command)
+
+    demo = commands.add_parser(
+        "demo",
+        help="act, extract and observe on a bundled page with your model",
+        description="Runs act (with variables), extract and observe on a bundled page served "
+        "from 127.0.0.1. With no model configured, prints what to set and the request the "
+        "model would have been sent, and exits 0.",
+    )
+    demo.add_argument(
+        "--fake", action="store_true", help="offline stand-in model that knows the demo page"
+    )
+    _page_options(demo)
+    demo.set_defaults(run=demo_command)
+
+    cache = commands.add_parser("cache", help="list, show or clear the action cache")
+    cache.add_argument("cache_action", choices=("list", "show", "clear"))
+    cache.add_argument("key", nargs="?", help="for show: the key or a unique prefix of it")
+    cache.add_argument("--cache-dir", default=os.environ.get("STAGEHAND_PY_CACHE_DIR"))
+    cache.set_defaults(run=cache_command)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "cache" and args.cache_action == "show" and not args.key:
+        parser.error("cache show needs a KEY")
+    logging.getLogger("stagehand_py").addHandler(logging.NullHandler())
+    run: Command = args.run
+    try:
+        return run(args)
+    except StagehandError as exc:
+        return _fail(str(exc))
+    except PlaywrightError as exc:
+        return _fail(f"browser: {exc}")
+    except KeyboardInterrupt:
+        return _fail("interrupted", code=130)
+
+
+def _fail(message: str, *, code: int = 1) -> int:
+    first = message.strip().splitlines()[0] if message.strip() else "unknown failure"
+    print(f"error: {first}", file=sys.stderr)
+    return code

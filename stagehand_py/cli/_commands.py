@@ -1,0 +1,119 @@
+"""The page commands (snapshot, act, extract, observe) and the cache commands.
+
+Each returns the process exit code and prints results on stdout; progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from .._errors import ActError, CacheError, ConfigurationError
+from .._inspect_api import annotated_screenshot, take_snapshot
+from ._progress import progress
+from ._session import build_stagehand, open_page, usage_line
+
+
+def parse_variables(pairs: list[str] | None) -> dict[str, str]:
+    """``NAME=VALUE`` pairs from ``--var``; the value may contain ``=``."""
+    variables: dict[str, str] = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise ConfigurationError(f"--var expects NAME=VALUE, got {name!r}.")
+        variables[name.strip()] = value
+    return variables
+
+
+def snapshot_command(args: argparse.Namespace) -> int:
+    stagehand = build_stagehand(args)
+    with open_page(args.url, stagehand, headed=args.headed) as page:
+        snap = take_snapshot(page)
+        if args.screenshot:
+            annotated_screenshot(page, args.screenshot)
+    print(f"{snap.title} - {snap.url}")
+    print(f"{len(snap.elements)} elements in {len(snap.chunks)} chunk(s), nearest first")
+    for position, chunk in enumerate(snap.chunks, 1):
+        count = len(chunk.element_indexes)
+        print(f"\n--- chunk {chunk.index} (shown {position}.; {count} elements) ---")
+        print(snap.render_chunk(chunk.index))
+    if args.screenshot:
+        print(f"\nannotated screenshot: {args.screenshot}")
+    return 0
+
+
+def act_command(args: argparse.Namespace) -> int:
+    stagehand = build_stagehand(args)
+    variables = parse_variables(args.var)
+    with open_page(args.url, stagehand, headed=args.headed) as page:
+        with progress(f"act: {args.instruction}", enabled=not args.quiet):
+            result = page.act(args.instruction, variables=variables, raise_on_failure=False)
+        print(stagehand.history[-1].summary())
+        print(usage_line(stagehand.history))
+    if not result.success:
+        raise ActError(result.message, result)
+    return 0
+
+
+def _load_schema(path: str | None) -> dict[str, Any] | None:
+    if path is None:
+        return None
+    try:
+        schema = json.loads(Path(path).read_text("utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigurationError(f"--schema {path}: cannot read a JSON schema ({exc}).") from None
+    if not isinstance(schema, dict):
+        raise ConfigurationError(f"--schema {path}: a JSON schema must be an object.")
+    return schema
+
+
+def extract_command(args: argparse.Namespace) -> int:
+    schema = _load_schema(args.schema)
+    stagehand = build_stagehand(args)
+    with open_page(args.url, stagehand, headed=args.headed) as page:
+        with progress(f"extract: {args.instruction}", enabled=not args.quiet):
+            value: Any = (
+                page.extract(args.instruction, schema) if schema else page.extract(args.instruction)
+            )
+        print(value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False))
+        print(usage_line(stagehand.history))
+    return 0
+
+
+def observe_command(args: argparse.Namespace) -> int:
+    stagehand = build_stagehand(args)
+    with open_page(args.url, stagehand, headed=args.headed) as page:
+        with progress(f"observe: {args.instruction or '(main controls)'}", enabled=not args.quiet):
+            results = page.observe(args.instruction)
+        if not results:
+            print("nothing found")
+        for number, found in enumerate(results, 1):
+            arguments = ", ".join(repr(a) for a in found.arguments)
+            print(f"{number}. {found.description}")
+            print(f"   {found.method}({arguments}) on {found.selector}")
+        print(usage_line(stagehand.history))
+    return 0
+
+
+def cache_command(args: argparse.Namespace) -> int:
+    from ..cache import ActionCache
+    from ..cache._manage import clear_entries, list_entries, show_entry
+
+    directory = args.cache_dir
+    if not directory:
+        raise ConfigurationError(
+            "The cache commands need --cache-dir DIR (or STAGEHAND_PY_CACHE_DIR)."
+        )
+    if not Path(directory).is_dir():
+        raise CacheError(f"{directory} is not a directory: nothing cached there yet.")
+    cache = ActionCache(Path(directory))
+    if args.cache_action == "list":
+        print(list_entries(cache))
+    elif args.cache_action == "show":
+        print(show_entry(cache, args.key))
+    else:
+        removed = clear_entries(cache)
+        print(f"Removed {removed} entr{'y' if removed == 1 else 'ies'} from {directory}.")
+    return 0

@@ -1,0 +1,132 @@
+"""``demo``: act, extract and observe on the bundled example page with the configured model.
+
+With no model configured it prints what to set and the first request the model would have
+been sent, and exits 0: nothing failed, nothing was sent. ``--fake`` runs the whole flow
+offline with a stand-in that knows the demo page.
+"""
+
+from __future__ import annotations
+
+import argparse
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from .._errors import ConfigurationError, StagehandError
+from .._sync.page import StagehandPage
+from .._sync.stagehand import Stagehand
+from ._demo_model import DemoModel, PromptRecorder
+from ._page_server import serve_directory
+from ._progress import progress
+from ._session import build_stagehand, open_page, usage_line
+
+EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples_data"
+SIGNUP = (
+    "Sign up for the coffee club as <|NAME|> with email <|EMAIL|> and password <|PASSWORD|>, "
+    "espresso grind, on the Pro plan, then create the account"
+)
+# Demo values; the password shows that a variable's value never reaches the model.
+DEMO_VARIABLES = {"name": "Ada Lovelace", "email": "ada@example.com", "password": "Demo-Pa55-0412"}
+DASHBOARD = "the button that opens the member dashboard"
+SYSTEM_LINES_SHOWN = 6
+
+SETUP_HELP = """\
+No model is configured, so the demo stopped before asking one. Set one of:
+
+  OpenAI:     export STAGEHAND_PY_MODEL=openai/gpt-4.1-mini OPENAI_API_KEY=sk-...
+  Anthropic:  export STAGEHAND_PY_MODEL=anthropic/claude-sonnet-4-5 ANTHROPIC_API_KEY=sk-ant-...
+  A local OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio):
+      python -m stagehand_py demo --base-url http://127.0.0.1:11434/v1 --model openai/llama3.1
+  No model at all (scripted answers, to see the flow):  python -m stagehand_py demo --fake
+"""
+
+
+class Membership(BaseModel):
+    """What the demo extracts from the confirmation page."""
+
+    name: str = Field(description="the member's full name")
+    plan: str = Field(description="the plan's name")
+    monthly_price_eur: float = Field(description="the monthly price in EUR")
+    member_number: str = Field(description="the member number, like NW-12345")
+
+
+def demo_command(args: argparse.Namespace) -> int:
+    llm: Any = None
+    if args.fake:
+        from ..testing import FunctionLLM
+
+        model = DemoModel()
+        llm = FunctionLLM(chat=model.chat, structured=model.structured, model="demo-fake")
+    stagehand = build_stagehand(args, llm=llm)
+    try:
+        stagehand.llm  # noqa: B018  (creating the client is what checks the configuration)
+    except ConfigurationError as exc:
+        return _show_what_to_set(args, str(exc))
+    with serve_directory(EXAMPLES_DIR) as base_url:
+        url = base_url + "demo.html"
+        print(f"stagehand_py demo: model {stagehand.llm.model}; page {url}")
+        with open_page(url, stagehand, headed=args.headed) as page:
+            _run_flow(page, stagehand, quiet=args.quiet)
+    print(usage_line(stagehand.history))
+    return 0
+
+
+def _run_flow(page: StagehandPage, stagehand: Stagehand, *, quiet: bool) -> None:
+    print(f"\n1. act: {SIGNUP}")
+    with progress("act", enabled=not quiet):
+        page.act(SIGNUP, variables=DEMO_VARIABLES)
+    print(_indent(stagehand.history[-1].summary()))
+    shown = page.locator("#member-name").inner_text()
+    print(f"   page check: the confirmation names {shown!r}")
+
+    print("\n2. extract: the membership details")
+    with progress("extract", enabled=not quiet):
+        membership = page.extract(
+            "the membership details: member name, plan, monthly price in EUR, member number",
+            schema=Membership,
+        )
+    print(f"   {membership!r}")
+
+    print(f"\n3. observe: {DASHBOARD}")
+    with progress("observe", enabled=not quiet):
+        found = page.observe(DASHBOARD)
+    for number, item in enumerate(found, 1):
+        print(f"   {number}. {item.description}: {item.method} on {item.selector}")
+    if found:
+        replay = page.act(found[0])
+        print(f"   act(observed) -> {replay.message or 'ok'} ({replay.llm_calls} LLM call(s))")
+        note = page.locator("#dashboard-note")
+        print(f"   page check: {note.inner_text() if note.is_visible() else 'dashboard not open'}")
+    print()
+
+
+def _show_what_to_set(args: argparse.Namespace, reason: str) -> int:
+    print(SETUP_HELP)
+    print(f"(why: {reason.splitlines()[0]})\n")
+    recorder = PromptRecorder()
+    stagehand = Stagehand(llm=recorder)
+    with (
+        serve_directory(EXAMPLES_DIR) as base_url,
+        open_page(base_url + "demo.html", stagehand, headed=args.headed) as page,
+        suppress(StagehandError),  # the recorder stops the act once it holds the request
+    ):
+        page.act(SIGNUP, variables=DEMO_VARIABLES)
+    if not recorder.messages:
+        print("(the demo could not capture the request)")
+        return 0
+    tools = ", ".join(tool.name for tool in recorder.tools) or "none"
+    print(f"The first request the model would have been sent (tools: {tools}):")
+    for message in recorder.messages:
+        lines = message.content.splitlines()
+        if message.role == "system" and len(lines) > SYSTEM_LINES_SHOWN:
+            hidden = len(lines) - SYSTEM_LINES_SHOWN
+            lines = [*lines[:SYSTEM_LINES_SHOWN], f"(... {hidden} more lines)"]
+        print(f"---- {message.role} ----")
+        print("\n".join(lines))
+    return 0
+
+
+def _indent(text: str) -> str:
+    return "\n".join("   " + line for line in text.splitlines())

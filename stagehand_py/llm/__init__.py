@@ -1,0 +1,40 @@
+"""The provider-neutral side of the LLM layer: message types, usage, model strings, the guard.
+
+The clients themselves live in ``stagehand_py._async.llm`` (and their generated sync twins).
+"""
+
+from .._errors import (
+    LLMError,
+    MissingAPIKeyError,
+    ProviderError,
+    RealRequestsBlockedError,
+    ScriptExhaustedError,
+    StructuredOutputError,
+)
+from ._guard import block_real_requests, check_request_allowed, real_requests_blocked
+from ._messages import ChatResponse, Message, StructuredResponse, ToolCall, ToolSpec
+from ._model_string import ModelSpec, parse_model_string
+from ._usage import ModelPrice, PriceTable, Usage, UsageMeter
+
+__all__ = [
+    "ChatResponse",
+    "LLMError",
+    "Message",
+    "MissingAPIKeyError",
+    "ModelPrice",
+    "ModelSpec",
+    "PriceTable",
+    "ProviderError",
+    "RealRequestsBlockedError",
+    "ScriptExhaustedError",
+    "StructuredOutputError",
+    "StructuredResponse",
+    "ToolCall",
+    "ToolSpec",
+    "Usage",
+    "UsageMeter",
+    "block_real_requests",
+    "check_request_allowed",
+    "parse_model_string",
+    "real_requests_blocked",
+]

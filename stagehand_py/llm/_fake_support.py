@@ -1,0 +1,178 @@
+"""The parts of the shipped fake LLMs that are neither async nor sync.
+
+Kept out of ``_async/llm/testing.py`` so the async and the generated sync fakes share one
+``RecordedRequest`` class and one set of tool-call builders.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from collections.abc import Sequence
+from typing import Any, Literal, TypeAlias, TypeVar
+
+from pydantic import BaseModel, Field, ValidationError
+
+from .._errors import LLMError, StructuredOutputError
+from ..prompts.act import DO_ACTION, SKIP_SECTION
+from ._messages import ChatResponse, Message, ToolCall, ToolSpec
+from ._usage import Usage
+
+T = TypeVar("T", bound=BaseModel)
+
+# What a scripted fake may be given: chat answers (tool calls, a full response, plain text),
+# structured answers (a model instance or a dict to validate), or an exception to raise.
+ChatAnswer: TypeAlias = "ChatResponse | ToolCall | list[ToolCall] | str"
+StructuredAnswer: TypeAlias = "BaseModel | dict[str, Any]"
+ScriptItem: TypeAlias = "ChatAnswer | StructuredAnswer | Exception"
+
+_call_ids = itertools.count(1)
+_REASK_HINT = "Recall the function correctly, fix the errors"  # instructor's wording
+
+
+class RecordedRequest(BaseModel):
+    """One request a fake received, as sent (re-asks are separate requests)."""
+
+    kind: Literal["chat", "structured"]
+    messages: list[Message]
+    tools: list[ToolSpec] = Field(default_factory=list)
+    schema_name: str | None = None
+    tool_choice: str | None = None
+
+    def text(self) -> str:
+        """All message contents joined by newlines: handy for asserting on prompts."""
+        return "\n".join(m.content for m in self.messages)
+
+    def last_user_message(self) -> str:
+        return next((m.content for m in reversed(self.messages) if m.role == "user"), "")
+
+
+def tool_call(name: str, /, **arguments: Any) -> ToolCall:
+    """A tool call named ``name`` with these arguments (the id is generated)."""
+    return ToolCall(
+        id=f"call_fake_{next(_call_ids)}",
+        name=name,
+        arguments=arguments,
+        raw_arguments=json.dumps(arguments),
+    )
+
+
+def do_action(
+    method: str,
+    element: int,
+    args: Sequence[str] = (),
+    *,
+    step: str = "",
+    why: str = "",
+    completed: bool = False,
+) -> ToolCall:
+    """The ``doAction`` call act() expects: ``method`` on element number ``element``."""
+    return tool_call(
+        DO_ACTION.name,
+        method=method,
+        element=element,
+        args=list(args),
+        step=step,
+        why=why,
+        completed=completed,
+    )
+
+
+def skip_section(reason: str = "not here") -> ToolCall:
+    """The ``skipSection`` call: the element is not in the section shown."""
+    return tool_call(SKIP_SECTION.name, reason=reason)
+
+
+def estimate_tokens(text: str) -> int:
+    """About four characters per token, the usual rule of thumb."""
+    return math.ceil(len(text) / 4)
+
+
+def estimated_usage(messages: Sequence[Message], answer_text: str, wall_time_s: float) -> Usage:
+    prompt = "\n".join(m.content for m in messages)
+    return Usage(
+        requests=1,
+        prompt_tokens=estimate_tokens(prompt),
+        completion_tokens=estimate_tokens(answer_text),
+        wall_time_s=wall_time_s,
+    )
+
+
+def trimmed(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def as_chat_response(answer: object, source: str) -> ChatResponse:
+    """Turn a chat answer (tool call(s), a response or plain text) into a ChatResponse."""
+    if isinstance(answer, ChatResponse):
+        return answer.model_copy()
+    if isinstance(answer, ToolCall):
+        return ChatResponse(tool_calls=[answer])
+    if isinstance(answer, list) and all(isinstance(c, ToolCall) for c in answer):
+        return ChatResponse(tool_calls=list(answer))
+    if isinstance(answer, str):
+        return ChatResponse(text=answer)
+    raise LLMError(
+        f"{source} answered a chat request with a {type(answer).__name__}, which is a "
+        f"structured answer: give chat requests a ToolCall, a list of them, a ChatResponse or "
+        f"a string (check the order of the script)."
+    )
+
+
+def chat_answer_text(response: ChatResponse) -> str:
+    calls = " ".join(f"{c.name}({json.dumps(c.arguments)})" for c in response.tool_calls)
+    return f"{response.text} {calls}".strip()
+
+
+def validate_answer(answer: object, schema: type[T], source: str) -> T:
+    """Validate a structured answer against ``schema``; ValidationError when it does not fit."""
+    if isinstance(answer, schema):
+        return answer
+    if isinstance(answer, (ToolCall, ChatResponse, str, list)):
+        raise LLMError(
+            f"{source} answered a structured request ({schema.__name__}) with a "
+            f"{type(answer).__name__}, which is a chat answer: give structured requests a "
+            f"{schema.__name__} instance or a dict (check the order of the script)."
+        )
+    if isinstance(answer, BaseModel):
+        return schema.model_validate(answer.model_dump())
+    if isinstance(answer, dict):
+        return schema.model_validate(answer)
+    raise LLMError(
+        f"{source} got a {type(answer).__name__} as a structured answer: use a "
+        f"{schema.__name__} instance or a dict."
+    )
+
+
+def answer_json(answer: object) -> str:
+    if isinstance(answer, BaseModel):
+        return answer.model_dump_json()
+    try:
+        return json.dumps(answer, default=str)
+    except (TypeError, ValueError):
+        return repr(answer)
+
+
+def reask_messages(answer: object, error: ValidationError) -> list[Message]:
+    """The two messages a re-ask appends: the invalid answer, then the validation error
+    (the shape instructor uses when it re-asks)."""
+    return [
+        Message(role="assistant", content=answer_json(answer)),
+        Message(
+            role="user",
+            content=f"Validation Error found:\n{error}\n{_REASK_HINT}",
+        ),
+    ]
+
+
+def exhausted_error(
+    schema: type[BaseModel], attempts: int, answer: object, error: str
+) -> Exception:
+    return StructuredOutputError(
+        f"The answer never validated as {schema.__name__} after {attempts} attempt(s); last "
+        f"error: {trimmed(error, 400)}",
+        last_answer=answer,
+        errors=error,
+    )
