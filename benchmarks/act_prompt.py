@@ -18,9 +18,9 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.cache import serve  # noqa: E402
 from stagehand_py import Stagehand, launch_chromium, take_snapshot  # noqa: E402
 from stagehand_py.prompts.act import build_act_messages  # noqa: E402
+from stagehand_py.testing import serve_directory  # noqa: E402
 from tests._sync.plan_llm import PlanLLM, Step  # noqa: E402
 
 BUTTON = r"^<button\b[^>]*>.*"
@@ -90,7 +90,7 @@ def main() -> None:
     )
     print(header)
     print("-" * len(header))
-    with serve(ROOT / "tests" / "pages") as base, sync_playwright() as playwright:
+    with serve_directory(ROOT / "tests" / "pages") as base, sync_playwright() as playwright:
         browser = launch_chromium(playwright.chromium)
         for name, (instruction, steps) in CASES.items():
             page = browser.new_page(viewport={"width": 1280, "height": 720})

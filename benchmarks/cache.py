@@ -15,17 +15,12 @@ Target (issue 7): replay median at most 1.3x the hand-written median.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
@@ -33,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from stagehand_py import Stagehand, launch_chromium  # noqa: E402
+from stagehand_py.testing import serve_directory  # noqa: E402
 from tests._sync.plan_llm import PlanLLM, Step  # noqa: E402
 
 INSTRUCTION = "fill the signup form with <|EMAIL|> and <|PASSWORD|> and submit it"
@@ -43,22 +39,6 @@ STEPS = [
     Step("fill", r"^<input\b[^>]*password", ["<|PASSWORD|>"]),
     Step("click", r"^<button\b[^>]*>.*Submit"),
 ]
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
 
 
 def by_hand(page: Page) -> None:
@@ -82,7 +62,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
     with (
-        serve(ROOT / "tests" / "pages") as base,
+        serve_directory(ROOT / "tests" / "pages") as base,
         sync_playwright() as playwright,
         tempfile.TemporaryDirectory() as cache_dir,
     ):

@@ -45,9 +45,8 @@ class CallRecord(BaseModel):
             lines.append(f"  page: {self.url}")
         for number, action in enumerate(self.actions, 1):
             args = ", ".join(repr(a) for a in action.arguments)
-            lines.append(f"  {number}. {action.method}({args}) on {action.selector}")
-            if action.description:
-                lines.append(f"     {action.description}")
+            lines.append(f"  {number}. {action.description or f'{action.method}({args})'}")
+            lines.append(f"     selector: {action.selector}")
         for verification in self.verifications:
             verdict = "done" if verification.completed else "not yet"
             lines.append(f"  verify: {verdict} - {verification.reason}")

@@ -6,10 +6,7 @@ machine has); async tests use ``async_page`` from one async browser per session.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import logging
-import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +18,7 @@ from playwright.async_api import async_playwright
 
 from stagehand_py._async.browser import launch_chromium
 from stagehand_py._chromium import find_chromium, launch_args
+from stagehand_py.testing import serve_directory
 from tests import secret_values
 
 pytest_plugins = ["tests.llm_wire_server"]
@@ -29,24 +27,11 @@ PAGES_DIR = Path(__file__).parent / "pages"
 _SCANNED_LOGGERS = ("stagehand_py", "openai", "anthropic", "instructor", "httpx")
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="session")
 def pages_url() -> Iterator[str]:
     """Base URL (with trailing slash) of tests/pages served from 127.0.0.1."""
-    handler = functools.partial(_QuietHandler, directory=str(PAGES_DIR))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with serve_directory(PAGES_DIR) as base_url:
+        yield base_url
 
 
 @pytest.fixture(scope="session")

@@ -15,10 +15,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from .._errors import ConfigurationError, StagehandError
+from .._page_server import serve_directory
 from .._sync.page import StagehandPage
 from .._sync.stagehand import Stagehand
 from ._demo_model import DemoModel, PromptRecorder
-from ._page_server import serve_directory
 from ._progress import progress
 from ._session import build_stagehand, open_page, usage_line
 

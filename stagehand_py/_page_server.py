@@ -1,4 +1,8 @@
-"""Serve a directory over HTTP on 127.0.0.1 for as long as a ``with`` block lasts."""
+"""Serve a directory over HTTP on 127.0.0.1 for as long as a ``with`` block lasts.
+
+Used by the demo, the examples and the benchmarks, and offered to users' tests through
+:mod:`stagehand_py.testing`: fixture pages served from loopback behave like a real site.
+"""
 
 from __future__ import annotations
 

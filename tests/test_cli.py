@@ -1,0 +1,216 @@
+"""The command line on real Chromium: snapshot, act over an OpenAI-compatible loopback server,
+the cache commands, failures, and the demo (unconfigured, and offline with --fake).
+
+Commands run in-process in a worker thread: Playwright's sync API refuses a thread where this
+suite's own sync Playwright session is live, and a thread is much faster than a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from stagehand_py.cli import main
+from stagehand_py.cli._demo import DEMO_VARIABLES
+from tests import secret_values
+from tests.llm_wire_server import LLMWireServer, openai_completion, openai_tool_call
+
+FORM_PAGE = "data:text/html," + quote(
+    "<title>Form</title><label for=n>Name</label><input id=n name=name>"
+    "<button onclick=\"document.title='sent '+document.getElementById('n').value\">Send</button>"
+)
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        code = pool.submit(main, list(args)).result(timeout=120)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def no_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("STAGEHAND_PY_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.delenv("STAGEHAND_PY_CACHE_DIR", raising=False)
+
+
+def test_snapshot_prints_the_numbered_chunks_and_an_annotated_screenshot(
+    capsys: pytest.CaptureFixture[str], pages_url: str, tmp_path: Path
+) -> None:
+    png = tmp_path / "seen.png"
+    code, out, _ = run_cli(capsys, "snapshot", pages_url + "hello.html", "--screenshot", str(png))
+    assert code == 0
+    assert "--- chunk 0" in out
+    assert "0:<button>Hi</button>" in out
+    assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def test_act_over_an_openai_compatible_server_then_the_cache_commands(
+    capsys: pytest.CaptureFixture[str],
+    llm_server: LLMWireServer,
+    no_model: None,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-secret")
+    fill = {"method": "fill", "element": 1, "args": ["<|NAME|>"], "step": "type the name",
+            "why": "asked", "completed": False}  # fmt: skip
+    send = {"method": "click", "element": 2, "args": [], "step": "send",
+            "why": "asked", "completed": True}  # fmt: skip
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("doAction", fill)]))
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("doAction", send)]))
+    verdict = {"completed": True, "reason": "the title says sent"}
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("VerifyAnswer", verdict)]))
+    cache = tmp_path / "cache"
+
+    code, out, err = run_cli(
+        capsys,
+        "act",
+        FORM_PAGE,
+        "type <|NAME|> and send it",
+        "--var",
+        f"NAME={secret_values.PASSWORD}",
+        "--model",
+        "openai/wire-model",
+        "--base-url",
+        llm_server.openai_base_url,
+        "--cache-dir",
+        str(cache),
+    )
+
+    assert code == 0, err
+    assert "act('type <|NAME|> and send it') -> ok" in out
+    assert "fill('<|NAME|>')" in out and "click()" in out
+    assert "usage: 3 LLM call(s)" in out
+    assert err.startswith("act: type <|NAME|> and send it ...")
+    sent = str(llm_server.bodies)
+    for text in (out, err, sent):
+        assert secret_values.PASSWORD not in text
+    assert {body["model"] for body in llm_server.bodies} == {"wire-model"}
+
+    code, listing, _ = run_cli(capsys, "cache", "list", "--cache-dir", str(cache))
+    assert code == 0 and "type <|NAME|> and send it" in listing
+    key = listing.splitlines()[1].split()[0]
+    code, shown, _ = run_cli(capsys, "cache", "show", key, "--cache-dir", str(cache))
+    assert code == 0 and json.loads(shown)["instruction"] == "type <|NAME|> and send it"
+    assert secret_values.PASSWORD not in shown
+    code, _, err = run_cli(capsys, "cache", "show", "no-such-key", "--cache-dir", str(cache))
+    assert code == 1 and err.startswith("error: ")
+    code, cleared, _ = run_cli(capsys, "cache", "clear", "--cache-dir", str(cache))
+    assert code == 0 and cleared.startswith("Removed 1 entry")
+
+
+def test_extract_with_a_json_schema_and_observe_over_the_wire(
+    capsys: pytest.CaptureFixture[str],
+    llm_server: LLMWireServer,
+    no_model: None,
+    monkeypatch: pytest.MonkeyPatch,
+    pages_url: str,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-secret")
+    monkeypatch.setenv("STAGEHAND_PY_MODEL", "openai/wire-model")
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    schema = tmp_path / "schema.json"
+    schema.write_text(
+        '{"type": "object", "properties": {"label": {"type": "string"}}, "required": ["label"]}'
+    )
+    answer = {"data": {"label": "Hi"}, "complete": True}
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("ExtractAnswer", answer)]))
+    found = {"elements": [{"element": 0, "description": "the Hi button", "method": "click"}]}
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("ObserveAnswer", found)]))
+    page = pages_url + "hello.html"
+
+    code, out, err = run_cli(capsys, "extract", page, "the button's label", "--schema", str(schema))
+    assert code == 0, err
+    assert json.loads(out.split("usage:")[0]) == {"label": "Hi"}
+
+    code, out, err = run_cli(capsys, "observe", page, "the greeting button", "-q")
+    assert code == 0, err
+    assert out.startswith("1. the Hi button\n   click() on ")
+    assert "usage: 1 LLM call(s)" in out and err == ""
+
+
+def test_a_failure_is_one_line_on_stderr_and_exit_code_1(
+    capsys: pytest.CaptureFixture[str], no_model: None, pages_url: str
+) -> None:
+    with socket.socket() as probe:  # a loopback port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}/"
+    code, out, err = run_cli(capsys, "observe", closed, "-q")
+    assert code == 1 and out == ""
+    assert err.startswith(f"error: Could not open {closed}") and err.count("\n") == 1
+
+    code, _, err = run_cli(capsys, "act", pages_url + "hello.html", "say hi", "-q")
+    assert code == 1
+    assert err.startswith("error: No model configured") and err.count("\n") == 1
+
+
+def test_an_act_that_fails_exits_1_with_its_reason(
+    capsys: pytest.CaptureFixture[str],
+    llm_server: LLMWireServer,
+    no_model: None,
+    monkeypatch: pytest.MonkeyPatch,
+    pages_url: str,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-secret")
+    skip = openai_tool_call("skipSection", {"reason": "no checkout button here"})
+    llm_server.reply(openai_completion(tool_calls=[skip]))
+    code, out, err = run_cli(
+        capsys,
+        "act",
+        pages_url + "hello.html",
+        "open the checkout",
+        "--model=openai/wire-model",
+        f"--base-url={llm_server.openai_base_url}",
+        "-q",
+    )
+    assert code == 1
+    assert "act('open the checkout') -> FAILED" in out  # what was tried, on stdout
+    assert err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_a_bad_command_line_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["act", "http://127.0.0.1/"])
+    assert stopped.value.code == 2
+    assert "instruction" in capsys.readouterr().err
+
+
+def test_demo_without_a_model_says_what_to_set_and_shows_the_prompt(
+    capsys: pytest.CaptureFixture[str], no_model: None
+) -> None:
+    code, out, _ = run_cli(capsys, "demo")
+    assert code == 0
+    for needed in (
+        "STAGEHAND_PY_MODEL=openai/gpt-4.1-mini",
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "--base-url http://127.0.0.1:11434/v1 --model openai/llama3.1",
+        "tools: doAction, skipSection",
+        "Goal: Sign up for the coffee club as <|NAME|>",
+        "<|PASSWORD|>",
+    ):
+        assert needed in out
+    assert DEMO_VARIABLES["password"] not in out
+    assert len(out.splitlines()) < 60  # one screen, give or take
+
+
+def test_demo_runs_act_extract_and_observe_offline_with_fake(
+    capsys: pytest.CaptureFixture[str], no_model: None
+) -> None:
+    code, out, err = run_cli(capsys, "demo", "--fake")
+    assert code == 0, err
+    assert "page check: the confirmation names 'Ada Lovelace'" in out
+    assert "name='Ada Lovelace', plan='Pro', monthly_price_eur=24.0, member_number='NW-" in out
+    assert "Open my dashboard" in out
+    assert "act(observed)" in out and "(0 LLM call(s))" in out
+    assert "Dashboard: your first bags ship on Monday." in out
+    assert "usage:" in out
+    assert DEMO_VARIABLES["password"] not in out + err

@@ -1,0 +1,47 @@
+"""Every example runs, offline, as a user would start it: so none of them can rot."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def run_example(*args: str, cwd: Path = EXAMPLES) -> str:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("STAGEHAND_PY_", "OPENAI_"))}
+    env["STAGEHAND_PY_BLOCK_REAL_LLM"] = "1"  # an example must never reach a real model here
+    done = subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done.stdout
+
+
+def test_fill_form() -> None:
+    out = run_example("fill_form.py")
+    assert "Thanks Grace! Cycling news goes to grace@example.org." in out
+    assert "fill(<|EMAIL|>)" in out
+    assert "grace@example.org" not in out.split("Thanks")[0]  # actions show placeholders
+
+
+def test_scrape_list() -> None:
+    out = run_example("scrape_list.py")
+    assert "8 products" in out
+    for name in ("Walnut desk lamp", "Wool throw", "Ceramic vase"):
+        assert name in out
+
+
+@pytest.mark.parametrize("suite", ["test_checkout_suite"])
+def test_pytest_suite(suite: str) -> None:
+    out = run_example("-m", "pytest", "-q", cwd=EXAMPLES / suite)
+    assert "2 passed" in out
