@@ -9,7 +9,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
-from .._errors import SerializationError
+from .._errors import ConfigurationError, SerializationError
 from ..dom import Snapshot, load_js, parse_snapshot
 from ..dom._snapshot import MAX_TEXT_CHARS
 
@@ -43,7 +43,10 @@ async def take_snapshot(
     """Serialize ``page``: numbered elements (light DOM, open shadow roots, same-origin
     iframes) and chunks of ``chunk_ratio`` x viewport height, nearest to the scroll first."""
     if not 0.1 <= chunk_ratio <= 10:
-        raise ValueError(f"chunk_ratio must be between 0.1 and 10, got {chunk_ratio}.")
+        raise ConfigurationError(
+            f"chunk_ratio must be between 0.1 and 10 (a fraction of the viewport height), "
+            f"got {chunk_ratio}."
+        )
     options = {"chunkRatio": chunk_ratio, "maxText": max_text}
     return parse_snapshot(await _evaluate_serializer(page, options))
 
@@ -64,9 +67,12 @@ async def annotated_screenshot(
         if e.box is not None
     ]
     annotate = load_js("annotate.js")
-    await page.evaluate(annotate, {"action": "draw", "boxes": boxes})
+    # A handle, not a value: "draw" returns the form fields Chromium's screenshot will stamp
+    # with an empty style attribute, and "remove" needs those very elements back.
+    bare = await page.evaluate_handle(annotate, {"action": "draw", "boxes": boxes, "bare": []})
     try:
         await page.screenshot(path=os.fspath(path), full_page=True)
     finally:
-        await page.evaluate(annotate, {"action": "remove", "boxes": []})
+        await page.evaluate(annotate, {"action": "remove", "boxes": [], "bare": bare})
+        await bare.dispose()
     return snapshot

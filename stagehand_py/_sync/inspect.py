@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
-from .._errors import SerializationError
+from .._errors import ConfigurationError, SerializationError
 from ..dom import Snapshot, load_js, parse_snapshot
 from ..dom._snapshot import MAX_TEXT_CHARS
 
@@ -44,7 +44,10 @@ def take_snapshot(
     """Serialize ``page``: numbered elements (light DOM, open shadow roots, same-origin
     iframes) and chunks of ``chunk_ratio`` x viewport height, nearest to the scroll first."""
     if not 0.1 <= chunk_ratio <= 10:
-        raise ValueError(f"chunk_ratio must be between 0.1 and 10, got {chunk_ratio}.")
+        raise ConfigurationError(
+            f"chunk_ratio must be between 0.1 and 10 (a fraction of the viewport height), "
+            f"got {chunk_ratio}."
+        )
     options = {"chunkRatio": chunk_ratio, "maxText": max_text}
     return parse_snapshot(_evaluate_serializer(page, options))
 
@@ -65,9 +68,12 @@ def annotated_screenshot(
         if e.box is not None
     ]
     annotate = load_js("annotate.js")
-    page.evaluate(annotate, {"action": "draw", "boxes": boxes})
+    # A handle, not a value: "draw" returns the form fields Chromium's screenshot will stamp
+    # with an empty style attribute, and "remove" needs those very elements back.
+    bare = page.evaluate_handle(annotate, {"action": "draw", "boxes": boxes, "bare": []})
     try:
         page.screenshot(path=os.fspath(path), full_page=True)
     finally:
-        page.evaluate(annotate, {"action": "remove", "boxes": []})
+        page.evaluate(annotate, {"action": "remove", "boxes": [], "bare": bare})
+        bare.dispose()
     return snapshot

@@ -1,11 +1,36 @@
 // Draw (or remove) numbered boxes over snapshot elements, for the annotated screenshot.
 // Boxes are in document coordinates of the top page; the layer is absolutely positioned on
 // <html>, ignores the pointer, and is removed again right after the screenshot.
-({ action, boxes }) => {
+//
+// "draw" returns the form fields (top document and same-origin frames) that have no style
+// attribute: Chromium's screenshot path stamps an empty style="" on them, and "remove" (given
+// that list back) strips exactly those empty attributes, so the page ends as it started.
+({ action, boxes, bare }) => {
   const LAYER_ID = "__stagehand_py_annotations";
   const old = document.getElementById(LAYER_ID);
   if (old) old.remove();
-  if (action !== "draw") return 0;
+  if (action !== "draw") {
+    for (const field of bare || []) {
+      if (field.getAttribute("style") === "") field.removeAttribute("style");
+    }
+    return [];
+  }
+  const unstyled = [];
+  const collect = (doc) => {
+    for (const field of doc.querySelectorAll("input:not([style]), textarea:not([style])")) {
+      unstyled.push(field);
+    }
+    for (const frame of doc.querySelectorAll("iframe, frame")) {
+      let inner = null;
+      try {
+        inner = frame.contentDocument; // cross-origin: null or a throw, skipped
+      } catch (e) {
+        inner = null;
+      }
+      if (inner) collect(inner);
+    }
+  };
+  collect(document);
   const layer = document.createElement("div");
   layer.id = LAYER_ID;
   layer.style.cssText =
@@ -29,5 +54,5 @@
   }
   layer.appendChild(fragment);
   document.documentElement.appendChild(layer);
-  return boxes.length;
+  return unstyled;
 }

@@ -3,8 +3,8 @@
 // Python's dom._snapshot.parse_snapshot reads it (compact rows; see `describe`).
 //
 // Kept: interactive + enabled + visible elements, leaf elements with text, and visible text nodes
-// of mixed-content elements. Visible = box larger than 1px; checkVisibility() (display,
-// visibility, opacity, incl. ancestors); not cut away by an overflow:hidden ancestor nor pushed
+// of mixed-content elements. Visible = box larger than 1px; not display:none, visibility
+// hidden or opacity 0 (incl. ancestors); not cut away by an overflow:hidden ancestor nor pushed
 // off the page; and on top at its hit point. Two cost-driven choices (a hit test costs ~1 ms on a
 // 5,000-element page):
 //   - elementFromPoint (in the element's own document or shadow root) is only asked when a
@@ -29,7 +29,12 @@
   const vw = window.innerWidth;
   const vh = window.innerHeight;
   const XHTML = "http://www.w3.org/1999/xhtml";
+  const SVG = "http://www.w3.org/2000/svg";
 
+  const NO_STYLE_TAGS = new Set([
+    "head", "title", "meta", "link", "base", "script", "style", "noscript", "template", "br",
+    "wbr", "option", "optgroup", "source", "track",
+  ]);
   const SKIP_TAGS = new Set([
     "script", "style", "noscript", "template", "head", "title", "meta", "link", "base",
     "option", "optgroup", "datalist", "svg", "math", "iframe", "frame", "object", "embed",
@@ -50,6 +55,12 @@
     "title", "alt", "for",
   ];
   const ANCHOR_SET = new Set(ANCHOR_ATTRS);
+  // Attributes the walk asks about, noted per element in the index pass (one
+  // getAttributeNames() there instead of a handful of lookups per element in the walk).
+  const FLAG_BITS = {
+    "aria-hidden": 1, hidden: 2, inert: 4, role: 8, onclick: 16, contenteditable: 32,
+    tabindex: 64, "aria-disabled": 128, href: 256,
+  };
   const ANCHOR_RANK = new Map(ANCHOR_ATTRS.map((a, i) => [a, i]));
   const SHOWN_ATTRS = [
     "id", "name", "type", "role", "aria-label", "placeholder", "title", "alt", "href", "for",
@@ -107,25 +118,22 @@
     if (list) list.push(el);
     else map.set(key, [el]);
   };
-  const isDisabled = (el) =>
+  const isDisabled = (el, bits) =>
     (FORM_TAGS.has(el.localName) && el.matches(":disabled")) ||
-    el.getAttribute("aria-disabled") === "true";
+    ((bits & 128) !== 0 && el.getAttribute("aria-disabled") === "true");
 
-  function isInteractive(el) {
-    const tag = el.localName;
+  // `bits`: the element's FLAG_BITS (see buildIndex).
+  function isInteractive(el, tag, bits) {
     if (tag === "input") return el.type !== "hidden";
     if (tag === "button" || tag === "select" || tag === "textarea" || tag === "summary") {
       return true;
     }
-    if (tag === "a" && el.hasAttribute("href")) return true;
-    if (tag === "label") return true;
-    if (!el.hasAttributes()) return false;
-    const role = el.getAttribute("role");
-    if (role && INTERACTIVE_ROLES.has(role)) return true;
-    if (el.hasAttribute("onclick")) return true;
-    const editable = el.getAttribute("contenteditable");
-    if (editable !== null && editable !== "false") return true;
-    return el.hasAttribute("tabindex") && el.tabIndex >= 0;
+    if (tag === "label" || (tag === "a" && (bits & 256) !== 0)) return true;
+    if (bits === 0) return false;
+    if ((bits & 8) !== 0 && INTERACTIVE_ROLES.has(el.getAttribute("role"))) return true;
+    if ((bits & 16) !== 0) return true;
+    if ((bits & 32) !== 0 && el.getAttribute("contenteditable") !== "false") return true;
+    return (bits & 64) !== 0 && el.tabIndex >= 0;
   }
 
   // getComputedStyle bound once per document: going through the window proxy per call is slow.
@@ -139,13 +147,18 @@
     const light = new Map();
     const deep = new Map();
     const labelsFor = new Map();
+    const flags = new Map(); // el -> FLAG_BITS of the attributes it has
+    const invisible = new Map(); // el -> 1 visibility hidden/collapse, 2 opacity 0
     const layout = new Map(); // el -> {position, overflow: "clip" | "scroll" | null}
     const occluders = []; // positioned elements that may paint over others
     const computed = styleReader(doc);
-    const register = (el, inShadow) => {
+    const readStyle = (el) => {
       const style = computed(el);
       const position = style.position;
       const flow = style.overflow; // "visible", or e.g. "hidden auto" (x then y)
+      // Computed visibility is already inherited; opacity 0 hides the whole subtree (walk).
+      if (style.visibility !== "visible") invisible.set(el, 1);
+      else if (style.opacity === "0") invisible.set(el, 2);
       let overflow = null;
       if (flow !== "visible" && el !== doc.documentElement && el !== doc.body) {
         overflow = /auto|scroll|overlay/.test(flow) ? "scroll" : "clip";
@@ -153,9 +166,19 @@
       if (position !== "static" || overflow) layout.set(el, { position, overflow });
       if (position === "fixed" || position === "absolute" || position === "sticky" ||
         (position === "relative" && style.zIndex !== "auto")) occluders.push(el);
+    };
+    const register = (el, inShadow) => {
+      // Styles only matter for what can be seen or paint over things: not inside <head>, not
+      // the shapes inside an <svg> (icons are full of them). Their attributes still count.
+      if (!NO_STYLE_TAGS.has(el.localName) && (el.namespaceURI !== SVG || el.localName === "svg")) {
+        readStyle(el);
+      }
       if (!el.hasAttributes()) return;
       const tag = el.localName;
+      let bits = 0;
       for (const attr of el.getAttributeNames()) {
+        const bit = FLAG_BITS[attr];
+        if (bit !== undefined) bits |= bit;
         if (attr === "id") {
           const id = el.getAttribute("id");
           if (!id) continue;
@@ -169,6 +192,7 @@
           addTo(deep, key, el);
         }
       }
+      if (bits) flags.set(el, bits);
       if (tag === "label" && el.htmlFor) addTo(labelsFor, el.htmlFor, el);
     };
     const roots = [];
@@ -182,8 +206,10 @@
         if (el.shadowRoot) roots.push(el.shadowRoot);
       }
     }
-    return { light, deep, labelsFor, layout, occluders, occluderRects: null, texts: new Map(),
-      values: new Map() };
+    return {
+      light, deep, labelsFor, flags, invisible, layout, occluders,
+      occluderRects: null, texts: new Map(), values: new Map(),
+    };
   }
 
   // The <label>s of a form control, without `el.labels` (whose first call per DOM version
@@ -233,9 +259,11 @@
   const visibleCache = new Map();
 
   // Window properties are slow to read (~1-3 us each): scroll offsets are read once per document.
+  // display:none leaves no box; visibility/opacity come from the index's style pass (opacity 0
+  // of an ancestor marks the subtree hidden in the walk), so no per-element checkVisibility().
   function styleHides(el, rect, ctx) {
     if (rect.width <= 1 || rect.height <= 1) return true;
-    if (!el.checkVisibility(CHECK)) return true;
+    if (ctx.index.invisible.has(el)) return true;
     return rect.right + ctx.scrollX <= 0 || rect.bottom + ctx.scrollY <= 0;
   }
 
@@ -322,7 +350,8 @@
     const rect = el.getBoundingClientRect();
     let result = rect;
     if (styleHides(el, rect, ctx) || (area.clip !== null && !overlaps(rect, area.clip)) ||
-      (interactive && positionedOut(el, ctx) && cssClipHides(el, ctx)) || !placeVisible(el, rect, ctx, area.view)) {
+      (interactive && positionedOut(el, ctx) && cssClipHides(el, ctx)) ||
+      !placeVisible(el, rect, ctx, area.view)) {
       result = null;
     }
     visibleCache.set(el, result);
@@ -415,7 +444,7 @@
     const rect = range.getBoundingClientRect();
     if (rect.width < 1 || rect.height < 1) return;
     if (area.clip !== null && !overlaps(rect, area.clip)) return;
-    if (!el.checkVisibility(CHECK)) return;
+    if (ctx.index.invisible.has(el)) return;
     const first = range.getClientRects()[0] || rect;
     if (!placeVisible(el, first, ctx, area.view)) return;
     records.push({ node: n, owner: el, rect, ctx, interactive: false, xpath, anchor });
@@ -431,16 +460,17 @@
       enterFrame(el, ctx, { hidden, xpath, anchor, area: areas.own });
       return;
     }
-    if (!hidden && el.hasAttributes()) {
-      hidden = el.getAttribute("aria-hidden") === "true" || el.hidden || el.hasAttribute("inert");
+    const bits = ctx.index.flags.get(el) || 0;
+    if (!hidden && bits !== 0) {
+      hidden = (bits & 6) !== 0 || ((bits & 1) !== 0 && el.getAttribute("aria-hidden") === "true");
     }
     let ownsText = inTextOwner;
     let mixedText = false;
     if (!hidden && !SKIP_TAGS.has(tag)) {
-      if (isInteractive(el)) {
+      if (isInteractive(el, tag, bits)) {
         const role = el.getAttribute("role");
         ownsText = ownsText || TEXT_OWNER_TAGS.has(tag) || TEXT_OWNER_ROLES.has(role);
-        if (!isDisabled(el)) {
+        if (!isDisabled(el, bits)) {
           let rect = visibleRect(el, ctx, true, areas.own);
           if (!rect && tag === "input" && (el.type === "checkbox" || el.type === "radio")) {
             // A styled toggle: the input is hidden, its visible label is what users click.
@@ -471,6 +501,10 @@
       }
     }
     const inner = areas.children;
+    if (ctx.index.invisible.get(el) === 2) hidden = true;
+    // A closed <details> shows only its <summary> (the rest is in a content-visibility:hidden
+    // slot of its user-agent shadow root, which no box test would notice).
+    const closedDetails = tag === "details" && !el.open;
     if (el.shadowRoot) {
       for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) {
         walk(c, ctx, null, null, hidden, ownsText, inner);
@@ -490,7 +524,8 @@
         seen.set(name, n);
         childPath = xpath + "/" + name + "[" + n + "]";
       }
-      walk(c, ctx, childPath, anchor, hidden, ownsText, inner);
+      const childHidden = hidden || (closedDetails && c.localName !== "summary");
+      walk(c, ctx, childPath, anchor, childHidden, ownsText, inner);
     }
   }
 
@@ -592,7 +627,9 @@
     else if (anchor) out.push("xpath=" + anchor.prefix + xpath.slice(anchor.length));
     const name = xpathName(el);
     let anchored = 0;
-    const present = el.hasAttributes() ? el.getAttributeNames().filter((a) => ANCHOR_SET.has(a)) : [];
+    const present = el.hasAttributes()
+      ? el.getAttributeNames().filter((a) => ANCHOR_SET.has(a))
+      : [];
     if (present.length > 1) present.sort((a, b) => ANCHOR_RANK.get(a) - ANCHOR_RANK.get(b));
     for (const attr of present) {
       if (anchored >= 2) break;
@@ -723,7 +760,7 @@
   }
 
   // ---------- records -> output ----------
-  const round = (v) => Math.round(v * 10) / 10;
+  const round = Math.round; // whole CSS pixels are precise enough and keep the JSON small
 
   function implicitRole(el) {
     const tag = el.localName;
@@ -833,7 +870,8 @@
       const img = el.querySelector("img[alt]");
       if (img) text = capText(img.getAttribute("alt"), MAX_TEXT);
     }
-    const row = [tag, text, attributesOf(el), selectors, frame, chunk, box, rec.interactive ? 1 : 0];
+    const interactive = rec.interactive ? 1 : 0;
+    const row = [tag, text, attributesOf(el), selectors, frame, chunk, box, interactive];
     if (tag === "select" || rec.interactive) {
       row.push(tag === "select"
         ? Array.from(el.options).slice(0, 100).map((o) => collapse(o.label || o.text)) : 0);

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py import ElementNotFoundError
+from stagehand_py import ConfigurationError, ElementNotFoundError
 from stagehand_py._async.inspect import annotated_screenshot, take_snapshot
 from stagehand_py._async.locate import frame_scope, locate
 from stagehand_py.dom import Element, Snapshot
@@ -287,17 +287,32 @@ async def test_unknown_element_number(async_page: AsyncPage, pages_url: str) -> 
     snap = await open_page(async_page, pages_url + "hello.html")
     with pytest.raises(ElementNotFoundError, match="no element number 42"):
         snap.element(42)
+    with pytest.raises(ConfigurationError, match="chunk_ratio"):
+        await take_snapshot(async_page, chunk_ratio=0)
+
+
+async def test_chunk_ratio_sets_the_chunk_height(async_page: AsyncPage, pages_url: str) -> None:
+    await async_page.goto(pages_url + "long.html")
+    snap = await take_snapshot(async_page, chunk_ratio=1.5)
+    load_more = with_id(snap, "load-more")
+    assert load_more is not None and load_more.chunk == 1  # 1368 px / (1.5 x 720 px)
+    assert all(c.bottom - c.top == 1080 for c in snap.chunks)
 
 
 async def test_annotated_screenshot_leaves_the_page_unchanged(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
-    await async_page.goto(pages_url + "form.html")
-    # A plain screenshot first: Chromium itself stamps style="" on autofill-able inputs.
-    await async_page.screenshot(path=tmp_path / "plain.png")
-    before = await async_page.evaluate("document.documentElement.outerHTML")
+    await async_page.goto(pages_url + "frames.html")
+    await async_page.wait_for_load_state("load")
+    inner = async_page.frame_locator("#outer-frame").frame_locator("#inner-frame")
+    html = "document.documentElement.outerHTML"
+    # Chromium's own screenshot path stamps style="" on inputs (here one inside nested frames):
+    # annotated_screenshot undoes that too.
+    before = await async_page.evaluate(html)
+    before_inner = await inner.locator("html").evaluate("el => el.outerHTML")
     target = tmp_path / "annotated.png"
     snap = await annotated_screenshot(async_page, target)
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert snap.elements
-    assert await async_page.evaluate("document.documentElement.outerHTML") == before
+    assert await async_page.evaluate(html) == before
+    assert await inner.locator("html").evaluate("el => el.outerHTML") == before_inner

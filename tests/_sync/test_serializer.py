@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page as Page
 
-from stagehand_py import ElementNotFoundError
+from stagehand_py import ConfigurationError, ElementNotFoundError
 from stagehand_py._sync.inspect import annotated_screenshot, take_snapshot
 from stagehand_py._sync.locate import frame_scope, locate
 from stagehand_py.dom import Element, Snapshot
@@ -288,17 +288,32 @@ def test_unknown_element_number(sync_page: Page, pages_url: str) -> None:
     snap = open_page(sync_page, pages_url + "hello.html")
     with pytest.raises(ElementNotFoundError, match="no element number 42"):
         snap.element(42)
+    with pytest.raises(ConfigurationError, match="chunk_ratio"):
+        take_snapshot(sync_page, chunk_ratio=0)
+
+
+def test_chunk_ratio_sets_the_chunk_height(sync_page: Page, pages_url: str) -> None:
+    sync_page.goto(pages_url + "long.html")
+    snap = take_snapshot(sync_page, chunk_ratio=1.5)
+    load_more = with_id(snap, "load-more")
+    assert load_more is not None and load_more.chunk == 1  # 1368 px / (1.5 x 720 px)
+    assert all(c.bottom - c.top == 1080 for c in snap.chunks)
 
 
 def test_annotated_screenshot_leaves_the_page_unchanged(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
-    sync_page.goto(pages_url + "form.html")
-    # A plain screenshot first: Chromium itself stamps style="" on autofill-able inputs.
-    sync_page.screenshot(path=tmp_path / "plain.png")
-    before = sync_page.evaluate("document.documentElement.outerHTML")
+    sync_page.goto(pages_url + "frames.html")
+    sync_page.wait_for_load_state("load")
+    inner = sync_page.frame_locator("#outer-frame").frame_locator("#inner-frame")
+    html = "document.documentElement.outerHTML"
+    # Chromium's own screenshot path stamps style="" on inputs (here one inside nested frames):
+    # annotated_screenshot undoes that too.
+    before = sync_page.evaluate(html)
+    before_inner = inner.locator("html").evaluate("el => el.outerHTML")
     target = tmp_path / "annotated.png"
     snap = annotated_screenshot(sync_page, target)
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert snap.elements
-    assert sync_page.evaluate("document.documentElement.outerHTML") == before
+    assert sync_page.evaluate(html) == before
+    assert inner.locator("html").evaluate("el => el.outerHTML") == before_inner
