@@ -298,6 +298,7 @@ class AsyncActRun:
                 timeout_ms=self._cap_ms(self.settings.action_timeout_ms),
                 follow_new_tabs=self.settings.follow_new_tabs,
                 settle_timeout_ms=self._cap_ms(self.settings.settle_timeout_ms),
+                tag=element.tag,
             )
         except PageError as exc:
             # The page refused (covered element, detached node...): tell the model next turn.

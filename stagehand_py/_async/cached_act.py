@@ -103,6 +103,7 @@ async def _replay_or_heal(
             healed.message = f"{healed.message} (stale cache entry removed: {reason})"
             cache.stats.record("miss")
         return healed
+    await settle(run.page, timeout_ms=settings.settle_timeout_ms, quiet_ms=0)
     result = run.replayed_result(started)
     cache.stats.record("hit")
     return result
@@ -126,9 +127,11 @@ async def _replay_step(
             timeout_ms=settings.action_timeout_ms,
             follow_new_tabs=settings.follow_new_tabs,
             settle_timeout_ms=settings.settle_timeout_ms,
-            # A replay knows its next element: no quiet window, the lookup waits if needed.
-            quiet_ms=0,
+            # A replay knows its next element: no settling between steps (the next lookup
+            # settles and retries if the page is still changing); the act settles at the end.
+            settle_after=False,
             located=located,
+            tag=action.fingerprint.tag if action.fingerprint else None,
         )
     except PageError as exc:
         raise _StepDrifted(f"step '{action.description}': {exc}") from None

@@ -21,6 +21,8 @@ _TOGGLES = {"click", "check", "uncheck"}
 # How long a styled (visually hidden) radio/checkbox may take to prove itself clickable before
 # we click its label instead.
 _TRIAL_TIMEOUT_MS = 600
+# Elements whose `target` attribute can send a click to a new tab.
+_TARGET_TAGS = frozenset({"a", "area"})
 
 
 @dataclass
@@ -122,13 +124,17 @@ async def perform(
     settle_timeout_ms: float = 3000,
     quiet_ms: float = DEFAULT_QUIET_MS,
     located: tuple[AsyncLocator, str] | None = None,
+    settle_after: bool = True,
+    tag: str | None = None,
 ) -> Performed:
     """Resolve the element (first selector that matches exactly one), run the method, settle.
 
     ``args`` are final values (variables already substituted): never log them.
     Raises ``ElementNotFoundError`` or ``PageError``; both messages are safe to show the
     model once redacted by the caller. ``located`` skips the lookup when the caller already
-    resolved the element; ``quiet_ms`` is the DOM-quiet window waited for afterwards.
+    resolved the element; ``quiet_ms`` is the DOM-quiet window waited for afterwards, and
+    ``settle_after=False`` skips that wait altogether (the caller settles when it needs to).
+    ``tag``, when known, spares a round trip: only links can open a tab by ``target``.
     """
     if method not in ALLOWED_METHODS:
         raise PageError(
@@ -142,8 +148,10 @@ async def perform(
     def on_page(new_page: AsyncPage) -> None:
         opened.append(new_page)
 
-    opens_tab = method in {"click", "double_click"} and (
-        (await locator.get_attribute("target", timeout=timeout_ms) or "_self").lower()
+    opens_tab = (
+        method in {"click", "double_click"}
+        and (tag is None or tag.lower() in _TARGET_TAGS)
+        and (await locator.get_attribute("target", timeout=timeout_ms) or "_self").lower()
         not in {"_self", "_parent", "_top"}
     )
     context = page.context
@@ -155,7 +163,8 @@ async def perform(
             first_line = (exc.message or str(exc)).splitlines()[0]
             raise PageError(f"{method} on {selector} failed: {first_line}") from None
         # Settling inside the listener window catches tabs that open a moment after the click.
-        await settle(page, timeout_ms=settle_timeout_ms, quiet_ms=quiet_ms)
+        if settle_after:
+            await settle(page, timeout_ms=settle_timeout_ms, quiet_ms=quiet_ms)
         if opens_tab and not opened:
             # A busy machine can be slower than the quiet window: wait for the promised tab.
             try:
