@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from stagehand_py.llm import block_real_requests
+from tests import secret_values
 
 
 @dataclass(frozen=True)
@@ -313,7 +314,11 @@ def llm_server(_llm_wire_server_session: LLMWireServer) -> Iterator[LLMWireServe
     """The loopback LLM server with an empty queue and request log for this test."""
     _llm_wire_server_session.reset()
     yield _llm_wire_server_session
+    # Whatever a test did, no variable value may have reached a model over the wire.
+    sent = json.dumps(_llm_wire_server_session.bodies, ensure_ascii=False)
+    leaked = [value for value in secret_values.ALL if value in sent]
     _llm_wire_server_session.reset()
+    assert not leaked, f"secret value sent to the model: {leaked}"
 
 
 @pytest.fixture(scope="session", autouse=True)

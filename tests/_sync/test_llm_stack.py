@@ -14,6 +14,7 @@ from stagehand_py import Stagehand
 from stagehand_py._sync.llm.anthropic import AnthropicLLM
 from stagehand_py._sync.llm.openai import OpenAILLM
 from stagehand_py.llm import PriceTable, Usage
+from tests import secret_values
 from tests.llm_wire_server import (
     LLMWireServer,
     ReceivedRequest,
@@ -77,3 +78,40 @@ def test_act_over_the_wire(
     assert result.usage.wall_time_s > 0.0
     assert stagehand.usage.of("act") == result.usage
     assert stagehand.usage.cost(llm.model) == pytest.approx((80 * 1.0 + 120 * 0.5 + 20 * 2.0) / 1e6)
+
+
+_PASSWORD_LINE = re.compile(r"^(\d+):<input\b[^>]*password", re.MULTILINE)
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_variable_values_never_go_over_the_wire(
+    provider: str, llm_server: LLMWireServer, sync_page: Page, pages_url: str
+) -> None:
+    def fill_the_password(request: ReceivedRequest) -> dict[str, Any]:
+        found = _PASSWORD_LINE.search(prompt_text(request.body))
+        assert found, "the prompt shows no password field"
+        arguments = {"method": "fill", "element": int(found.group(1)), "args": ["<|PASSWORD|>"]}
+        arguments |= {"step": "type the password", "why": "asked to", "completed": True}
+        return answer_with_a_tool(provider, "doAction", arguments)
+
+    llm_server.reply(fill_the_password)
+    llm_server.reply(answer_with_a_tool(provider, "VerifyAnswer", {"completed": True}))
+    if provider == "openai":
+        llm: Any = OpenAILLM("gpt-test", base_url=llm_server.openai_base_url, api_key="k")
+    else:
+        llm = AnthropicLLM("claude-test", base_url=llm_server.anthropic_base_url)
+    page = Stagehand(llm=llm).wrap(sync_page)
+    page.goto(f"{pages_url}form.html")
+    # The page echoes what it is given: the email field already shows the secret value.
+    page.fill("#email", secret_values.EMAIL)
+
+    result = page.act(
+        "type the password",
+        variables={"password": secret_values.PASSWORD, "email": secret_values.EMAIL},
+    )
+
+    assert result.success, result.message
+    assert page.input_value("#password") == secret_values.PASSWORD
+    sent = "\n".join(prompt_text(body) for body in llm_server.bodies)
+    assert "<|PASSWORD|>" in sent and "<|EMAIL|>" in sent  # the echo was redacted
+    # (the llm_server fixture also scans every body for every secret value)
