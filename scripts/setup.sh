@@ -5,12 +5,20 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+APT_PACKAGES=()
 if [ -z "${STAGEHAND_PY_CHROMIUM:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+    APT_PACKAGES+=(chromium)
+fi
+# Debian's own python3 ships without venv/ensurepip.
+if ! python3 -c "import ensurepip, venv" >/dev/null 2>&1; then
+    APT_PACKAGES+=(python3-venv)
+fi
+if [ "${#APT_PACKAGES[@]}" -gt 0 ]; then
     SUDO=""
     if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
-    $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq chromium >/dev/null
+    $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${APT_PACKAGES[@]}" >/dev/null
 fi
 
 VENV="${STAGEHAND_PY_VENV:-.venv}"
