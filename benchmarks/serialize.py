@@ -95,12 +95,17 @@ def main() -> None:
         )
         ours, full, aria = medians["ours"], medians["full"], medians["aria"]
         snapshot = take_snapshot(page)
+        # Bytes cross CDP and Playwright's pipe at tens of ns each: worth watching.
+        payload_kb = len(page.evaluate(script, options)) / 1000
         browser.close()
     print(
         f"page: {total} elements, {interactive} interactive; snapshot: "
         f"{len(snapshot.elements)} numbered elements in {len(snapshot.chunks)} chunks"
     )
-    print(f"serializer.js (evaluate)          median {ours:.3f} s over {args.runs} runs")
+    print(
+        f"serializer.js (evaluate)          median {ours:.3f} s over {args.runs} runs, "
+        f"{payload_kb:.0f} KB JSON"
+    )
     print(f"take_snapshot (evaluate + parse)  median {full:.3f} s")
     print(f"locator('body').aria_snapshot()   median {aria:.3f} s")
     print(f"ratio serializer / aria_snapshot  {ours / aria:.2f}  (target <= 0.30)")

@@ -111,21 +111,41 @@ def order_chunks(chunks: Iterable[Chunk], scroll_y: float, chunk_height: float) 
     return sorted(chunks, key=lambda c: (abs(c.index - current), c.index < current, c.index))
 
 
+def _xpath_literal(value: str) -> str:
+    """The XPath string literal serializer.js's ``xpathLiteral`` writes for ``value``."""
+    if '"' not in value:
+        return f'"{value}"'
+    if "'" not in value:
+        return f"'{value}'"
+    return "concat(" + ", '\"', ".join(f'"{part}"' for part in value.split('"')) + ")"
+
+
 class _SelectorDecoder:
     """Undo serializer.js's wire compression of selectors (see ``wireSelectors`` there):
     ``xpath=`` is implied unless a selector starts with ``css=``, and ``~k|rest`` means the
-    first k characters of the previous row's absolute XPath followed by ``rest``."""
+    first k characters of the previous row's absolute XPath followed by ``rest``. Tokens that
+    only repeat what the row itself carries: ``#`` (its id), ``@attr`` (its attribute),
+    ``@name+`` (its name and value), ``=`` (its text)."""
 
     def __init__(self) -> None:
         self.last_absolute = ""
 
-    def decode(self, wire: list[str]) -> list[str]:
+    def decode(self, wire: list[str], tag: str, text: str, attributes: dict[str, str]) -> list[str]:
         out: list[str] = []
         for position, selector in enumerate(wire):
             if selector.startswith(("css=", "xpath=")):
                 out.append(selector)
                 continue
-            if selector.startswith("~"):
+            if selector == "#":
+                selector = f"//*[@id={_xpath_literal(attributes['id'])}]"
+            elif selector == "=":
+                selector = f"//{tag}[normalize-space(.)={_xpath_literal(text)}]"
+            elif selector.startswith("@"):
+                name, plus, _ = selector[1:].partition("+")
+                selector = f"//{tag}[@{name}={_xpath_literal(attributes[name])}]"
+                if plus:
+                    selector += f"[@value={_xpath_literal(attributes['value'])}]"
+            elif selector.startswith("~"):
                 shared, _, rest = selector[1:].partition("|")
                 selector = self.last_absolute[: int(shared)] + rest
             if position == 0 and not selector.startswith("//"):
@@ -134,33 +154,59 @@ class _SelectorDecoder:
         return out
 
 
+class _WireTables:
+    """What a snapshot sends once and rows point into (absent in older output)."""
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.frames: list[Any] = raw["frames"]
+        self.attribute_names: list[str] = raw.get("attribute_names", [])
+        self.roles: list[str] = raw.get("roles", [])
+        self.tags: list[str] = raw.get("tags", [])
+        self.decoder = _SelectorDecoder()
+
+    def attributes(self, wire: Any) -> dict[str, str]:
+        if not wire:
+            return {}
+        if isinstance(wire, dict):
+            return wire
+        names = self.attribute_names  # flat [name index, value, ...]
+        return {names[wire[i]]: wire[i + 1] for i in range(0, len(wire), 2)}
+
+
 def _element_fields(
-    index: int,
-    row: list[Any],
-    rows: list[dict[str, Any]],
-    frames: list[Any],
-    decoder: _SelectorDecoder,
+    index: int, row: list[Any], rows: list[dict[str, Any]], tables: _WireTables
 ) -> dict[str, Any]:
-    # Row layout (see serializer.js): tag, text, attributes, selectors (or the index of the
-    # row whose selectors it shares), frame index, chunk, box, interactive, [options, role, name]
+    # Row layout (see serializer.js): tag (or its index in `tags`), text (or the index of a row
+    # with the same text), attributes, selectors (or the index of the row whose selectors it
+    # shares), frame index, chunk, box, interactive, [options, role (or its index in `roles`),
+    # name (or 1 = the text, 2 = the aria-label)]
     tag, text, attributes, selectors, frame, chunk, box, interactive, *rest = row
+    if isinstance(tag, int):
+        tag = tables.tags[tag]
+    if isinstance(text, int):
+        text = rows[text]["text"]
+    attrs = tables.attributes(attributes)
+    role = rest[1] if len(rest) > 1 else ""
+    name = rest[2] if len(rest) > 2 else ""
+    if isinstance(name, int):
+        name = text if name == 1 else attrs["aria-label"]
     return {
         "index": index,
         "tag": tag,
         "text": text,
-        "attributes": attributes or {},
+        "attributes": attrs,
         "selectors": (
             rows[selectors]["selectors"]
             if isinstance(selectors, int)
-            else decoder.decode(selectors)
+            else tables.decoder.decode(selectors, tag, text, attrs)
         ),
-        "frame": frames[frame] if frame >= 0 else [],
+        "frame": tables.frames[frame] if frame >= 0 else [],
         "chunk": chunk,
         "box": {"x": box[0], "y": box[1], "width": box[2], "height": box[3]},
         "interactive": interactive,
         "options": rest[0] if rest and rest[0] else [],
-        "role": rest[1] if len(rest) > 1 else "",
-        "name": rest[2] if len(rest) > 2 else "",
+        "role": tables.roles[role] if isinstance(role, int) else role,
+        "name": name,
     }
 
 
@@ -196,11 +242,10 @@ def parse_snapshot(json_text: str) -> Snapshot:
 
 
 def _build_snapshot(raw: dict[str, Any]) -> Snapshot:
-    frames = raw["frames"]
+    tables = _WireTables(raw)
     rows: list[dict[str, Any]] = []
-    decoder = _SelectorDecoder()
     for index, row in enumerate(raw["elements"]):
-        rows.append(_element_fields(index, row, rows, frames, decoder))
+        rows.append(_element_fields(index, row, rows, tables))
     chunk_height = float(raw["chunk_height"])
     members: dict[int, list[int]] = {}
     for fields in rows:

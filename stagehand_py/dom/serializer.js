@@ -44,6 +44,11 @@
     "menuitemradio", "option", "textbox", "searchbox", "combobox", "listbox", "slider",
     "spinbutton", "treeitem", "gridcell", "columnheader", "rowheader",
   ]);
+  // Nothing inside these is ever shown as its own line (a <select>'s options are listed on it),
+  // so the walk does not descend into them and the style pass skips their overflow.
+  const LEAF_TAGS = new Set([
+    "select", "datalist", "option", "optgroup", "head", "script", "style",
+  ]);
   // Interactive things whose inner text is already their own text: no separate text lines.
   const TEXT_OWNER_TAGS = new Set(["a", "button", "label", "summary", "select", "textarea"]);
   const TEXT_OWNER_ROLES = new Set([
@@ -61,6 +66,7 @@
     "aria-hidden": 1, hidden: 2, inert: 4, role: 8, onclick: 16, contenteditable: 32,
     tabindex: 64, "aria-disabled": 128, href: 256,
   };
+  const HAS_ANCHOR = 512; // a non-empty ANCHOR_ATTRS attribute (flag set in buildIndex)
   const ANCHOR_RANK = new Map(ANCHOR_ATTRS.map((a, i) => [a, i]));
   const SHOWN_ATTRS = [
     "id", "name", "type", "role", "aria-label", "placeholder", "title", "alt", "href", "for",
@@ -68,6 +74,15 @@
     "aria-haspopup",
   ];
   const SHOWN_SET = new Set(SHOWN_ATTRS);
+  // Attribute names go on the wire as indexes into this list (sent once as attribute_names).
+  const WIRE_ATTRS = SHOWN_ATTRS.concat(["value", "checked", "contenteditable"]);
+  const WIRE_ATTR_INDEX = new Map(WIRE_ATTRS.map((a, i) => [a, i]));
+  // Value of attribute `name` in a pairs list from attributesOf, or undefined.
+  const attrOf = (pairs, name) => {
+    const key = WIRE_ATTR_INDEX.get(name);
+    for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === key) return pairs[i + 1];
+    return undefined;
+  };
   const TEXT_ANCHOR_TAGS = new Set(["a", "button", "label", "summary", "h1", "h2", "h3"]);
   const IMPLICIT_ROLES = {
     button: "button", select: "combobox", textarea: "textbox", summary: "button",
@@ -80,13 +95,15 @@
   };
 
   // ---------- small helpers ----------
-  const collapse = (s) => s.replace(/\s+/g, " ").trim();
+  // Most texts need no change: a regex test is far cheaper than replace + trim on them.
+  const collapse = (s) => (/[^\S ]| {2}|^ | $/.test(s) ? s.replace(/\s+/g, " ").trim() : s);
   const capText = (s, n) => {
     const t = collapse(s.length > n * 4 ? s.slice(0, n * 4) : s);
     return t.length > n ? t.slice(0, n - 1) + "…" : t;
   };
   // XPath's normalize-space only collapses these four characters.
-  const xpathSpace = (s) => s.replace(/[ \t\r\n]+/g, " ").replace(/^ | $/g, "");
+  const xpathSpace = (s) =>
+    /[\t\r\n]| {2}|^ | $/.test(s) ? s.replace(/[ \t\r\n]+/g, " ").replace(/^ | $/g, "") : s;
   const xpathLiteral = (v) => {
     if (!v.includes('"')) return `"${v}"`;
     if (!v.includes("'")) return `'${v}'`;
@@ -145,17 +162,22 @@
   // overflow clippers and scrollers), so the walk itself never asks for styles.
   function buildIndex(doc) {
     const light = new Map();
-    const deep = new Map();
+    let deep = null; // built after the light pass, and only as a copy when shadow roots exist
     const labelsFor = new Map();
     const flags = new Map(); // el -> FLAG_BITS of the attributes it has
     const invisible = new Map(); // el -> 1 visibility hidden/collapse, 2 opacity 0
     const layout = new Map(); // el -> {position, overflow: "clip" | "scroll" | null}
     const occluders = []; // positioned elements that may paint over others
     const computed = styleReader(doc);
-    const readStyle = (el) => {
+    const readStyle = (el, tag) => {
       const style = computed(el);
       const position = style.position;
-      const flow = style.overflow; // "visible", or e.g. "hidden auto" (x then y)
+      // Overflow only clips descendants: an element without any to walk (most of them: inputs,
+      // images, spans of text) skips that read, the priciest of the lot ("visible", or e.g.
+      // "hidden auto", x then y).
+      const walked = (el.firstElementChild !== null && !LEAF_TAGS.has(tag)) ||
+        el.shadowRoot !== null;
+      const flow = walked ? style.overflow : "visible";
       // Computed visibility is already inherited; opacity 0 hides the whole subtree (walk).
       if (style.visibility !== "visible") invisible.set(el, 1);
       else if (style.opacity === "0") invisible.set(el, 2);
@@ -170,11 +192,9 @@
     const register = (el, inShadow) => {
       // Styles only matter for what can be seen or paint over things: not inside <head>, not
       // the shapes inside an <svg> (icons are full of them). Their attributes still count.
-      if (!NO_STYLE_TAGS.has(el.localName) && (el.namespaceURI !== SVG || el.localName === "svg")) {
-        readStyle(el);
-      }
-      if (!el.hasAttributes()) return;
       const tag = el.localName;
+      if (!NO_STYLE_TAGS.has(tag) && (tag === "svg" || el.namespaceURI !== SVG)) readStyle(el, tag);
+      if (!el.hasAttributes()) return;
       let bits = 0;
       for (const attr of el.getAttributeNames()) {
         const bit = FLAG_BITS[attr];
@@ -182,24 +202,29 @@
         if (attr === "id") {
           const id = el.getAttribute("id");
           if (!id) continue;
-          if (!inShadow) addTo(light, "#" + id, el);
-          addTo(deep, "#" + id, el);
+          addTo(inShadow ? deep : light, "#" + id, el);
         } else if (ANCHOR_SET.has(attr)) {
           const v = el.getAttribute(attr);
           if (!v) continue;
+          bits |= HAS_ANCHOR;
           const key = tag + "\u0001" + attr + "\u0001" + v;
-          if (!inShadow) addTo(light, key, el);
-          addTo(deep, key, el);
+          addTo(inShadow ? deep : light, key, el);
         }
       }
       if (bits) flags.set(el, bits);
       if (tag === "label" && el.htmlFor) addTo(labelsFor, el.htmlFor, el);
     };
     const roots = [];
-    for (const el of doc.getElementsByTagName("*")) {
+    const all = doc.querySelectorAll("*"); // a static list: faster to index than a live one
+    for (let i = 0; i < all.length; i++) {
+      const el = all[i];
       register(el, false);
       if (el.shadowRoot) roots.push(el.shadowRoot);
     }
+    // Without shadow roots both views hold the same; with them, deep starts as a copy.
+    deep = roots.length === 0
+      ? light
+      : new Map(Array.from(light, ([key, owners]) => [key, owners.slice()]));
     for (let i = 0; i < roots.length; i++) {
       for (const el of roots[i].querySelectorAll("*")) {
         register(el, true);
@@ -257,6 +282,7 @@
   const CHECK = { opacityProperty: true, visibilityProperty: true, checkOpacity: true,
     checkVisibilityCSS: true };
   const visibleCache = new Map();
+  const clipperRects = new Map(); // overflow clippers' rects, read in areasFor, reused once
 
   // Window properties are slow to read (~1-3 us each): scroll offsets are read once per document.
   // display:none leaves no box; visibility/opacity come from the index's style pass (opacity 0
@@ -347,7 +373,7 @@
   // `clip` it is cut away (overflow hidden); outside `view` it is merely scrolled out of sight.
   function visibleRect(el, ctx, interactive, area) {
     if (visibleCache.has(el)) return visibleCache.get(el);
-    const rect = el.getBoundingClientRect();
+    const rect = clipperRects.get(el) || el.getBoundingClientRect();
     let result = rect;
     if (styleHides(el, rect, ctx) || (area.clip !== null && !overlaps(rect, area.clip)) ||
       (interactive && positionedOut(el, ctx) && cssClipHides(el, ctx)) ||
@@ -360,20 +386,25 @@
 
   // The clip/view area `el` itself is painted in (its containing block decides for
   // absolutely positioned and fixed elements), and the one it gives its children.
-  const UNBOUNDED = { clip: null, view: null, cbClip: null, cbView: null };
+  // `same`: the {own, children} pair of an element that changes nothing, made once per area.
+  const UNBOUNDED = { clip: null, view: null, cbClip: null, cbView: null, same: null };
   function areasFor(el, ctx, parentArea) {
     const info = ctx.index.layout.get(el);
-    if (!info) return { own: parentArea, children: parentArea };
+    if (!info) {
+      if (parentArea.same === null) parentArea.same = { own: parentArea, children: parentArea };
+      return parentArea.same;
+    }
     let own = parentArea;
     if (info.position === "fixed") own = UNBOUNDED;
     else if (info.position === "absolute") {
       own = { clip: parentArea.cbClip, view: parentArea.cbView,
-        cbClip: parentArea.cbClip, cbView: parentArea.cbView };
+        cbClip: parentArea.cbClip, cbView: parentArea.cbView, same: null };
     }
     let clip = own.clip;
     let view = own.view;
     if (info.overflow) {
       const r = el.getBoundingClientRect();
+      clipperRects.set(el, r);
       view = intersect(view, r);
       // Scrolled-away content of a scroller is reachable (chunks cover it); clipped is not.
       clip = info.overflow === "clip" ? intersect(clip, r) : null;
@@ -383,12 +414,14 @@
       clip, view,
       cbClip: positioned ? clip : own.cbClip,
       cbView: positioned ? view : own.cbView,
+      same: null,
     };
     return { own, children };
   }
 
   // ---------- the walk ----------
-  const records = []; // {node, owner, rect, ctx, interactive, xpath, anchor}
+  // {node, owner, rect, ctx, interactive, xpath, anchor, content (a leaf's textContent)}
+  const records = [];
 
   function makeContext(doc, parent, iframe, frameSelector) {
     const win = doc.defaultView;
@@ -436,18 +469,39 @@
       UNBOUNDED);
   }
 
+  // The union of `rects` as a DOMRect (empty ones ignored, as getBoundingClientRect does).
+  function unionRect(rects) {
+    let left = Infinity;
+    let top = Infinity;
+    let right = -Infinity;
+    let bottom = -Infinity;
+    for (let i = 0; i < rects.length; i++) {
+      const r = rects[i];
+      if (r.width <= 0 || r.height <= 0) continue;
+      if (r.left < left) left = r.left;
+      if (r.top < top) top = r.top;
+      if (r.right > right) right = r.right;
+      if (r.bottom > bottom) bottom = r.bottom;
+    }
+    return left === Infinity ? null : new DOMRect(left, top, right - left, bottom - top);
+  }
+
   // A visible, non-blank text node of a mixed-content element (its selectors are the parent's).
   function addTextNode(n, el, ctx, xpath, anchor, area) {
     if (!/\S/.test(n.data)) return;
     const range = ctx.range || (ctx.range = ctx.doc.createRange()); // one Range, reused
     range.selectNodeContents(n);
-    const rect = range.getBoundingClientRect();
-    if (rect.width < 1 || rect.height < 1) return;
+    // Line boxes once; their union is the bounding rect (what range.getBoundingClientRect()
+    // would compute again).
+    const lines = range.getClientRects();
+    const rect = unionRect(lines);
+    if (rect === null || rect.width < 1 || rect.height < 1) return;
     if (area.clip !== null && !overlaps(rect, area.clip)) return;
     if (ctx.index.invisible.has(el)) return;
-    const first = range.getClientRects()[0] || rect;
+    const first = lines[0] || rect;
     if (!placeVisible(el, first, ctx, area.view)) return;
-    records.push({ node: n, owner: el, rect, ctx, interactive: false, xpath, anchor });
+    records.push({ node: n, owner: el, rect, ctx, interactive: false, xpath, anchor,
+      content: null });
   }
 
   // xpath: absolute XPath of `el` (null inside shadow roots); anchor: nearest uniquely-id'd
@@ -480,19 +534,21 @@
             }
           }
           if (rect) {
-            records.push({ node: el, owner: el, rect, ctx, interactive: true, xpath, anchor });
+            records.push({ node: el, owner: el, rect, ctx, interactive: true, xpath, anchor,
+              content: null });
           }
         }
       } else if (!inTextOwner && el.childElementCount === 0) {
-        if (/\S/.test(el.textContent) && visibleRect(el, ctx, false, areas.own)) {
+        const content = el.textContent; // read once: describe() reuses it
+        if (/\S/.test(content) && visibleRect(el, ctx, false, areas.own)) {
           records.push({ node: el, owner: el, rect: visibleCache.get(el), ctx,
-            interactive: false, xpath, anchor });
+            interactive: false, xpath, anchor, content });
         }
       } else if (!inTextOwner) {
         mixedText = true;
       }
     }
-    if (tag === "svg" || tag === "math") return;
+    if (tag === "svg" || tag === "math" || LEAF_TAGS.has(tag)) return;
     // Own unique id: anchor for the whole subtree.
     if (xpath !== null && el.id) {
       const owners = ctx.index.light.get("#" + el.id);
@@ -522,7 +578,9 @@
         const name = xpathName(c);
         const n = (seen.get(name) || 0) + 1;
         seen.set(name, n);
-        childPath = xpath + "/" + name + "[" + n + "]";
+        // The short step is built first: one rope node per level instead of five, which makes
+        // flattening the path (prefix compression, JSON) much cheaper.
+        childPath = xpath + ("/" + name + "[" + n + "]");
       }
       const childHidden = hidden || (closedDetails && c.localName !== "summary");
       walk(c, ctx, childPath, anchor, childHidden, ownsText, inner);
@@ -618,16 +676,22 @@
     return counts.get(value) || 0;
   }
 
-  function xpathSelectors(el, ctx, xpath, anchor) {
-    const out = ["xpath=" + xpath];
+  // XPaths without their "xpath=" prefix, the absolute one first. `row` ({text, pairs} of the
+  // element's own row, else null): a selector that only repeats what that row already carries
+  // is a short token instead (see wireXPaths).
+  function xpathSelectors(el, ctx, xpath, anchor, row) {
+    const out = [xpath];
     const light = ctx.index.light;
     const id = el.id;
     const idOwners = id ? light.get("#" + id) : null;
-    if (idOwners && idOwners.length === 1) out.push("xpath=//*[@id=" + xpathLiteral(id) + "]");
-    else if (anchor) out.push("xpath=" + anchor.prefix + xpath.slice(anchor.length));
     const name = xpathName(el);
+    const short = row !== null && name === el.localName;
+    if (idOwners && idOwners.length === 1) {
+      out.push(row !== null && attrOf(row.pairs, "id") === id
+        ? "#" : "//*[@id=" + xpathLiteral(id) + "]");
+    } else if (anchor) out.push(anchor.prefix + xpath.slice(anchor.length));
     let anchored = 0;
-    const present = el.hasAttributes()
+    const present = (ctx.index.flags.get(el) & HAS_ANCHOR) !== 0
       ? el.getAttributeNames().filter((a) => ANCHOR_SET.has(a))
       : [];
     if (present.length > 1) present.sort((a, b) => ANCHOR_RANK.get(a) - ANCHOR_RANK.get(b));
@@ -638,14 +702,16 @@
       const owners = light.get(el.localName + SEP + attr + SEP + v);
       if (!owners) continue;
       const test = `[@${attr}=${xpathLiteral(v)}]`;
+      const shownValue = short && attrOf(row.pairs, attr) === v;
       if (owners.length === 1) {
-        out.push(`xpath=//${name}${test}`);
+        out.push(shownValue ? "@" + attr : `//${name}${test}`);
         anchored++;
       } else if (attr === "name" && !isPassword(el) && el.hasAttribute("value")) {
         // Radio groups share a name; name + value tells the options apart.
         const value = el.getAttribute("value");
         if (valueCount(ctx, owners, el.localName + SEP + v, value) === 1) {
-          out.push(`xpath=//${name}${test}[@value=${xpathLiteral(value)}]`);
+          out.push(shownValue && attrOf(row.pairs, "value") === value
+            ? "@name+" : `//${name}${test}[@value=${xpathLiteral(value)}]`);
           anchored++;
         }
       }
@@ -653,7 +719,8 @@
     if (anchored === 0 && TEXT_ANCHOR_TAGS.has(el.localName)) {
       const text = xpathSpace(el.textContent);
       if (text && text.length <= 60 && textCount(ctx, el.localName, text) === 1) {
-        out.push(`xpath=//${name}[normalize-space(.)=${xpathLiteral(text)}]`);
+        out.push(short && row.text === text
+          ? "=" : `//${name}[normalize-space(.)=${xpathLiteral(text)}]`);
       }
     }
     return out;
@@ -679,8 +746,11 @@
     return out;
   }
 
+  // Full Playwright selectors ("xpath=..." / "css=..."), as frame paths store them.
   function selectorsFor(el, ctx, xpath, anchor) {
-    return xpath !== null ? xpathSelectors(el, ctx, xpath, anchor) : cssSelectors(el, ctx);
+    return xpath !== null
+      ? xpathSelectors(el, ctx, xpath, anchor, null).map((s) => "xpath=" + s)
+      : cssSelectors(el, ctx);
   }
 
   // ---------- page geometry: scroll container, overlay, chunks ----------
@@ -785,67 +855,106 @@
       el.getAttribute("placeholder") || text;
   }
 
+  // The shown attributes as a flat [name index, value, ...] list (names: WIRE_ATTRS), in the
+  // element's own order: the rendering keeps it.
   function attributesOf(el) {
-    const attrs = {};
+    const pairs = [];
     if (el.hasAttributes()) {
       const names = el.getAttributeNames();
       for (const a of names) {
         if (!SHOWN_SET.has(a)) continue;
         const v = el.getAttribute(a);
-        if (v) attrs[a] = v.length > 200 ? v.slice(0, 200) : v;
+        if (v) pairs.push(WIRE_ATTR_INDEX.get(a), v.length > 200 ? v.slice(0, 200) : v);
       }
       if (names.includes("contenteditable")) {
         const editable = el.getAttribute("contenteditable");
-        if (editable !== "false") attrs.contenteditable = "true";
+        if (editable !== "false") pairs.push(WIRE_ATTR_INDEX.get("contenteditable"), "true");
       }
     }
     const tag = el.localName;
+    const VALUE = WIRE_ATTR_INDEX.get("value");
     if (tag === "input") {
       const type = el.type;
       if (type === "checkbox" || type === "radio") {
-        if (el.hasAttribute("value")) attrs.value = el.getAttribute("value");
-        if (el.checked) attrs.checked = "true";
+        if (el.hasAttribute("value")) pairs.push(VALUE, el.getAttribute("value"));
+        if (el.checked) pairs.push(WIRE_ATTR_INDEX.get("checked"), "true");
       } else if (type !== "password" && el.value) {
         // The current value, never a password's.
-        attrs.value = el.value.length > 200 ? el.value.slice(0, 200) : el.value;
+        pairs.push(VALUE, el.value.length > 200 ? el.value.slice(0, 200) : el.value);
       }
     } else if ((tag === "textarea" || tag === "select") && el.value) {
-      attrs.value = el.value.length > 200 ? el.value.slice(0, 200) : el.value;
+      pairs.push(VALUE, el.value.length > 200 ? el.value.slice(0, 200) : el.value);
     }
-    return attrs;
+    return pairs;
   }
 
   // One element as a compact row (parse_snapshot expands it; field order is the wire format):
-  // [tag, text, attributes, selectors | index of the row whose selectors it shares,
-  //  frame path index (-1 = top), chunk, [x, y, width, height], interactive (0/1),
-  //  options, role, name]   -- the last three only when not empty.
+  // [tag (index into `tags`), text | index of an earlier row with the same text, attributes (flat pairs, see
+  //  attributesOf), selectors | index of the row whose selectors it shares, frame path index
+  //  (-1 = top), chunk, [x, y, width, height], interactive (0/1),
+  //  options, role (index into `roles`), name (1 = the row's text, 2 = its aria-label)]
+  //  -- the last three only when not empty. Every byte here costs transfer time (~30 ns/byte
+  //  through CDP and Playwright), hence the back-references.
   const selectorOwner = new Map(); // element -> index of the first row that used its selectors
   const framePaths = [];
   const frameIndex = new Map();
+  const roles = [];
+  const roleIndex = new Map();
+  const tags = []; // rows name their tag by index into this list
+  const tagIndex = new Map();
+  const textRows = new Map(); // text (8+ chars) -> index of the first row that carried it
 
   // Selectors on the wire (a third of the bytes otherwise): "xpath=" is implied for anything
   // not starting with "css=", and an absolute path that shares k leading characters with the
-  // previous row's absolute path is sent as "~k|rest". parse_snapshot undoes both.
+  // previous row's absolute path is sent as "~k|rest"; besides, the tokens of xpathSelectors.
+  // parse_snapshot undoes all of it.
   let lastAbsolute = "";
-  function wireSelectors(list) {
-    return list.map((selector, i) => {
-      if (!selector.startsWith("xpath=")) return selector;
-      const path = selector.slice(6);
-      if (i !== 0 || path.startsWith("//")) return path;
-      const max = Math.min(path.length, lastAbsolute.length);
-      let k = 0;
-      while (k < max && path.charCodeAt(k) === lastAbsolute.charCodeAt(k)) k++;
-      lastAbsolute = path;
-      return k > 12 ? "~" + k + "|" + path.slice(k) : path;
-    });
+  function wireXPaths(list) {
+    const path = list[0];
+    if (path.startsWith("//")) return list;
+    const max = Math.min(path.length, lastAbsolute.length);
+    let k = 0;
+    while (k < max && path.charCodeAt(k) === lastAbsolute.charCodeAt(k)) k++;
+    lastAbsolute = path;
+    if (k > 12) list[0] = "~" + k + "|" + path.slice(k);
+    return list;
+  }
+
+  function optionsOf(select) {
+    const options = select.options;
+    const out = [];
+    for (let i = 0; i < options.length && i < 100; i++) {
+      const o = options[i];
+      out.push(collapse(o.label || o.text));
+    }
+    return out;
   }
 
   function describe(rec, index) {
     const el = rec.owner;
+    const isText = rec.node.nodeType === 3;
+    const tag = isText ? "#text" : el.localName;
+    let text;
+    let pairs = null;
+    if (isText) {
+      text = capText(rec.node.data, MAX_TEXT);
+    } else {
+      const formField = tag === "input" || tag === "select" || tag === "textarea";
+      text = formField ? "" : capText(rec.content ?? el.textContent, MAX_TEXT);
+      if (!text && rec.interactive && !formField) {
+        // An image-only link or button: its picture's alt text is what a user would read.
+        const img = el.querySelector("img[alt]");
+        if (img) text = capText(img.getAttribute("alt"), MAX_TEXT);
+      }
+      pairs = attributesOf(el);
+    }
     let selectors = selectorOwner.get(el);
     if (selectors === undefined) {
       selectorOwner.set(el, index);
-      selectors = wireSelectors(selectorsFor(el, rec.ctx, rec.xpath, rec.anchor));
+      const row = pairs === null ? null : { text, pairs };
+      selectors = rec.xpath !== null
+        ? wireXPaths(xpathSelectors(el, rec.ctx, rec.xpath, rec.anchor, row))
+        : cssSelectors(el, rec.ctx);
     }
     let frame = -1;
     if (rec.ctx.frame.length) {
@@ -859,26 +968,34 @@
     const box = [round(r.left + pageX + rec.ctx.offX), round(r.top + pageY + rec.ctx.offY),
       round(r.width), round(r.height)];
     const chunk = chunkOf(rec);
-    if (rec.node.nodeType === 3) {
-      return ["#text", capText(rec.node.data, MAX_TEXT), 0, selectors, frame, chunk, box, 0];
+    let wireText = text;
+    if (text.length >= 8) {
+      const earlier = textRows.get(text);
+      if (earlier === undefined) textRows.set(text, index);
+      else wireText = earlier;
     }
-    const tag = el.localName;
-    const formField = tag === "input" || tag === "select" || tag === "textarea";
-    let text = formField ? "" : capText(el.textContent, MAX_TEXT);
-    if (!text && rec.interactive && !formField) {
-      // An image-only link or button: its picture's alt text is what a user would read.
-      const img = el.querySelector("img[alt]");
-      if (img) text = capText(img.getAttribute("alt"), MAX_TEXT);
+    let tagNumber = tagIndex.get(tag);
+    if (tagNumber === undefined) {
+      tagNumber = tags.push(tag) - 1;
+      tagIndex.set(tag, tagNumber);
     }
+    if (isText) return [tagNumber, wireText, 0, selectors, frame, chunk, box, 0];
     const interactive = rec.interactive ? 1 : 0;
-    const row = [tag, text, attributesOf(el), selectors, frame, chunk, box, interactive];
+    const row = [tagNumber, wireText, pairs.length ? pairs : 0, selectors, frame, chunk, box,
+      interactive];
     if (tag === "select" || rec.interactive) {
-      row.push(tag === "select"
-        ? Array.from(el.options).slice(0, 100).map((o) => collapse(o.label || o.text)) : 0);
+      row.push(tag === "select" ? optionsOf(el) : 0);
     }
     if (rec.interactive) {
-      row.push(el.getAttribute("role") || implicitRole(el));
-      row.push(capText(accessibleName(el, rec.ctx, text) || "", 100));
+      const role = el.getAttribute("role") || implicitRole(el);
+      let roleNumber = roleIndex.get(role);
+      if (roleNumber === undefined) {
+        roleNumber = roles.push(role) - 1;
+        roleIndex.set(role, roleNumber);
+      }
+      row.push(roleNumber);
+      const name = capText(accessibleName(el, rec.ctx, text) || "", 100);
+      row.push(name === text ? 1 : name !== "" && name === attrOf(pairs, "aria-label") ? 2 : name);
     }
     return row;
   }
@@ -898,6 +1015,9 @@
     scroll_container: containerSelector,
     chunk_height: chunkH,
     frames: framePaths,
+    attribute_names: WIRE_ATTRS,
+    roles,
+    tags,
     elements,
   });
 }
