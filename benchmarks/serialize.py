@@ -83,7 +83,7 @@ def main() -> None:
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         page.set_content(catalogue_page())
         total, interactive = page_counts(page)
-        script = load_js("serializer.js")
+        script = load_js("serializer")
         options = {"chunkRatio": 0.75, "maxText": 150}
         medians = interleaved_medians(
             {
@@ -103,7 +103,7 @@ def main() -> None:
         f"{len(snapshot.elements)} numbered elements in {len(snapshot.chunks)} chunks"
     )
     print(
-        f"serializer.js (evaluate)          median {ours:.3f} s over {args.runs} runs, "
+        f"serializer (evaluate)             median {ours:.3f} s over {args.runs} runs, "
         f"{payload_kb:.0f} KB JSON"
     )
     print(f"take_snapshot (evaluate + parse)  median {full:.3f} s")

@@ -72,4 +72,4 @@ def test_every_error_derives_from_the_base() -> None:
 def test_package_ships_typing_marker_and_browser_code() -> None:
     root = importlib.resources.files("stagehand_py")
     assert root.joinpath("py.typed").is_file()
-    assert root.joinpath("dom", "serializer.js").is_file()
+    assert root.joinpath("dom", "serializer", "10_setup.js").is_file()

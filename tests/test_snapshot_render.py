@@ -10,8 +10,9 @@ import pytest
 from stagehand_py import ElementNotFoundError, PageError, SerializationError
 from stagehand_py.dom import Chunk, order_chunks, parse_snapshot
 
-# Rows as serializer.js writes them: tag, text, attributes, selectors (or the index of the row
-# whose selectors are shared), frame index, chunk, box, interactive, [options, role, name].
+# Rows as the serializer (dom/serializer/80_rows.js) writes them: tag, text, attributes,
+# selectors (or the index of the row whose selectors are shared), frame index, chunk, box,
+# interactive, [options, role, name].
 FIXTURE: dict[str, Any] = {
     "url": "http://127.0.0.1:8000/form.html",
     "title": "Signup",

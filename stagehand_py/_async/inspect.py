@@ -19,7 +19,7 @@ async def _evaluate_serializer(page: AsyncPage, options: dict[str, Any]) -> str:
     # A navigation can destroy the context mid-walk; the new document is tried once more.
     for _ in range(2):
         try:
-            result = await page.evaluate(load_js("serializer.js"), options)
+            result = await page.evaluate(load_js("serializer"), options)
         except PlaywrightError as exc:
             last_error = (exc.message or str(exc)).splitlines()[0]
             with contextlib.suppress(PlaywrightError):

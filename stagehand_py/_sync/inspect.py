@@ -20,7 +20,7 @@ def _evaluate_serializer(page: Page, options: dict[str, Any]) -> str:
     # A navigation can destroy the context mid-walk; the new document is tried once more.
     for _ in range(2):
         try:
-            result = page.evaluate(load_js("serializer.js"), options)
+            result = page.evaluate(load_js("serializer"), options)
         except PlaywrightError as exc:
             last_error = (exc.message or str(exc)).splitlines()[0]
             with contextlib.suppress(PlaywrightError):

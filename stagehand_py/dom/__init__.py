@@ -1,7 +1,8 @@
 """The page serializer: browser-side scripts shipped as package data, and their typed result.
 
-``load_js(name)`` reads one of the ``.js`` files next to this module (cached); the models in
-:mod:`._snapshot` describe what ``serializer.js`` returns and render it as the model sees it.
+``load_js(name)`` reads a browser-side script next to this module (cached): a single file such
+as ``settle.js``, or the ``serializer/`` directory, whose parts form one function. The models in
+:mod:`._snapshot` describe what the serializer returns and render it as the model sees it.
 """
 
 from __future__ import annotations
@@ -14,8 +15,20 @@ from ._snapshot import Box, Chunk, Element, Snapshot, order_chunks, parse_snapsh
 
 @functools.cache
 def load_js(name: str) -> str:
-    """The source of ``stagehand_py/dom/<name>`` (e.g. ``"serializer.js"``), read once."""
-    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    """The source of ``stagehand_py/dom/<name>``, read once.
+
+    ``name`` is a file (``"settle.js"``) or a directory of parts (``"serializer"``): the
+    directory's ``.js`` files, in name order, are the body of one ``(options) => {...}``
+    function, so they share its scope while each stays small enough to read.
+    """
+    path = resources.files(__package__).joinpath(name)
+    if not path.is_dir():
+        return path.read_text(encoding="utf-8")
+    parts = sorted((p for p in path.iterdir() if p.name.endswith(".js")), key=lambda p: p.name)
+    if not parts:
+        raise FileNotFoundError(f"no .js parts in stagehand_py/dom/{name}/")
+    body = "\n".join(p.read_text(encoding="utf-8") for p in parts)
+    return "(options) => {\n" + body + "\n}"
 
 
 __all__ = ["Box", "Chunk", "Element", "Snapshot", "load_js", "order_chunks", "parse_snapshot"]

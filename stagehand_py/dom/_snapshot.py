@@ -1,4 +1,4 @@
-"""Typed form of what ``serializer.js`` returns, and the exact text the model is shown.
+"""Typed form of what the serializer (``dom/serializer/``) returns, and the text the model sees.
 
 Everything here is pure Python (no browser), so chunk ordering and rendering are unit-tested
 from a JSON fixture.
@@ -112,7 +112,7 @@ def order_chunks(chunks: Iterable[Chunk], scroll_y: float, chunk_height: float) 
 
 
 def _xpath_literal(value: str) -> str:
-    """The XPath string literal serializer.js's ``xpathLiteral`` writes for ``value``."""
+    """The XPath literal for ``value``, as ``xpathLiteral`` (serializer/20_helpers.js) writes it."""
     if '"' not in value:
         return f'"{value}"'
     if "'" not in value:
@@ -121,7 +121,7 @@ def _xpath_literal(value: str) -> str:
 
 
 class _SelectorDecoder:
-    """Undo serializer.js's wire compression of selectors (see ``wireSelectors`` there):
+    """Undo the serializer's wire compression of selectors (``wireXPaths`` in 80_rows.js):
     ``xpath=`` is implied unless a selector starts with ``css=``, and ``~k|rest`` means the
     first k characters of the previous row's absolute XPath followed by ``rest``. Tokens that
     only repeat what the row itself carries: ``#`` (its id), ``@attr`` (its attribute),
@@ -176,10 +176,10 @@ class _WireTables:
 def _element_fields(
     index: int, row: list[Any], rows: list[dict[str, Any]], tables: _WireTables
 ) -> dict[str, Any]:
-    # Row layout (see serializer.js): tag (or its index in `tags`), text (or the index of a row
-    # with the same text), attributes, selectors (or the index of the row whose selectors it
-    # shares), frame index, chunk, box, interactive, [options, role (or its index in `roles`),
-    # name (or 1 = the text, 2 = the aria-label)]
+    # Row layout (see `describe` in dom/serializer/80_rows.js): tag (or its index in `tags`),
+    # text (or the index of a row with the same text), attributes, selectors (or the index of
+    # the row whose selectors it shares), frame index, chunk, box, interactive, [options, role
+    # (or its index in `roles`), name (or 1 = the text, 2 = the aria-label)]
     tag, text, attributes, selectors, frame, chunk, box, interactive, *rest = row
     if isinstance(tag, int):
         tag = tables.tags[tag]
@@ -226,7 +226,7 @@ def _cyclic_gc_paused() -> Iterator[None]:
 
 
 def parse_snapshot(json_text: str) -> Snapshot:
-    """Parse ``serializer.js`` output (compact rows) into a :class:`Snapshot`.
+    """Parse the serializer (``dom/serializer/``) output (compact rows) into a :class:`Snapshot`.
 
     Chunks are built here from each element's chunk number and ordered nearest to the current
     scroll position first; chunks without elements are left out.

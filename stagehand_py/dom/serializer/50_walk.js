@@ -1,0 +1,168 @@
+// Serializer part 5: the walk over light DOM, open shadow roots and same-origin iframes,
+// collecting `records`.
+// {node, owner, rect, ctx, interactive, xpath, anchor, content (a leaf's textContent)}
+const records = [];
+
+function makeContext(doc, parent, iframe, frameSelector) {
+  const win = doc.defaultView;
+  const ctx = {
+    doc, index: buildIndex(doc), frame: [], chain: [], offX: 0, offY: 0,
+    scrollX: win.scrollX, scrollY: win.scrollY, computed: styleReader(doc),
+    clip: { left: 0, top: 0, right: vw, bottom: vh }, topIframe: null,
+  };
+  if (parent) {
+    const r = iframe.getBoundingClientRect();
+    const st = parent.doc.defaultView.getComputedStyle(iframe);
+    const dx = r.left + iframe.clientLeft + parseFloat(st.paddingLeft);
+    const dy = r.top + iframe.clientTop + parseFloat(st.paddingTop);
+    ctx.frame = parent.frame.concat([frameSelector]);
+    ctx.chain = [{ root: iframe.getRootNode(), iframe, dx, dy }].concat(
+      parent.chain.map((l) => ({ root: l.root, iframe: l.iframe, dx: l.dx + dx, dy: l.dy + dy })),
+    );
+    ctx.offX = parent.offX + dx;
+    ctx.offY = parent.offY + dy;
+    ctx.topIframe = parent.topIframe || iframe;
+    const pc = parent.clip;
+    ctx.clip = {
+      left: Math.max(0, pc.left - dx), top: Math.max(0, pc.top - dy),
+      right: Math.min(win.innerWidth, pc.right - dx),
+      bottom: Math.min(win.innerHeight, pc.bottom - dy),
+    };
+  }
+  return ctx;
+}
+
+function enterFrame(iframe, ctx, state) {
+  let doc = null;
+  try {
+    doc = iframe.contentDocument; // null (or a throw) for cross-origin: skipped silently
+  } catch (e) {
+    doc = null;
+  }
+  if (!doc || !doc.documentElement || state.hidden) return;
+  if (!visibleRect(iframe, ctx, false, state.area)) return;
+  const sels = selectorsFor(iframe, ctx, state.xpath, state.anchor);
+  const preferred = sels.find((s) => s.includes("@id=")) || sels[0];
+  if (!preferred) return;
+  const inner = makeContext(doc, ctx, iframe, preferred);
+  walk(doc.documentElement, inner, "/" + xpathName(doc.documentElement), null, false, false,
+    UNBOUNDED);
+}
+
+// The union of `rects` as a DOMRect (empty ones ignored, as getBoundingClientRect does).
+function unionRect(rects) {
+  let left = Infinity;
+  let top = Infinity;
+  let right = -Infinity;
+  let bottom = -Infinity;
+  for (let i = 0; i < rects.length; i++) {
+    const r = rects[i];
+    if (r.width <= 0 || r.height <= 0) continue;
+    if (r.left < left) left = r.left;
+    if (r.top < top) top = r.top;
+    if (r.right > right) right = r.right;
+    if (r.bottom > bottom) bottom = r.bottom;
+  }
+  return left === Infinity ? null : new DOMRect(left, top, right - left, bottom - top);
+}
+
+// A visible, non-blank text node of a mixed-content element (its selectors are the parent's).
+function addTextNode(n, el, ctx, xpath, anchor, area) {
+  if (!/\S/.test(n.data)) return;
+  const range = ctx.range || (ctx.range = ctx.doc.createRange()); // one Range, reused
+  range.selectNodeContents(n);
+  // Line boxes once; their union is the bounding rect (what range.getBoundingClientRect()
+  // would compute again).
+  const lines = range.getClientRects();
+  const rect = unionRect(lines);
+  if (rect === null || rect.width < 1 || rect.height < 1) return;
+  if (area.clip !== null && !overlaps(rect, area.clip)) return;
+  if (ctx.index.invisible.has(el)) return;
+  const first = lines[0] || rect;
+  if (!placeVisible(el, first, ctx, area.view)) return;
+  records.push({ node: n, owner: el, rect, ctx, interactive: false, xpath, anchor,
+    content: null });
+}
+
+// xpath: absolute XPath of `el` (null inside shadow roots); anchor: nearest uniquely-id'd
+// light ancestor {prefix, length} for id-anchored paths; parentArea: see areasFor.
+function walk(el, ctx, xpath, anchor, hidden, inTextOwner, parentArea) {
+  const tag = el.localName;
+  const textAnchor = anchor; // text nodes share `el`'s selectors, built from this anchor
+  const areas = areasFor(el, ctx, parentArea);
+  if (tag === "iframe" || tag === "frame") {
+    enterFrame(el, ctx, { hidden, xpath, anchor, area: areas.own });
+    return;
+  }
+  const bits = ctx.index.flags.get(el) || 0;
+  if (!hidden && bits !== 0) {
+    hidden = (bits & 6) !== 0 || ((bits & 1) !== 0 && el.getAttribute("aria-hidden") === "true");
+  }
+  let ownsText = inTextOwner;
+  let mixedText = false;
+  if (!hidden && !SKIP_TAGS.has(tag)) {
+    if (isInteractive(el, tag, bits)) {
+      const role = el.getAttribute("role");
+      ownsText = ownsText || TEXT_OWNER_TAGS.has(tag) || TEXT_OWNER_ROLES.has(role);
+      if (!isDisabled(el, bits)) {
+        let rect = visibleRect(el, ctx, true, areas.own);
+        if (!rect && tag === "input" && (el.type === "checkbox" || el.type === "radio")) {
+          // A styled toggle: the input is hidden, its visible label is what users click.
+          for (const label of labelsOf(el, ctx)) {
+            rect = visibleRect(label, ctx, false, areasFor(label, ctx, UNBOUNDED).own);
+            if (rect) break;
+          }
+        }
+        if (rect) {
+          records.push({ node: el, owner: el, rect, ctx, interactive: true, xpath, anchor,
+            content: null });
+        }
+      }
+    } else if (!inTextOwner && el.childElementCount === 0) {
+      const content = el.textContent; // read once: describe() reuses it
+      if (/\S/.test(content) && visibleRect(el, ctx, false, areas.own)) {
+        records.push({ node: el, owner: el, rect: visibleCache.get(el), ctx,
+          interactive: false, xpath, anchor, content });
+      }
+    } else if (!inTextOwner) {
+      mixedText = true;
+    }
+  }
+  if (tag === "svg" || tag === "math" || LEAF_TAGS.has(tag)) return;
+  // Own unique id: anchor for the whole subtree.
+  if (xpath !== null && el.id) {
+    const owners = ctx.index.light.get("#" + el.id);
+    if (owners && owners.length === 1) {
+      anchor = { prefix: "//*[@id=" + xpathLiteral(el.id) + "]", length: xpath.length };
+    }
+  }
+  const inner = areas.children;
+  if (ctx.index.invisible.get(el) === 2) hidden = true;
+  // A closed <details> shows only its <summary> (the rest is in a content-visibility:hidden
+  // slot of its user-agent shadow root, which no box test would notice).
+  const closedDetails = tag === "details" && !el.open;
+  if (el.shadowRoot) {
+    for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) {
+      walk(c, ctx, null, null, hidden, ownsText, inner);
+    }
+  }
+  const seen = el.firstElementChild ? new Map() : null;
+  for (let c = mixedText ? el.firstChild : el.firstElementChild; c;
+    c = mixedText ? c.nextSibling : c.nextElementSibling) {
+    if (c.nodeType !== 1) {
+      if (c.nodeType === 3) addTextNode(c, el, ctx, xpath, textAnchor, areas.own);
+      continue;
+    }
+    let childPath = null;
+    if (xpath !== null) {
+      const name = xpathName(c);
+      const n = (seen.get(name) || 0) + 1;
+      seen.set(name, n);
+      // The short step is built first: one rope node per level instead of five, which makes
+      // flattening the path (prefix compression, JSON) much cheaper.
+      childPath = xpath + ("/" + name + "[" + n + "]");
+    }
+    const childHidden = hidden || (closedDetails && c.localName !== "summary");
+    walk(c, ctx, childPath, anchor, childHidden, ownsText, inner);
+  }
+}
