@@ -7,6 +7,7 @@ stored selector whose one element still has the stored fingerprint.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator as AsyncLocator
@@ -63,21 +64,30 @@ async def locate_fingerprinted(
     :class:`ElementNotFoundError` naming what each selector found when none holds.
     """
     scope = await frame_scope(page, frame)
+    # Top-document XPaths are all checked in one plain page.evaluate (see fingerprint.js).
+    checked = await _check_xpaths(page, selectors) if not frame else {}
     tried: list[str] = []
     for selector in selectors:
         locator = scope.locator(selector)
-        try:
-            # One round trip: how many elements match, and the fingerprint fields of each.
-            matches = await locator.evaluate_all(load_fingerprint_js())
-        except PlaywrightError as exc:  # malformed selector, or the frame is gone
-            tried.append(f"{selector} (error: {(exc.message or str(exc)).splitlines()[0]})")
+        if selector in checked:
+            count, fields, error = checked[selector]
+        else:
+            try:
+                # One round trip: how many elements match, and the fingerprint fields of each.
+                matches = await locator.evaluate_all(load_fingerprint_js())
+            except PlaywrightError as exc:  # malformed selector, or the frame is gone
+                count, fields, error = 0, None, (exc.message or str(exc)).splitlines()[0]
+            else:
+                count, fields, error = len(matches), matches[0] if matches else None, None
+        if error is not None:
+            tried.append(f"{selector} (error: {error})")
             continue
-        if len(matches) != 1:
-            tried.append(f"{selector} ({len(matches)} matches)")
+        if count != 1:
+            tried.append(f"{selector} ({count} matches)")
             continue
         if fingerprint is None:
             return locator, selector
-        found = fingerprint_from_element(LiveElement.model_validate(matches[0]))
+        found = fingerprint_from_element(LiveElement.model_validate(fields))
         if fingerprint.matches(found):
             return locator, selector
         tried.append(f"{selector} (a different element: <{found.tag}> {found.name[:40]!r})")
@@ -87,6 +97,29 @@ async def locate_fingerprinted(
         f"{page.url}: {detail}. The page changed; the step needs the model again.",
         list(selectors),
     )
+
+
+async def _check_xpaths(
+    page: AsyncPage, selectors: Sequence[str]
+) -> dict[str, tuple[int, dict[str, Any] | None, str | None]]:
+    """``selector -> (match count, fields of the one match, error)`` for the XPath selectors.
+
+    Leaves the others (css, shadow DOM) to Playwright's engine. A page that cannot run the
+    check (navigating, closed) yields no answers, so every selector goes the usual way.
+    """
+    xpaths = {s: s[len("xpath=") :] for s in selectors if s.startswith("xpath=") and ">>" not in s}
+    if not xpaths:
+        return {}
+    try:
+        answers = await page.evaluate(load_fingerprint_js(), {"xpaths": list(xpaths.values())})
+    except PlaywrightError:
+        return {}
+    if not isinstance(answers, list) or len(answers) != len(xpaths):
+        return {}
+    return {
+        selector: (int(answer["count"]), answer.get("fields"), answer.get("error"))
+        for selector, answer in zip(xpaths, answers, strict=True)
+    }
 
 
 def fingerprint_summary(fingerprint: ElementFingerprint | None) -> str:

@@ -1,8 +1,12 @@
-// Run as `locator.evaluate(<this file>)` for one element, or `locator.evaluate_all(...)` for all
-// matches at once (one round trip tells both how many matched and what they are): the raw
-// fields of each live element, in the shape the DOM serializer reports
-// ({tag, text, attributes, role, name}). Python turns them into an
-// ElementFingerprint with the same recipe it uses for serialized elements, so the two agree.
+// The raw fields of live elements, in the shape the DOM serializer reports
+// ({tag, text, attributes, role, name}). Python turns them into an ElementFingerprint with the
+// same recipe it uses for serialized elements, so the two agree. Three ways to call it:
+//   locator.evaluate(<this file>)      one element -> its fields;
+//   locator.evaluate_all(<this file>)  all matches -> a list (count and fields in one trip);
+//   page.evaluate(<this file>, {xpaths: [...]}) -> per XPath {count, fields} or {error}.
+// The last is how a cache replay checks a step: plain page.evaluate needs only Playwright's
+// small main-world helper, not its selector engine there (~25 ms to set up in each new
+// document, on top of the utility-world one that fill/click use anyway).
 (target) => {
   const one = (el) => {
     // Only what a fingerprint keeps (KEY_ATTRIBUTES in _fingerprint.py), plus contenteditable,
@@ -33,5 +37,21 @@
       name: (el.getAttribute("aria-label") || "").replace(/\s+/g, " ").trim(),
     };
   };
-  return Array.isArray(target) ? target.map(one) : one(target);
+  if (Array.isArray(target)) return target.map(one);
+  if (!Array.isArray(target.xpaths)) return one(target);
+  return target.xpaths.map((xpath) => {
+    let found;
+    try {
+      found = document.evaluate(xpath, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE);
+    } catch (error) {
+      return { count: 0, error: String(error.message || error) };
+    }
+    // Playwright's XPath engine keeps only elements; so does this count.
+    const elements = [];
+    for (let i = 0; i < found.snapshotLength; i++) {
+      const node = found.snapshotItem(i);
+      if (node.nodeType === Node.ELEMENT_NODE) elements.push(node);
+    }
+    return { count: elements.length, fields: elements.length === 1 ? one(elements[0]) : null };
+  });
 }

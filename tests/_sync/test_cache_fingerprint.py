@@ -114,3 +114,29 @@ def test_locate_fails_when_no_selector_finds_the_element(sync_page: Page) -> Non
     # Without a fingerprint (a page-level step) the first unique selector is enough.
     _, selector = locate_fingerprinted(sync_page, [], EMAIL_SELECTORS, None)
     assert selector == EMAIL_SELECTORS[0]
+
+
+def test_locate_counts_xpaths_as_playwright_does(sync_page: Page) -> None:
+    # Top-document XPaths are checked in one page.evaluate of our own (fewer round trips on
+    # replay); what it counts must be what Playwright's engine would act on.
+    sync_page.set_content(FORM)
+    stored = fingerprint_of_locator(sync_page.locator("#terms"))
+    selectors = [
+        "xpath=//input[",  # malformed: passed over with its error
+        "xpath=//label",  # two labels
+        "xpath=//h1/text()",  # a text node, no element
+        "xpath=//form >> css=#email",  # a chain: left to Playwright, finds another element
+        "xpath=//*[@id='terms']",
+    ]
+    for selector in selectors[1:]:
+        expected = {"xpath=//label": 2, "xpath=//h1/text()": 0}.get(selector, 1)
+        assert sync_page.locator(selector).count() == expected
+    _, selector = locate_fingerprinted(sync_page, [], selectors, stored)
+    assert selector == selectors[-1]
+    with pytest.raises(ElementNotFoundError) as raised:
+        locate_fingerprinted(sync_page, [], selectors[:-1], stored)
+    message = str(raised.value)
+    assert "xpath=//input[ (error: " in message
+    assert "xpath=//label (2 matches)" in message
+    assert "xpath=//h1/text() (0 matches)" in message
+    assert "xpath=//form >> css=#email (a different element: <input> " in message
