@@ -86,7 +86,7 @@ def main() -> None:
     mark, count_tokens = _token_counter()
     header = (
         f"{'page':<16}{'elements':>9}{'chunks':>7}{'prompt chars':>13}{'tokens':>8}"
-        f"{'page chars':>11}{'acts calls':>11}{'actions':>8}"
+        f"{'page chars':>11}{'LLM calls':>11}{'actions':>8}"
     )
     print(header)
     print("-" * len(header))

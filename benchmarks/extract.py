@@ -11,10 +11,7 @@ raw / text and raw / prompt. No network and no model are used.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -26,6 +23,7 @@ from stagehand_py._sync.browser import launch_chromium
 from stagehand_py._sync.extract import extract, read_page_text
 from stagehand_py._sync.llm.testing import FunctionLLM
 from stagehand_py.llm._messages import Message
+from stagehand_py.testing import serve_directory
 
 PAGES = Path(__file__).resolve().parent.parent / "tests" / "pages"
 ICON = '<svg class="icon icon-{n}" viewBox="0 0 24 24"><path d="M12 2l3 7h7l-6 4 2 7-6-4-6 4 2-7-6-4h7z"/></svg>'  # noqa: E501
@@ -82,25 +80,18 @@ def measure(page: Page, url: str) -> None:
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as extra:
+    with (
+        tempfile.TemporaryDirectory() as extra,
+        serve_directory(PAGES) as fixtures,
+        serve_directory(extra) as generated,
+        sync_playwright() as playwright,
+    ):
         (Path(extra) / "shop.html").write_text(shop_page(), encoding="utf-8")
-        servers: list[http.server.ThreadingHTTPServer] = []
-        for directory in (PAGES, Path(extra)):
-            handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=directory)
-            handler.log_message = lambda *args: None  # type: ignore[attr-defined]
-            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-            threading.Thread(target=server.serve_forever, daemon=True).start()
-            servers.append(server)
-        base = [f"http://127.0.0.1:{s.server_address[1]}/" for s in servers]
-        long_page = "long.html" if (PAGES / "long.html").exists() else "extract/products.html"
-        with sync_playwright() as playwright:
-            browser = launch_chromium(playwright.chromium)
-            page = browser.new_page(viewport={"width": 1280, "height": 720})
-            measure(page, base[0] + long_page)
-            measure(page, base[1] + "shop.html")
-            browser.close()
-        for server in servers:
-            server.shutdown()
+        browser = launch_chromium(playwright.chromium)
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        measure(page, fixtures + "long.html")
+        measure(page, generated + "shop.html")
+        browser.close()
 
 
 if __name__ == "__main__":

@@ -129,6 +129,8 @@ function walk(el, ctx, xpath, anchor, hidden, inTextOwner, parentArea) {
     }
   }
   if (tag === "svg" || tag === "math" || LEAF_TAGS.has(tag)) return;
+  // Nothing under a hidden element is kept (a closed mega-menu can hold thousands).
+  if (hidden || ctx.index.invisible.get(el) === 2) return;
   // Own unique id: anchor for the whole subtree.
   if (xpath !== null && el.id) {
     const owners = ctx.index.light.get("#" + el.id);
@@ -137,7 +139,6 @@ function walk(el, ctx, xpath, anchor, hidden, inTextOwner, parentArea) {
     }
   }
   const inner = areas.children;
-  if (ctx.index.invisible.get(el) === 2) hidden = true;
   // A closed <details> shows only its <summary> (the rest is in a content-visibility:hidden
   // slot of its user-agent shadow root, which no box test would notice).
   const closedDetails = tag === "details" && !el.open;
