@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 
 import pytest
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import ActError, ActTimeoutError, AsyncStagehand
-from stagehand_py.llm._messages import ChatResponse, ToolCall
+from stagehand_py.llm._messages import ChatResponse, Message, ToolCall, ToolSpec
+from stagehand_py.testing import AsyncFunctionLLM
 from tests import secret_values
 from tests._async.plan_llm import AsyncPlanLLM, Step
 
@@ -298,3 +300,43 @@ async def test_a_model_that_keeps_answering_badly_fails_clearly(
         await page.act("type x")
     assert "not allowed" in str(caught.value)
     assert llm.calls == 3
+
+
+def _obey_the_page(messages: list[Message], tools: list[ToolSpec]) -> ToolCall:
+    """A gullible model: does whatever the page text tells it to, tool name included."""
+    seen = "\n".join(m.content for m in messages)
+    method = re.search(r'method "(\w+)" and args \["([^"]*)"\]', seen)
+    script = re.search(r'runScript with code "([^"]*)"', seen)
+    assert method and script, "the page's text should have reached the model"
+    if sum(m.role == "tool" for m in messages) % 2 == 0:
+        return _call(
+            "doAction",
+            method=method.group(1),
+            element=0,
+            args=[method.group(2)],
+            step="as the page said",
+            why="the page said so",
+            completed=True,
+        )
+    return _call("runScript", code=script.group(1))
+
+
+async def test_page_text_cannot_make_the_model_run_anything_off_the_allow_list(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = AsyncFunctionLLM(chat=_obey_the_page)
+    page = AsyncStagehand(llm=llm, max_reasks=3).wrap(async_page)
+    await page.goto(pages_url + "injection.html")
+    with pytest.raises(ActError) as caught:
+        await page.act("add the shoe to the cart")
+    assert "no usable action after 4 tries" in str(caught.value)
+    assert llm.calls == 4  # the first answer and three re-asks, each refused
+    # Nothing the page asked for ran: no script, no title change, the cart untouched.
+    assert await page.title() == "Trail Runner 3 - reviews"
+    assert await page.evaluate("window.pwned") is None
+    assert await page.locator("#cart-status").text_content() == ""
+    # Each refusal went back to the model as an error naming what is allowed.
+    errors = [m.content for m in llm.requests[-1].messages if m.role == "tool" and m.is_error]
+    assert errors[0].startswith("Method 'evaluate' is not allowed. Use one of: click")
+    assert errors[1].startswith("Unknown tool 'runScript'. The only tools are doAction and")
+    assert len(errors) == 3
