@@ -1,8 +1,8 @@
 """What the examples share: a local web server for their pages, and a stand-in model.
 
 ``model_or_stand_in()`` returns ``None`` when a model is configured (``STAGEHAND_PY_MODEL`` and
-its key; ``OPENAI_BASE_URL`` too for a local OpenAI-compatible server): the Stagehand then uses
-it. Otherwise it returns a ``FunctionLLM`` from ``stagehand_py.testing`` that answers like a
+its key; ``STAGEHAND_PY_BASE_URL`` too for a local OpenAI-compatible server): the Stagehand then
+uses it. Otherwise it returns a ``FunctionLLM`` from ``stagehand_py.testing`` that answers like a
 model would from what it is shown: it finds each planned element by a pattern in the numbered
 element lines of the prompt, and reads extract answers out of the page text. So every example
 runs offline.

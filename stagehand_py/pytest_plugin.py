@@ -13,7 +13,7 @@ Fixtures you may override in a conftest.py:
 
 Options (group "stagehand"), each with an environment variable used when the option is absent:
     --stagehand-model        STAGEHAND_PY_MODEL       e.g. openai/gpt-4.1-mini
-    --stagehand-base-url     OPENAI_BASE_URL          an OpenAI-compatible server
+    --stagehand-base-url     STAGEHAND_PY_BASE_URL    an OpenAI-compatible server
     --stagehand-cache-dir    STAGEHAND_PY_CACHE_DIR   action cache directory
     --stagehand-fake         STAGEHAND_PY_FAKE=1      scripted fake model, see below
     --stagehand-no-chromium  STAGEHAND_PY_NO_CHROMIUM=1
@@ -66,7 +66,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--stagehand-base-url",
         default=None,
         help="Base URL of an OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 "
-        "(env OPENAI_BASE_URL).",
+        "(env STAGEHAND_PY_BASE_URL).",
     )
     group.addoption(
         "--stagehand-cache-dir",
@@ -230,7 +230,7 @@ def _sdk_fixtures(*, is_async: bool) -> types.ModuleType:
         return (AsyncStagehand if is_async else Stagehand)(
             _option(pytestconfig, "--stagehand-model", "STAGEHAND_PY_MODEL"),
             llm=stagehand_llm,
-            base_url=_option(pytestconfig, "--stagehand-base-url", "OPENAI_BASE_URL"),
+            base_url=_option(pytestconfig, "--stagehand-base-url", "STAGEHAND_PY_BASE_URL"),
             cache_dir=_option(pytestconfig, "--stagehand-cache-dir", "STAGEHAND_PY_CACHE_DIR"),
             settings=stagehand_settings,
         )

@@ -18,7 +18,13 @@ import pytest
 from stagehand_py.cli import main
 from stagehand_py.cli._demo import DEMO_VARIABLES
 from tests import secret_values
-from tests.llm_wire_server import LLMWireServer, openai_completion, openai_tool_call
+from tests.llm_wire_server import (
+    LLMWireServer,
+    anthropic_message,
+    anthropic_tool_use,
+    openai_completion,
+    openai_tool_call,
+)
 
 FORM_PAGE = "data:text/html," + quote(
     "<title>Form</title><label for=n>Name</label><input id=n name=name>"
@@ -35,7 +41,13 @@ def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, s
 
 @pytest.fixture
 def no_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("STAGEHAND_PY_MODEL", "OPENAI_BASE_URL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"):
+    for name in (
+        "STAGEHAND_PY_MODEL",
+        "STAGEHAND_PY_BASE_URL",
+        "OPENAI_BASE_URL",
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.delenv("STAGEHAND_PY_CACHE_DIR", raising=False)
 
@@ -214,3 +226,36 @@ def test_demo_runs_act_extract_and_observe_offline_with_fake(
     assert "Dashboard: your first bags ship on Monday." in out
     assert "usage:" in out
     assert DEMO_VARIABLES["password"] not in out + err
+
+
+OBSERVED = {"elements": [{"element": 0, "description": "the Hi button", "method": "click"}]}
+
+
+def test_environment_base_urls_reach_only_their_own_provider(
+    capsys: pytest.CaptureFixture[str],
+    llm_server: LLMWireServer,
+    no_model: None,
+    monkeypatch: pytest.MonkeyPatch,
+    pages_url: str,
+) -> None:
+    page = pages_url + "hello.html"
+    # STAGEHAND_PY_BASE_URL: an unprefixed model name is served by that OpenAI-compatible server.
+    monkeypatch.setenv("STAGEHAND_PY_MODEL", "local-model")
+    monkeypatch.setenv("STAGEHAND_PY_BASE_URL", llm_server.openai_base_url)
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("ObserveAnswer", OBSERVED)]))
+    code, out, err = run_cli(capsys, "observe", page, "the button")
+    assert code == 0, err
+    assert "the Hi button" in out
+    assert [body["model"] for body in llm_server.bodies] == ["local-model"]
+
+    # An OpenAI base URL left in the environment for other tools never captures Anthropic calls.
+    monkeypatch.delenv("STAGEHAND_PY_BASE_URL")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("STAGEHAND_PY_MODEL", "anthropic/claude-test")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-secret")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", llm_server.anthropic_base_url)
+    llm_server.reply(anthropic_message([anthropic_tool_use("ObserveAnswer", OBSERVED)]))
+    code, out, err = run_cli(capsys, "observe", page, "the button")
+    assert code == 0, err
+    assert "the Hi button" in out
+    assert llm_server.bodies[-1]["model"] == "claude-test"

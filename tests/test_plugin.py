@@ -109,7 +109,7 @@ def test_model_and_base_url_options_reach_the_model_client(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-secret")
     monkeypatch.setenv("STAGEHAND_PY_BLOCK_REAL_LLM", "1")
     monkeypatch.setenv("STAGEHAND_PY_MODEL", "openai/overridden-by-the-option")
-    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    monkeypatch.delenv("STAGEHAND_PY_BASE_URL", raising=False)
     pytester.makepyfile(test_options=OPTIONS_TEST)
 
     result = pytester.runpytest_subprocess(
@@ -127,11 +127,11 @@ def test_environment_variables_stand_in_for_absent_options(
     pytestconfig: pytest.Config, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("STAGEHAND_PY_MODEL", "anthropic/from-env")
-    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("STAGEHAND_PY_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("STAGEHAND_PY_FAKE", "1")
     monkeypatch.delenv("STAGEHAND_PY_NO_CHROMIUM", raising=False)
     assert _option(pytestconfig, "--stagehand-model", "STAGEHAND_PY_MODEL") == "anthropic/from-env"
-    assert _option(pytestconfig, "--stagehand-base-url", "OPENAI_BASE_URL") == (
+    assert _option(pytestconfig, "--stagehand-base-url", "STAGEHAND_PY_BASE_URL") == (
         "http://127.0.0.1:9/v1"
     )
     assert _flag(pytestconfig, "--stagehand-fake", "STAGEHAND_PY_FAKE")

@@ -40,8 +40,9 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--base-url",
-        default=os.environ.get("OPENAI_BASE_URL"),
-        help="OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 (default: $OPENAI_BASE_URL)",
+        default=os.environ.get("STAGEHAND_PY_BASE_URL"),
+        help="OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 "
+        "(default: $STAGEHAND_PY_BASE_URL)",
     )
     group.add_argument(
         "--api-key-env",
