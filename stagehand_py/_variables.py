@@ -39,6 +39,11 @@ class Variables:
                 raise ConfigurationError(
                     f"Variable names are case-insensitive; {name!r} is given twice."
                 )
+            if value is None or isinstance(value, bool) or not isinstance(value, (str, int, float)):
+                # The value itself is never echoed: it may be a secret.
+                raise ConfigurationError(
+                    f"Variable {name!r} must be a string (or a number), not {type(value).__name__}."
+                )
             cleaned[name.upper()] = str(value)
         self._values = cleaned
 

@@ -225,6 +225,12 @@ class AsyncActRun:
                 f"After {len(self.steps)} action(s), no section of the page offered a next step "
                 f"(looked at {described}); the verifier says: {verification.reason}"
             )
+        if not snapshot.elements:
+            raise _Stop(
+                f"{snapshot.url} shows nothing to act on (no visible text or controls). It may "
+                "still be loading or be blank, or its content may be out of the serializer's "
+                "reach (canvas, closed shadow roots, cross-origin frames)."
+            )
         raise _Stop(
             f"No element matching the instruction was found: the model skipped all {described}. "
             "Check the instruction, or that the page shows what it needs."

@@ -21,7 +21,13 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel, ValidationError
 
-from .._errors import ElementNotFoundError, ExtractError, SerializationError, StructuredOutputError
+from .._errors import (
+    ConfigurationError,
+    ElementNotFoundError,
+    ExtractError,
+    SerializationError,
+    StructuredOutputError,
+)
 from ..extract import ExtractTarget, PageText, load_js, merge, page_text, split_chunks
 from ..extract._merge import filled_fields
 from ..llm._usage import Usage
@@ -57,7 +63,14 @@ async def read_page_text(
             raw = await page.evaluate(script)
         else:
             locator = page.locator(selector)
-            if await locator.count() == 0:
+            try:
+                matched = await locator.count()
+            except PlaywrightError as exc:
+                raise ConfigurationError(
+                    f"extract(selector={selector!r}) is not a selector Playwright can read: "
+                    f"{exc.message.splitlines()[0]}"
+                ) from None
+            if matched == 0:
                 raise ElementNotFoundError(
                     f"extract(selector={selector!r}) matched no element on {redact(page.url)}; "
                     "check the selector or leave it out to read the whole page.",

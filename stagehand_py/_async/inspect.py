@@ -10,6 +10,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
 from .._errors import ConfigurationError, SerializationError
+from .._inputs import check_screenshot_path
 from ..dom import Snapshot, load_js, parse_snapshot
 from ..dom._snapshot import MAX_TEXT_CHARS
 
@@ -59,6 +60,7 @@ async def annotated_screenshot(
     The overlay is removed again afterwards, whatever happens, so the page is left as it was.
     Returns the snapshot the numbers belong to.
     """
+    check_screenshot_path(path)
     if snapshot is None:
         snapshot = await take_snapshot(page)
     boxes = [

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
+from .._inputs import check_page_type
 from .._types import ActResult, ObserveResult
 from ..dom import Snapshot
 from .inspect import annotated_screenshot, take_snapshot
@@ -27,6 +28,7 @@ class AsyncStagehandPage(AsyncPage):
     """A Playwright page with plain-language methods. Make one with ``AsyncStagehand.wrap``."""
 
     def __init__(self, page: AsyncPage, stagehand: AsyncStagehand) -> None:
+        check_page_type(page, AsyncPage, type(stagehand).__name__)
         super().__init__(page._impl_obj)
         self._stagehand = stagehand
 

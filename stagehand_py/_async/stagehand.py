@@ -13,6 +13,7 @@ from playwright.async_api import Page as AsyncPage
 from .._config import Settings
 from .._errors import ActError, ActTimeoutError, ElementNotFoundError, PageError, StagehandError
 from .._history import CallRecord
+from .._inputs import check_instruction, check_open
 from .._types import ActResult, ObserveResult
 from .._variables import Variables
 from ..cache import ActionCache
@@ -22,7 +23,7 @@ from .cached_act import cached_act
 from .executor import perform
 from .extract import ExtractOutcome, extract
 from .llm.base import AsyncLLM
-from .llm.factory import create_llm
+from .llm.factory import create_llm, model_spec
 from .observe import ObserveOutcome, observe
 from .page import AsyncStagehandPage
 
@@ -51,6 +52,8 @@ class AsyncStagehand:
         prices: PriceTable | None = None,
         **limits: Any,
     ) -> None:
+        if llm is None and model is not None:
+            model_spec(model, base_url)  # a malformed model string fails here, not mid-act
         self._llm = llm
         self._model = model
         self._api_key = api_key
@@ -88,6 +91,9 @@ class AsyncStagehand:
         **limits: Any,
     ) -> ActResult:
         """Run ``action`` on ``page``: an instruction, or an observe() result (no LLM call)."""
+        if not isinstance(action, ObserveResult):
+            check_instruction("act", action, required=True)
+        check_open(page, "act")
         values = Variables(variables)
         settings = self._settings(limits)
         if isinstance(action, ObserveResult):
@@ -169,6 +175,8 @@ class AsyncStagehand:
         variables: Mapping[str, object] | None = None,
         max_chars_per_chunk: int = 12000,
     ) -> ExtractOutcome:
+        check_instruction("extract", instruction, required=False)
+        check_open(page, "extract")
         values = Variables(variables)
         try:
             outcome = await extract(
@@ -206,6 +214,8 @@ class AsyncStagehand:
         *,
         variables: Mapping[str, object] | None = None,
     ) -> ObserveOutcome:
+        check_instruction("observe", instruction, required=False)
+        check_open(page, "observe")
         values = Variables(variables)
         try:
             outcome = await observe(

@@ -11,6 +11,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
 from .._errors import ConfigurationError, SerializationError
+from .._inputs import check_screenshot_path
 from ..dom import Snapshot, load_js, parse_snapshot
 from ..dom._snapshot import MAX_TEXT_CHARS
 
@@ -60,6 +61,7 @@ def annotated_screenshot(
     The overlay is removed again afterwards, whatever happens, so the page is left as it was.
     Returns the snapshot the numbers belong to.
     """
+    check_screenshot_path(path)
     if snapshot is None:
         snapshot = take_snapshot(page)
     boxes = [

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
+from .._inputs import check_page_type
 from .._types import ActResult, ObserveResult
 from ..dom import Snapshot
 from .inspect import annotated_screenshot, take_snapshot
@@ -28,6 +29,7 @@ class StagehandPage(Page):
     """A Playwright page with plain-language methods. Make one with ``Stagehand.wrap``."""
 
     def __init__(self, page: Page, stagehand: Stagehand) -> None:
+        check_page_type(page, Page, type(stagehand).__name__)
         super().__init__(page._impl_obj)
         self._stagehand = stagehand
 

@@ -74,6 +74,11 @@ class ActionCache:
         self, directory: str | os.PathLike[str], *, url_normalizer: UrlNormalizer | None = None
     ) -> None:
         self.directory = Path(directory).expanduser()
+        if self.directory.exists() and not self.directory.is_dir():
+            raise CacheError(
+                f"The cache directory {str(self.directory)!r} is a file. Point cache_dir (or "
+                "STAGEHAND_PY_CACHE_DIR) at a directory; it is created if missing."
+            )
         self.url_normalizer = url_normalizer
         self.stats = CacheStats()
 

@@ -12,7 +12,9 @@ from playwright.async_api import expect
 from stagehand_py import (
     AsyncStagehand,
     AsyncStagehandPage,
+    CacheError,
     ConfigurationError,
+    PageError,
     annotated_screenshot,
     take_snapshot,
 )
@@ -46,6 +48,67 @@ async def test_bad_limits_are_typed_errors_before_any_page_work() -> None:
         AsyncStagehand(llm=AsyncScriptedLLM(), max_steps=0)
     with pytest.raises(ConfigurationError, match="max_stepz"):
         AsyncStagehand(llm=AsyncScriptedLLM(), max_stepz=3)
+    # A malformed model string fails when the SDK is made, not in the middle of an act.
+    with pytest.raises(ConfigurationError, match="Unknown model provider 'foo'"):
+        AsyncStagehand(model="foo/")
+    with pytest.raises(ConfigurationError, match="not int"):
+        AsyncStagehand(model=5)  # type: ignore[arg-type]
+
+
+async def test_a_cache_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    a_file = tmp_path / "cache"
+    a_file.write_text("not a directory")
+    with pytest.raises(CacheError, match="is a file"):
+        AsyncStagehand(llm=AsyncScriptedLLM(), cache_dir=a_file)
+    assert a_file.read_text() == "not a directory"
+
+
+async def test_bad_input_is_a_typed_error_before_any_model_call(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path
+) -> None:
+    llm = AsyncScriptedLLM()
+    stagehand = AsyncStagehand(llm=llm)
+    with pytest.raises(
+        ConfigurationError, match=r"needs a playwright\.async_api Page, got builtins\.int"
+    ):
+        stagehand.wrap(42)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="Pass the page itself"):
+        stagehand.wrap(async_page.locator("body"))  # type: ignore[arg-type]
+    page = stagehand.wrap(async_page)
+    await page.goto(pages_url + "hello.html")
+    with pytest.raises(ConfigurationError, match="needs an instruction"):
+        await page.act("   ")
+    with pytest.raises(ConfigurationError, match="as a string, not int"):
+        await page.act(5)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="as a string, not list"):
+        await page.observe(["click"])  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="as a string, not int"):
+        await page.extract(3)  # type: ignore[call-overload]
+    with pytest.raises(ConfigurationError, match="not a selector Playwright can read"):
+        await page.extract("the heading", selector="!!!")
+    with pytest.raises(ConfigurationError, match="Variable 'email' must be a string"):
+        await page.act("type <|EMAIL|>", variables={"email": None})
+    with pytest.raises(ConfigurationError, match="give a file path"):
+        await page.annotated_screenshot(tmp_path)
+    with pytest.raises(ConfigurationError, match=r"should end in \.png"):
+        await page.annotated_screenshot(tmp_path / "shot.gif")
+    assert not list(tmp_path.iterdir())
+    assert llm.calls == 0
+
+
+async def test_a_blank_or_closed_page_says_so(async_page: AsyncPage) -> None:
+    llm = AsyncScriptedLLM()
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    result = await page.act("click the button", raise_on_failure=False)
+    assert not result.success and "about:blank shows nothing to act on" in result.message
+    await page.close()
+    with pytest.raises(PageError, match=r"act\(\) was called on a page that is closed"):
+        await page.act("click the button")
+    with pytest.raises(PageError, match=r"observe\(\) was called on a page that is closed"):
+        await page.observe()
+    with pytest.raises(PageError, match=r"extract\(\) was called on a page that is closed"):
+        await page.extract("the title")
+    assert llm.calls == 0
 
 
 async def test_no_model_configured_is_a_configuration_error_on_first_use(

@@ -13,7 +13,9 @@ from playwright.sync_api import expect
 from stagehand_py import (
     Stagehand,
     StagehandPage,
+    CacheError,
     ConfigurationError,
+    PageError,
     annotated_screenshot,
     take_snapshot,
 )
@@ -47,6 +49,67 @@ def test_bad_limits_are_typed_errors_before_any_page_work() -> None:
         Stagehand(llm=ScriptedLLM(), max_steps=0)
     with pytest.raises(ConfigurationError, match="max_stepz"):
         Stagehand(llm=ScriptedLLM(), max_stepz=3)
+    # A malformed model string fails when the SDK is made, not in the middle of an act.
+    with pytest.raises(ConfigurationError, match="Unknown model provider 'foo'"):
+        Stagehand(model="foo/")
+    with pytest.raises(ConfigurationError, match="not int"):
+        Stagehand(model=5)  # type: ignore[arg-type]
+
+
+def test_a_cache_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
+    a_file = tmp_path / "cache"
+    a_file.write_text("not a directory")
+    with pytest.raises(CacheError, match="is a file"):
+        Stagehand(llm=ScriptedLLM(), cache_dir=a_file)
+    assert a_file.read_text() == "not a directory"
+
+
+def test_bad_input_is_a_typed_error_before_any_model_call(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    llm = ScriptedLLM()
+    stagehand = Stagehand(llm=llm)
+    with pytest.raises(
+        ConfigurationError, match=r"needs a playwright\.sync_api Page, got builtins\.int"
+    ):
+        stagehand.wrap(42)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="Pass the page itself"):
+        stagehand.wrap(sync_page.locator("body"))  # type: ignore[arg-type]
+    page = stagehand.wrap(sync_page)
+    page.goto(pages_url + "hello.html")
+    with pytest.raises(ConfigurationError, match="needs an instruction"):
+        page.act("   ")
+    with pytest.raises(ConfigurationError, match="as a string, not int"):
+        page.act(5)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="as a string, not list"):
+        page.observe(["click"])  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="as a string, not int"):
+        page.extract(3)  # type: ignore[call-overload]
+    with pytest.raises(ConfigurationError, match="not a selector Playwright can read"):
+        page.extract("the heading", selector="!!!")
+    with pytest.raises(ConfigurationError, match="Variable 'email' must be a string"):
+        page.act("type <|EMAIL|>", variables={"email": None})
+    with pytest.raises(ConfigurationError, match="give a file path"):
+        page.annotated_screenshot(tmp_path)
+    with pytest.raises(ConfigurationError, match=r"should end in \.png"):
+        page.annotated_screenshot(tmp_path / "shot.gif")
+    assert not list(tmp_path.iterdir())
+    assert llm.calls == 0
+
+
+def test_a_blank_or_closed_page_says_so(sync_page: Page) -> None:
+    llm = ScriptedLLM()
+    page = Stagehand(llm=llm).wrap(sync_page)
+    result = page.act("click the button", raise_on_failure=False)
+    assert not result.success and "about:blank shows nothing to act on" in result.message
+    page.close()
+    with pytest.raises(PageError, match=r"act\(\) was called on a page that is closed"):
+        page.act("click the button")
+    with pytest.raises(PageError, match=r"observe\(\) was called on a page that is closed"):
+        page.observe()
+    with pytest.raises(PageError, match=r"extract\(\) was called on a page that is closed"):
+        page.extract("the title")
+    assert llm.calls == 0
 
 
 def test_no_model_configured_is_a_configuration_error_on_first_use(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from ..._errors import ConfigurationError
-from ...llm._model_string import parse_model_string
+from ...llm._model_string import ModelSpec, parse_model_string
 from .base import LLM
 
 MODEL_ENV_VAR = "STAGEHAND_PY_MODEL"
@@ -28,17 +28,7 @@ def create_llm(
     ``ANTHROPIC_API_KEY``). With ``base_url`` (or ``$STAGEHAND_PY_BASE_URL``) an unprefixed
     model name is taken to be served by an OpenAI-compatible server (Ollama, vLLM, ...).
     """
-    name = model or os.environ.get(MODEL_ENV_VAR, "").strip()
-    base = base_url or os.environ.get(BASE_URL_ENV_VAR) or None
-    if not name:
-        raise ConfigurationError(
-            "No model configured. Pass model='openai/gpt-4.1-mini' (or llm=<client>) or set "
-            f"{MODEL_ENV_VAR}=openai/gpt-4.1-mini together with OPENAI_API_KEY "
-            f"(anthropic/<model> with ANTHROPIC_API_KEY). For a local OpenAI-compatible server "
-            f"set {MODEL_ENV_VAR}=openai/<model> and {BASE_URL_ENV_VAR}=http://localhost:11434/v1 "
-            f"(no key needed)."
-        )
-    spec = parse_model_string(name, default_provider="openai" if base else None)
+    spec, base = model_spec(model, base_url)
     # Provider SDKs are imported on first use: they take seconds to import, and most
     # programs (and every test using a fake) need one of them or none.
     if spec.provider == "anthropic":
@@ -52,3 +42,23 @@ def create_llm(
     return OpenAILLM(
         spec.name, api_key=api_key, base_url=base, timeout=timeout, max_retries=max_retries
     )
+
+
+def model_spec(model: str | None, base_url: str | None = None) -> tuple[ModelSpec, str | None]:
+    """Which provider and model name ``model`` (or ``$STAGEHAND_PY_MODEL``) means, and the
+    base URL to use; raises :class:`ConfigurationError` when there is none or it is malformed."""
+    if model is not None and not isinstance(model, str):
+        raise ConfigurationError(
+            f"The model must be a string such as 'openai/gpt-4.1-mini', not {type(model).__name__}."
+        )
+    name = (model or os.environ.get(MODEL_ENV_VAR, "")).strip()
+    base = base_url or os.environ.get(BASE_URL_ENV_VAR) or None
+    if not name:
+        raise ConfigurationError(
+            "No model configured. Pass model='openai/gpt-4.1-mini' (or llm=<client>) or set "
+            f"{MODEL_ENV_VAR}=openai/gpt-4.1-mini together with OPENAI_API_KEY "
+            f"(anthropic/<model> with ANTHROPIC_API_KEY). For a local OpenAI-compatible server "
+            f"set {MODEL_ENV_VAR}=openai/<model> and {BASE_URL_ENV_VAR}=http://localhost:11434/v1 "
+            f"(no key needed)."
+        )
+    return parse_model_string(name, default_provider="openai" if base else None), base
