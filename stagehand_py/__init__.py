@@ -18,6 +18,7 @@ from ._chromium import find_chromium
 from ._config import Settings
 from ._errors import (
     ActError,
+    ActErrorCode,
     ActTimeoutError,
     BrowserNotFoundError,
     CacheError,
@@ -48,6 +49,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ActError",
+    "ActErrorCode",
     "ActResult",
     "ActTimeoutError",
     "ActionRecord",

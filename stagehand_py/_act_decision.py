@@ -10,7 +10,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from .llm._messages import ChatResponse, ToolCall
-from .prompts.act import ALLOWED_METHODS, DO_ACTION, SKIP_SECTION
+from .prompts.act import ALLOWED_METHODS, DO_ACTION, SCROLL_DIRECTIONS, SKIP_SECTION
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,10 @@ def _decide_action(call: ToolCall, shown_elements: Collection[int]) -> Decision:
     if not low <= len(args) <= high:
         want = str(low) if low == high else f"{low} to {high}"
         return InvalidReply(f"{method} takes {want} argument(s), got {len(args)}.", call)
+    if method == "scroll" and args[0] not in SCROLL_DIRECTIONS:
+        return InvalidReply(
+            f"scroll takes one of {', '.join(SCROLL_DIRECTIONS)}, got {args[0]!r}.", call
+        )
     completed = _as_bool(a.get("completed", False))
     if completed is None:
         return InvalidReply("'completed' must be true or false.", call)

@@ -15,9 +15,22 @@ The tree::
     │   ├── ScriptExhaustedError      a scripted fake LLM ran out of answers
     │   └── StructuredOutputError     the answer never validated; carries the last answer
     ├── ActError                      an act() did not reach its goal; carries the ActResult
-    │   └── ActTimeoutError           ... because its wall-clock timeout ran out
+    │   │                             and a ``code`` (see ``ActErrorCode``)
+    │   └── ActTimeoutError           ... because its wall-clock timeout ran out (TIMEOUT)
     ├── ExtractError                  an extract() did not produce valid data
     └── CacheError                    the action cache could not be used as asked
+
+``ActError.code`` (also ``ActResult.code``) says why an act stopped, in both snapshot modes:
+
+    TARGET_NOT_FOUND      the model said the target is not on the page (it did not guess)
+    VLIST_NOT_REACHED     a scrollable list was searched and the target never came into view
+    CANVAS_UNSUPPORTED    the target is drawn inside a <canvas>, which cannot be acted on
+    ALL_SECTIONS_SKIPPED  the model skipped every section of the page
+    GOAL_NOT_REACHED      actions ran, then no section offered a next step and verify said no
+    NO_USABLE_REPLY       the model's replies stayed unusable after the re-asks
+    MAX_STEPS             max_steps actions ran without reaching the goal
+    TIMEOUT               timeout_s ran out
+    PAGE_EMPTY            the page shows nothing to act on
 
 Catch ``StagehandError`` to handle them all. Messages say what went wrong and what
 to do about it; none of them ever contains the value of a secret variable.
@@ -25,10 +38,23 @@ to do about it; none of them ever contains the value of a secret variable.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from ._types import ActResult
+
+ActErrorCode = Literal[
+    "TARGET_NOT_FOUND",
+    "VLIST_NOT_REACHED",
+    "CANVAS_UNSUPPORTED",
+    "ALL_SECTIONS_SKIPPED",
+    "GOAL_NOT_REACHED",
+    "NO_USABLE_REPLY",
+    "MAX_STEPS",
+    "TIMEOUT",
+    "PAGE_EMPTY",
+]
+"""Why an act() stopped without reaching its goal (``ActError.code``, ``ActResult.code``)."""
 
 
 class StagehandError(Exception):
@@ -103,10 +129,12 @@ class StructuredOutputError(LLMError):
 
 
 class ActError(StagehandError):
-    """An act() did not reach its goal. ``result`` holds what was done and why it stopped."""
+    """An act() did not reach its goal. ``result`` holds what was done and why it stopped;
+    ``code`` is the machine-readable reason (an :data:`ActErrorCode`, ``None`` if unknown)."""
 
     def __init__(self, message: str, result: ActResult) -> None:
         self.result = result
+        self.code: ActErrorCode | None = result.code
         super().__init__(message)
 
 

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ._errors import ActErrorCode
 from .llm._usage import Usage
 
 CacheStatus = Literal["off", "miss", "hit", "healed"]
@@ -49,6 +50,8 @@ class ActResult(BaseModel):
     cache: CacheStatus = "off"
     healed: bool = False
     timed_out: bool = False
+    # Why a failed act stopped (None on success); ActError carries the same code.
+    code: ActErrorCode | None = None
     opened_pages: list[str] = Field(default_factory=list)
     # The page the act ended on (a new tab when a click opened one and it was followed).
     page: Any = Field(default=None, exclude=True, repr=False)

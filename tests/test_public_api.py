@@ -9,6 +9,7 @@ import stagehand_py.testing
 
 PUBLIC = [
     "ActError",
+    "ActErrorCode",
     "ActResult",
     "ActTimeoutError",
     "ActionRecord",

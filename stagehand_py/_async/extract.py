@@ -30,6 +30,7 @@ from .._errors import (
 )
 from ..extract import ExtractTarget, PageText, load_js, merge, page_text, split_chunks
 from ..extract._merge import filled_fields
+from ..llm._messages import RequestOptions
 from ..llm._usage import Usage
 from ..prompts.extract import build_extract_messages
 from .llm.base import AsyncLLM
@@ -132,7 +133,12 @@ async def extract(
         answer_model = target.plan.answer_model(chunk.link_ids)
         outcome.chunks += 1
         try:
-            response = await llm.structured(messages, answer_model, max_retries=max_retries)
+            response = await llm.structured(
+                messages,
+                answer_model,
+                max_retries=max_retries,
+                options=RequestOptions(kind="extract"),
+            )
         except StructuredOutputError as exc:
             raise ExtractError(
                 f"extract() got no valid answer for part {chunk.index + 1} of {len(chunks)} of "

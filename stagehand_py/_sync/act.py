@@ -20,12 +20,12 @@ from playwright.sync_api import Page as Page
 
 from .._act_decision import DoAction, InvalidReply, SkipSection, decide
 from .._config import Settings
-from .._errors import ConfigurationError, PageError
+from .._errors import ActErrorCode, ConfigurationError, PageError
 from .._types import ActionRecord, ActResult, ObserveResult, Verification
 from .._variables import Variables
 from ..cache import ElementFingerprint
 from ..dom import Element, Snapshot
-from ..llm._messages import ChatResponse, Message
+from ..llm._messages import ChatResponse, Message, RequestOptions
 from ..llm._usage import Usage
 from ..prompts.act import (
     ACT_TOOLS,
@@ -60,12 +60,16 @@ LLMSource = LLM | Callable[[], LLM] | None
 
 
 class _Stop(Exception):
-    """Ends a run early with a failure message (never escapes this module)."""
+    """Ends a run early with a failure message and its code (never escapes this module)."""
 
-    def __init__(self, message: str, *, timed_out: bool = False) -> None:
+    def __init__(self, message: str, code: ActErrorCode) -> None:
         super().__init__(message)
         self.message = message
-        self.timed_out = timed_out
+        self.code: ActErrorCode = code
+
+    @property
+    def timed_out(self) -> bool:
+        return self.code == "TIMEOUT"
 
 
 class ActRun:
@@ -106,7 +110,7 @@ class ActRun:
 
     def _check_time(self) -> None:
         if self._remaining_s() <= 0:
-            raise _Stop(self._timeout_message(), timed_out=True)
+            raise _Stop(self._timeout_message(), "TIMEOUT")
 
     def _timeout_message(self) -> str:
         return (
@@ -133,11 +137,16 @@ class ActRun:
         self._check_time()
         try:
             response = call_with_deadline(
-                lambda: self._llm.chat(messages, ACT_TOOLS, tool_choice="required"),
+                lambda: self._llm.chat(
+                    messages,
+                    ACT_TOOLS,
+                    tool_choice="required",
+                    options=RequestOptions(kind="act", timeout_s=self._remaining_s()),
+                ),
                 self._remaining_s(),
             )
         except DeadlineExceeded:
-            raise _Stop(self._timeout_message(), timed_out=True) from None
+            raise _Stop(self._timeout_message(), "TIMEOUT") from None
         self.llm_calls += 1
         self.usage = self.usage + response.usage
         return response
@@ -150,11 +159,16 @@ class ActRun:
         self._check_time()
         try:
             answer = call_with_deadline(
-                lambda: self._llm.structured(messages, VerifyAnswer, max_retries=1),
+                lambda: self._llm.structured(
+                    messages,
+                    VerifyAnswer,
+                    max_retries=1,
+                    options=RequestOptions(kind="verify", timeout_s=self._remaining_s()),
+                ),
                 self._remaining_s(),
             )
         except DeadlineExceeded:
-            raise _Stop(self._timeout_message(), timed_out=True) from None
+            raise _Stop(self._timeout_message(), "TIMEOUT") from None
         self.llm_calls += 1
         self.usage = self.usage + answer.usage
         verification = Verification(
@@ -186,7 +200,7 @@ class ActRun:
             return self._result(True, message)
         except _Stop as stop:
             logger.info("stagehand_py: act failed: %s", stop.message)
-            return self._result(False, stop.message, timed_out=stop.timed_out)
+            return self._result(False, stop.message, code=stop.code)
 
     def _loop(self) -> str:
         seen: set[int] = set()
@@ -212,7 +226,8 @@ class ActRun:
             if len(self.steps) >= self.settings.max_steps:
                 raise _Stop(
                     f"Stopped after max_steps={self.settings.max_steps} action(s) without "
-                    "reaching the goal. Raise max_steps or split the instruction."
+                    "reaching the goal. Raise max_steps or split the instruction.",
+                    "MAX_STEPS",
                 )
 
     def _all_sections_refused(self, snapshot: Snapshot) -> str:
@@ -224,17 +239,20 @@ class ActRun:
                 return f"Done in {len(self.steps)} action(s): {verification.reason}".strip()
             raise _Stop(
                 f"After {len(self.steps)} action(s), no section of the page offered a next step "
-                f"(looked at {described}); the verifier says: {verification.reason}"
+                f"(looked at {described}); the verifier says: {verification.reason}",
+                "GOAL_NOT_REACHED",
             )
         if not snapshot.elements:
             raise _Stop(
                 f"{snapshot.url} shows nothing to act on (no visible text or controls). It may "
                 "still be loading or be blank, or its content may be out of the serializer's "
-                "reach (canvas, closed shadow roots, cross-origin frames)."
+                "reach (canvas, closed shadow roots, cross-origin frames).",
+                "PAGE_EMPTY",
             )
         raise _Stop(
             f"No element matching the instruction was found: the model skipped all {described}. "
-            "Check the instruction, or that the page shows what it needs."
+            "Check the instruction, or that the page shows what it needs.",
+            "ALL_SECTIONS_SKIPPED",
         )
 
     def _turn(
@@ -280,7 +298,8 @@ class ActRun:
             messages = [*messages, *_feedback(decision, self.variables)]
         raise _Stop(
             f"The model gave no usable action after {self.settings.max_reasks + 1} tries. "
-            f"Last problem: {self.variables.redact(problems[-1])}"
+            f"Last problem: {self.variables.redact(problems[-1])}",
+            "NO_USABLE_REPLY",
         )
 
     @staticmethod
@@ -366,7 +385,9 @@ class ActRun:
         result.cache = "hit"
         return result
 
-    def _result(self, success: bool, message: str, *, timed_out: bool = False) -> ActResult:
+    def _result(
+        self, success: bool, message: str, *, code: ActErrorCode | None = None
+    ) -> ActResult:
         return ActResult(
             success=success,
             message=self.variables.redact(message),
@@ -378,7 +399,8 @@ class ActRun:
             usage=self.usage,
             duration_s=time.monotonic() - self._started,
             opened_pages=[self.variables.redact(u) for u in self.opened_pages],
-            timed_out=timed_out,
+            timed_out=code == "TIMEOUT",
+            code=code,
             page=self.page,
         )
 

@@ -6,13 +6,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 
 from .._errors import PageError
-from ..prompts.act import ALLOWED_METHODS
+from ..dom import load_js
+from ..prompts.act import ALLOWED_METHODS, SCROLL_DIRECTIONS
 from .locate import locate_selectors
 from .settle import DEFAULT_QUIET_MS, settle
 
@@ -24,6 +26,41 @@ _TOGGLES = {"click", "check", "uncheck"}
 _TRIAL_TIMEOUT_MS = 600
 # Elements whose `target` attribute can send a click to a new tab.
 _TARGET_TAGS = frozenset({"a", "area"})
+
+
+@dataclass(frozen=True)
+class ScrollOutcome:
+    """Where a scroll stopped: ``before``/``after``/``max`` in CSS pixels of its scroller."""
+
+    page: bool  # True when the page's main scroller moved (not an element's)
+    before: float
+    after: float
+    max: float
+    height: float
+
+    @property
+    def moved(self) -> bool:
+        return abs(self.after - self.before) >= 1
+
+
+def scroll(
+    target: Locator, direction: str, *, pages: float = 1.0, timeout_ms: float = 5000
+) -> ScrollOutcome:
+    """Scroll ``target`` (or its nearest scrollable ancestor; the page for ``:root``) one of
+    ``SCROLL_DIRECTIONS``: ``up``/``down`` by ``pages`` x 0.8 of its visible height, or to its
+    ``top``/``bottom``. For the page itself pass ``page.locator(":root")``."""
+    if direction not in SCROLL_DIRECTIONS:
+        raise PageError(f"Cannot scroll {direction!r}: use one of {', '.join(SCROLL_DIRECTIONS)}.")
+    raw: dict[str, Any] = target.evaluate(
+        load_js("scroll.js"), {"direction": direction, "pages": pages}, timeout=timeout_ms
+    )
+    return ScrollOutcome(
+        page=bool(raw["page"]),
+        before=float(raw["before"]),
+        after=float(raw["after"]),
+        max=float(raw["max"]),
+        height=float(raw["height"]),
+    )
 
 
 @dataclass
@@ -108,6 +145,8 @@ def _run(locator: Locator, method: str, args: Sequence[str], timeout_ms: float) 
         locator.press(args[0], timeout=timeout_ms)
     elif method == "select_option":
         locator.select_option(list(args), timeout=timeout_ms)
+    elif method == "scroll":
+        scroll(locator, args[0], timeout_ms=timeout_ms)
     else:  # unreachable: callers check the allow-list first
         raise PageError(f"Method {method!r} is not on the allow-list.")
     return False

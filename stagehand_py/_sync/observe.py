@@ -19,6 +19,7 @@ from .._config import Settings
 from .._types import ObserveResult
 from .._variables import Variables
 from ..dom import Snapshot
+from ..llm._messages import RequestOptions
 from ..llm._usage import Usage
 from ..prompts.act import ALLOWED_METHODS
 from ..prompts.observe import (
@@ -109,7 +110,12 @@ def observe(
             variable_names=variables.names,
             url=snapshot.url,
         )
-        answer = llm.structured(messages, ObserveAnswer, max_retries=settings.max_reasks)
+        answer = llm.structured(
+            messages,
+            ObserveAnswer,
+            max_retries=settings.max_reasks,
+            options=RequestOptions(kind="observe"),
+        )
         outcome.llm_calls += 1
         outcome.usage = outcome.usage + answer.usage
         shown = {i for c in group for i in chunk_elements[c]}

@@ -12,12 +12,22 @@ from .._errors import (
     StructuredOutputError,
 )
 from ._guard import block_real_requests, check_request_allowed, real_requests_blocked
-from ._messages import ChatResponse, Message, StructuredResponse, ToolCall, ToolSpec
+from ._messages import (
+    ChatResponse,
+    ImagePart,
+    Message,
+    RequestKind,
+    RequestOptions,
+    StructuredResponse,
+    ToolCall,
+    ToolSpec,
+)
 from ._model_string import ModelSpec, parse_model_string
 from ._usage import ModelPrice, PriceTable, Usage, UsageMeter
 
 __all__ = [
     "ChatResponse",
+    "ImagePart",
     "LLMError",
     "Message",
     "MissingAPIKeyError",
@@ -26,6 +36,8 @@ __all__ = [
     "PriceTable",
     "ProviderError",
     "RealRequestsBlockedError",
+    "RequestKind",
+    "RequestOptions",
     "ScriptExhaustedError",
     "StructuredOutputError",
     "StructuredResponse",

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from .._errors import LLMError, StructuredOutputError
 from ..prompts.act import DO_ACTION, SKIP_SECTION
-from ._messages import ChatResponse, Message, ToolCall, ToolSpec
+from ._messages import ChatResponse, Message, RequestOptions, ToolCall, ToolSpec
 from ._usage import Usage
 
 T = TypeVar("T", bound=BaseModel)
@@ -39,6 +39,7 @@ class RecordedRequest(BaseModel):
     tools: list[ToolSpec] = Field(default_factory=list)
     schema_name: str | None = None
     tool_choice: str | None = None
+    options: RequestOptions = Field(default_factory=RequestOptions)
 
     def text(self) -> str:
         """All message contents joined by newlines: handy for asserting on prompts."""

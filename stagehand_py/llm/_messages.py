@@ -40,12 +40,26 @@ class ToolCall(BaseModel):
     arguments_error: str | None = None
 
 
+class ImagePart(BaseModel):
+    """A picture attached to a user message (a screenshot, for models that can see).
+
+    ``data`` is the raw image bytes; providers encode them as their wire format wants
+    (OpenAI ``image_url`` data URLs, Anthropic base64 ``image`` blocks).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    data: bytes = Field(repr=False)
+    media_type: Literal["image/png", "image/jpeg"] = "image/png"
+
+
 class Message(BaseModel):
     """One chat message.
 
     ``role="tool"`` answers a tool call: ``tool_call_id`` names it and ``is_error`` marks a
     re-ask (Anthropic's ``tool_result.is_error``; for OpenAI the error text is the content).
-    An assistant message may carry the ``tool_calls`` it made.
+    An assistant message may carry the ``tool_calls`` it made; a user message may carry
+    ``images`` after its text.
     """
 
     role: Literal["system", "user", "assistant", "tool"]
@@ -53,6 +67,27 @@ class Message(BaseModel):
     tool_calls: list[ToolCall] = Field(default_factory=list)
     tool_call_id: str | None = None
     is_error: bool = False
+    images: list[ImagePart] = Field(default_factory=list)
+
+
+RequestKind = Literal["act", "verify", "observe", "extract", "agent", "checklist", "other"]
+
+
+class RequestOptions(BaseModel):
+    """Per-request settings every caller passes with a model request (``options=``).
+
+    ``kind`` says which loop asks (providers pick per-kind defaults from it, fakes expose it);
+    ``max_tokens``/``temperature`` override the client's defaults when set; ``timeout_s`` is
+    the time the caller has left: a provider must not run past it (no retry that cannot
+    finish in time, the connection closed when it runs out).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: RequestKind = "other"
+    max_tokens: int | None = Field(default=None, ge=1)
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    timeout_s: float | None = Field(default=None, gt=0)
 
 
 class ChatResponse(BaseModel):

@@ -5,6 +5,7 @@ Used only by ``_async/llm/openai.py`` and its sync twin; pure functions, no I/O.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Sequence
 from typing import Any
@@ -32,6 +33,13 @@ def wire_message(message: Message) -> dict[str, Any]:
     if message.role == "tool":
         return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.content}
     wire: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.images:
+        parts: list[dict[str, Any]] = [{"type": "text", "text": message.content}]
+        for image in message.images:
+            data = base64.b64encode(image.data).decode("ascii")
+            url = f"data:{image.media_type};base64,{data}"
+            parts.append({"type": "image_url", "image_url": {"url": url}})
+        wire["content"] = parts
     if message.role == "assistant" and message.tool_calls:
         wire["content"] = message.content or None
         wire["tool_calls"] = [

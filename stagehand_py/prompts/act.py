@@ -22,7 +22,12 @@ ALLOWED_METHODS: dict[str, tuple[int, int]] = {
     "type": (1, 1),
     "press": (1, 1),
     "select_option": (1, 20),
+    # Scrolls the element's own scroller (or the page, for the document) by a page or to an end.
+    "scroll": (1, 1),
 }
+
+# The one argument of "scroll".
+SCROLL_DIRECTIONS = ("up", "down", "top", "bottom")
 
 DO_ACTION = ToolSpec(
     name="doAction",
@@ -47,7 +52,8 @@ DO_ACTION = ToolSpec(
                 "items": {"type": "string"},
                 "description": (
                     "Arguments of the method: the text for fill/type, the key for press "
-                    "(e.g. 'Enter'), the option label(s) for select_option; empty otherwise. "
+                    "(e.g. 'Enter'), the option label(s) for select_option, one of up, down, "
+                    "top, bottom for scroll; empty otherwise. "
                     "Write a variable as its placeholder, e.g. <|EMAIL|>."
                 ),
             },

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from stagehand_py.llm._messages import (
     ChatResponse,
     Message,
+    RequestOptions,
     StructuredResponse,
     ToolCall,
     ToolSpec,
@@ -82,6 +83,7 @@ class AsyncPlanLLM:
         tools: Sequence[ToolSpec],
         *,
         tool_choice: Literal["auto", "required"] = "required",
+        options: RequestOptions | None = None,
     ) -> ChatResponse:
         self.requests.append(Request("chat", list(messages)))
         usage = Usage(requests=1, prompt_tokens=sum(len(m.content) for m in messages) // 4)
@@ -122,7 +124,12 @@ class AsyncPlanLLM:
         )
 
     async def structured(
-        self, messages: Sequence[Message], schema: type[T], *, max_retries: int = 2
+        self,
+        messages: Sequence[Message],
+        schema: type[T],
+        *,
+        max_retries: int = 2,
+        options: RequestOptions | None = None,
     ) -> StructuredResponse[T]:
         self.requests.append(Request("structured", list(messages)))
         if schema is not VerifyAnswer:

@@ -9,9 +9,11 @@ import time
 import pytest
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py import ActError, ActTimeoutError, AsyncStagehand
+from stagehand_py import ActError, ActTimeoutError, AsyncStagehand, PageError
+from stagehand_py._async.executor import scroll
 from stagehand_py.llm._messages import ChatResponse, Message, ToolCall, ToolSpec
-from stagehand_py.testing import AsyncFunctionLLM
+from stagehand_py.prompts.act import VerifyAnswer
+from stagehand_py.testing import AsyncFunctionLLM, AsyncScriptedLLM, do_action
 from tests import secret_values
 from tests._async.plan_llm import AsyncPlanLLM, Step
 
@@ -147,6 +149,7 @@ async def test_skipping_every_section_fails_clearly(async_page: AsyncPage, pages
         await page.act("press the rocket launch button")
     result = caught.value.result
     assert not result.success and "skipped all" in result.message
+    assert caught.value.code == result.code == "ALL_SECTIONS_SKIPPED"
     assert sorted(result.chunks_seen) == sorted(c.index for c in snapshot.chunks)
     assert llm.calls == len(snapshot.chunks)
 
@@ -206,6 +209,7 @@ async def test_max_steps_stops_the_loop(async_page: AsyncPage, pages_url: str) -
     await page.goto(pages_url + "form.html")
     result = await page.act("keep typing", raise_on_failure=False)
     assert not result.success and "max_steps=2" in result.message
+    assert result.code == "MAX_STEPS"
     assert len(result.actions) == 2
 
 
@@ -228,6 +232,7 @@ async def test_timeout_stops_the_loop_within_a_second(
         await page.act("find the hidden treasure")
     assert time.monotonic() - started < 2.0
     assert caught.value.result.timed_out
+    assert caught.value.code == "TIMEOUT"
 
 
 async def test_a_model_that_hangs_is_cut_off_at_the_deadline(
@@ -299,6 +304,7 @@ async def test_a_model_that_keeps_answering_badly_fails_clearly(
     with pytest.raises(ActError, match="no usable action after 3 tries") as caught:
         await page.act("type x")
     assert "not allowed" in str(caught.value)
+    assert caught.value.code == "NO_USABLE_REPLY"
     assert llm.calls == 3
 
 
@@ -340,3 +346,29 @@ async def test_page_text_cannot_make_the_model_run_anything_off_the_allow_list(
     assert errors[0].startswith("Method 'evaluate' is not allowed. Use one of: click")
     assert errors[1].startswith("Unknown tool 'runScript'. The only tools are doAction and")
     assert len(errors) == 3
+
+
+async def test_scroll_moves_the_page_and_an_inner_scroller(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = AsyncScriptedLLM()
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "long.html")
+    snapshot = await page.snapshot()
+    first = snapshot.elements[0].index
+    llm.queue(do_action("scroll", first, ["bottom"], completed=True), VerifyAnswer(completed=True))
+    result = await page.act("scroll to the end of the page")
+    assert result.success, result.message
+    assert await page.evaluate("window.scrollY") > 0
+    assert [r.options.kind for r in llm.requests] == ["act", "verify"]
+    assert all(r.options.timeout_s is not None for r in llm.requests)
+
+    await page.goto(pages_url + "scroll_div.html")
+    inner = page.locator("#main-scroll")
+    await scroll(inner, "down")
+    assert await inner.evaluate("el => el.scrollTop") > 0
+    assert await page.evaluate("window.scrollY") == 0
+    moved = await scroll(inner, "top")
+    assert moved.after == 0 and moved.before > 0 and not moved.page
+    with pytest.raises(PageError, match="Cannot scroll 'sideways'"):
+        await scroll(inner, "sideways")

@@ -10,9 +10,11 @@ import time
 import pytest
 from playwright.sync_api import Page as Page
 
-from stagehand_py import ActError, ActTimeoutError, Stagehand
+from stagehand_py import ActError, ActTimeoutError, Stagehand, PageError
+from stagehand_py._sync.executor import scroll
 from stagehand_py.llm._messages import ChatResponse, Message, ToolCall, ToolSpec
-from stagehand_py.testing import FunctionLLM
+from stagehand_py.prompts.act import VerifyAnswer
+from stagehand_py.testing import FunctionLLM, ScriptedLLM, do_action
 from tests import secret_values
 from tests._sync.plan_llm import PlanLLM, Step
 
@@ -148,6 +150,7 @@ def test_skipping_every_section_fails_clearly(sync_page: Page, pages_url: str) -
         page.act("press the rocket launch button")
     result = caught.value.result
     assert not result.success and "skipped all" in result.message
+    assert caught.value.code == result.code == "ALL_SECTIONS_SKIPPED"
     assert sorted(result.chunks_seen) == sorted(c.index for c in snapshot.chunks)
     assert llm.calls == len(snapshot.chunks)
 
@@ -207,6 +210,7 @@ def test_max_steps_stops_the_loop(sync_page: Page, pages_url: str) -> None:
     page.goto(pages_url + "form.html")
     result = page.act("keep typing", raise_on_failure=False)
     assert not result.success and "max_steps=2" in result.message
+    assert result.code == "MAX_STEPS"
     assert len(result.actions) == 2
 
 
@@ -229,6 +233,7 @@ def test_timeout_stops_the_loop_within_a_second(
         page.act("find the hidden treasure")
     assert time.monotonic() - started < 2.0
     assert caught.value.result.timed_out
+    assert caught.value.code == "TIMEOUT"
 
 
 def test_a_model_that_hangs_is_cut_off_at_the_deadline(
@@ -300,6 +305,7 @@ def test_a_model_that_keeps_answering_badly_fails_clearly(
     with pytest.raises(ActError, match="no usable action after 3 tries") as caught:
         page.act("type x")
     assert "not allowed" in str(caught.value)
+    assert caught.value.code == "NO_USABLE_REPLY"
     assert llm.calls == 3
 
 
@@ -341,3 +347,29 @@ def test_page_text_cannot_make_the_model_run_anything_off_the_allow_list(
     assert errors[0].startswith("Method 'evaluate' is not allowed. Use one of: click")
     assert errors[1].startswith("Unknown tool 'runScript'. The only tools are doAction and")
     assert len(errors) == 3
+
+
+def test_scroll_moves_the_page_and_an_inner_scroller(
+    sync_page: Page, pages_url: str
+) -> None:
+    llm = ScriptedLLM()
+    page = Stagehand(llm=llm).wrap(sync_page)
+    page.goto(pages_url + "long.html")
+    snapshot = page.snapshot()
+    first = snapshot.elements[0].index
+    llm.queue(do_action("scroll", first, ["bottom"], completed=True), VerifyAnswer(completed=True))
+    result = page.act("scroll to the end of the page")
+    assert result.success, result.message
+    assert page.evaluate("window.scrollY") > 0
+    assert [r.options.kind for r in llm.requests] == ["act", "verify"]
+    assert all(r.options.timeout_s is not None for r in llm.requests)
+
+    page.goto(pages_url + "scroll_div.html")
+    inner = page.locator("#main-scroll")
+    scroll(inner, "down")
+    assert inner.evaluate("el => el.scrollTop") > 0
+    assert page.evaluate("window.scrollY") == 0
+    moved = scroll(inner, "top")
+    assert moved.after == 0 and moved.before > 0 and not moved.page
+    with pytest.raises(PageError, match="Cannot scroll 'sideways'"):
+        scroll(inner, "sideways")

@@ -7,6 +7,7 @@ Each case runs for both providers where it applies. Retry delays are kept short 
 
 from __future__ import annotations
 
+import base64
 import socket
 from typing import Any
 
@@ -17,7 +18,7 @@ from stagehand_py._act_decision import InvalidReply, decide
 from stagehand_py._sync.llm.anthropic import AnthropicLLM
 from stagehand_py._sync.llm.openai import OpenAILLM
 from stagehand_py._errors import ProviderError, RealRequestsBlockedError, StructuredOutputError
-from stagehand_py.llm import Message, ToolCall
+from stagehand_py.llm import ImagePart, Message, RequestOptions, ToolCall
 from stagehand_py.prompts.act import ACT_TOOLS
 from tests.llm_wire_server import (
     LLMWireServer,
@@ -399,3 +400,32 @@ def test_nothing_listening_is_a_provider_error(provider: str) -> None:
         llm.chat(conversation(), ACT_TOOLS)
 
     assert caught.value.endpoint.startswith(url)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_images_and_request_options_reach_the_wire(
+    provider: str, llm_server: LLMWireServer
+) -> None:
+    llm_server.reply(tool_reply(provider, "doAction", CLICK))
+    llm = make_llm(provider, llm_server)
+    png = b"\x89PNG\r\n\x1a\nfake-pixels"
+    messages = [
+        Message(role="system", content="You drive a web page."),
+        Message(role="user", content="What is on screen?", images=[ImagePart(data=png)]),
+    ]
+    options = RequestOptions(kind="agent", max_tokens=77, temperature=0.25)
+
+    llm.chat(messages, ACT_TOOLS, options=options)
+
+    body = llm_server.bodies[0]
+    encoded = base64.b64encode(png).decode("ascii")
+    assert body["max_tokens"] == 77
+    # Anthropic's current API version rejects sampling parameters: never sent there.
+    assert body.get("temperature") == (0.25 if provider == "openai" else None)
+    user = body["messages"][-1]["content"]
+    if provider == "openai":
+        assert user[0] == {"type": "text", "text": "What is on screen?"}
+        assert user[1]["image_url"]["url"] == f"data:image/png;base64,{encoded}"
+    else:
+        assert user[0] == {"type": "text", "text": "What is on screen?"}
+        assert user[1]["source"] == {"type": "base64", "media_type": "image/png", "data": encoded}

@@ -7,6 +7,7 @@ ANTHROPIC_TOOLS mode. Retries on 429, 5xx and connection errors are the SDK's ow
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import time
@@ -21,7 +22,14 @@ from pydantic import BaseModel
 
 from ..._errors import MissingAPIKeyError, ProviderError, StructuredOutputError
 from ...llm._guard import check_request_allowed
-from ...llm._messages import ChatResponse, Message, StructuredResponse, ToolCall, ToolSpec
+from ...llm._messages import (
+    ChatResponse,
+    Message,
+    RequestOptions,
+    StructuredResponse,
+    ToolCall,
+    ToolSpec,
+)
 from ...llm._tool_arguments import tool_call_from_wire
 from ...llm._usage import Usage
 
@@ -70,6 +78,7 @@ class AsyncAnthropicLLM:
         tools: Sequence[ToolSpec],
         *,
         tool_choice: Literal["auto", "required"] = "required",
+        options: RequestOptions | None = None,
     ) -> ChatResponse:
         check_request_allowed(self.endpoint, self.model)
         system, wire_messages = _wire_messages(messages)
@@ -80,7 +89,7 @@ class AsyncAnthropicLLM:
                 "messages": wire_messages,
                 "tools": [_wire_tool(t) for t in tools],
                 "tool_choice": {"type": "any" if tool_choice == "required" else "auto"},
-                **self._options(system),
+                **self._options(system, options),
             }
             reply = await self._client.messages.create(**request)
         except anthropic.APIError as error:
@@ -105,6 +114,7 @@ class AsyncAnthropicLLM:
         schema: type[T],
         *,
         max_retries: int = 2,
+        options: RequestOptions | None = None,
     ) -> StructuredResponse[T]:
         check_request_allowed(self.endpoint, self.model)
         system, wire_messages = _wire_messages(messages)
@@ -119,7 +129,7 @@ class AsyncAnthropicLLM:
             request: dict[str, Any] = {
                 "model": self.model,
                 "messages": wire_messages,
-                **self._options(system),
+                **self._options(system, options),
             }
             value, _ = await patched.create_with_completion(
                 response_model=schema, max_retries=max_retries, hooks=hooks, **request
@@ -142,12 +152,13 @@ class AsyncAnthropicLLM:
         clean = schema.model_validate(value.model_dump(by_alias=True))
         return StructuredResponse[T](value=clean, usage=usage, attempts=max(len(usages), 1))
 
-    def _options(self, system: str) -> dict[str, Any]:
-        options: dict[str, Any] = {"max_tokens": self._max_tokens}
+    def _options(self, system: str, request: RequestOptions | None) -> dict[str, Any]:
+        """max_tokens: the request's own, else the client's default. No temperature: API
+        version 2026-10-21 (the SDK 2.x default) rejects every sampling parameter."""
+        max_tokens = request.max_tokens if request and request.max_tokens else self._max_tokens
+        options: dict[str, Any] = {"max_tokens": max_tokens}
         if system:
             options["system"] = system
-        if self._temperature is not None:
-            options["temperature"] = self._temperature
         return options
 
     def _provider_error(self, error: anthropic.APIError) -> ProviderError:
@@ -210,6 +221,14 @@ def _blocks(message: Message) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     if message.content:
         blocks.append({"type": "text", "text": message.content})
+    for image in message.images:
+        data = base64.b64encode(image.data).decode("ascii")
+        blocks.append(
+            {
+                "type": "image",
+                "source": {"type": "base64", "media_type": image.media_type, "data": data},
+            }
+        )
     for call in message.tool_calls:
         blocks.append(
             {"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments}

@@ -25,7 +25,14 @@ from pydantic import BaseModel
 
 from ..._errors import MissingAPIKeyError, ProviderError, StructuredOutputError
 from ...llm._guard import check_request_allowed
-from ...llm._messages import ChatResponse, Message, StructuredResponse, ToolCall, ToolSpec
+from ...llm._messages import (
+    ChatResponse,
+    Message,
+    RequestOptions,
+    StructuredResponse,
+    ToolCall,
+    ToolSpec,
+)
 from ...llm._openai_wire import (
     error_message,
     last_answer,
@@ -92,6 +99,7 @@ class AsyncOpenAILLM:
         tools: Sequence[ToolSpec],
         *,
         tool_choice: Literal["auto", "required"] = "required",
+        options: RequestOptions | None = None,
     ) -> ChatResponse:
         check_request_allowed(self.endpoint, self.model)
         started = time.perf_counter()
@@ -104,7 +112,7 @@ class AsyncOpenAILLM:
                     "messages": wire_messages,
                     "tools": [wire_tool(t) for t in tools],
                     "tool_choice": tool_choice,
-                    **self._sampling(),
+                    **self._sampling(options),
                 }
                 completion = await self._client.chat.completions.create(**request)
             except openai.APIStatusError as error:
@@ -114,10 +122,15 @@ class AsyncOpenAILLM:
             except openai.APIError as error:
                 raise self._provider_error(error) from error
         if completion is None:
-            completion = await self._chat_as_json(messages, tools)
+            completion = await self._chat_as_json(messages, tools, options)
         return self._chat_response(completion, tools, time.perf_counter() - started)
 
-    async def _chat_as_json(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> Any:
+    async def _chat_as_json(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        options: RequestOptions | None,
+    ) -> Any:
         """The same request for a server without tool calls: tools described in the system
         prompt, earlier calls and results as plain text, the answer held to a JSON schema."""
         listing = "\n".join(
@@ -133,7 +146,7 @@ class AsyncOpenAILLM:
                     "type": "json_schema",
                     "json_schema": {"name": "tool_call", "schema": tool_choice_schema(tools)},
                 },
-                **self._sampling(),
+                **self._sampling(options),
             }
             return await self._client.chat.completions.create(**request)
         except openai.APIError as error:
@@ -166,10 +179,11 @@ class AsyncOpenAILLM:
         schema: type[T],
         *,
         max_retries: int = 2,
+        options: RequestOptions | None = None,
     ) -> StructuredResponse[T]:
         check_request_allowed(self.endpoint, self.model)
         try:
-            return await self._structured(messages, schema, max_retries)
+            return await self._structured(messages, schema, max_retries, options)
         except ProviderError as error:
             cause = error.__cause__
             if not (
@@ -179,7 +193,7 @@ class AsyncOpenAILLM:
             ):
                 raise
         self._give_up_tools(cause)
-        return await self._structured(messages, schema, max_retries)
+        return await self._structured(messages, schema, max_retries, options)
 
     def _give_up_tools(self, error: openai.APIStatusError) -> None:
         """This server cannot do tool calls: use JSON-schema answers from now on."""
@@ -192,7 +206,11 @@ class AsyncOpenAILLM:
         self.tool_mode = "json_schema"
 
     async def _structured(
-        self, messages: Sequence[Message], schema: type[T], max_retries: int
+        self,
+        messages: Sequence[Message],
+        schema: type[T],
+        max_retries: int,
+        options: RequestOptions | None,
     ) -> StructuredResponse[T]:
         mode = (
             instructor.Mode.JSON_SCHEMA
@@ -209,7 +227,7 @@ class AsyncOpenAILLM:
             request: dict[str, Any] = {
                 "model": self.model,
                 "messages": [wire_message(m) for m in messages],
-                **self._sampling(),
+                **self._sampling(options),
             }
             value, _ = await patched.create_with_completion(
                 response_model=schema, max_retries=max_retries, hooks=hooks, **request
@@ -233,13 +251,18 @@ class AsyncOpenAILLM:
         clean = schema.model_validate(value.model_dump(by_alias=True))
         return StructuredResponse[T](value=clean, usage=usage, attempts=max(len(usages), 1))
 
-    def _sampling(self) -> dict[str, Any]:
-        options: dict[str, Any] = {}
-        if self._max_tokens is not None:
-            options["max_tokens"] = self._max_tokens
-        if self._temperature is not None:
-            options["temperature"] = self._temperature
-        return options
+    def _sampling(self, options: RequestOptions | None) -> dict[str, Any]:
+        """max_tokens and temperature: the request's own, else the client's defaults."""
+        sampling: dict[str, Any] = {}
+        max_tokens = options.max_tokens if options and options.max_tokens else self._max_tokens
+        if max_tokens is not None:
+            sampling["max_tokens"] = max_tokens
+        temperature = options.temperature if options and options.temperature is not None else None
+        if temperature is None:
+            temperature = self._temperature
+        if temperature is not None:
+            sampling["temperature"] = temperature
+        return sampling
 
     def _provider_error(self, error: openai.APIError) -> ProviderError:
         retries = f"after {self._max_retries} retr{'y' if self._max_retries == 1 else 'ies'}"

@@ -32,7 +32,13 @@ from ...llm._fake_support import (
     trimmed,
     validate_answer,
 )
-from ...llm._messages import ChatResponse, Message, StructuredResponse, ToolSpec
+from ...llm._messages import (
+    ChatResponse,
+    Message,
+    RequestOptions,
+    StructuredResponse,
+    ToolSpec,
+)
 from ...llm._usage import Usage
 
 T = TypeVar("T", bound=BaseModel)
@@ -74,9 +80,14 @@ class AsyncFakeLLMBase:
         tools: Sequence[ToolSpec],
         *,
         tool_choice: Literal["auto", "required"] = "required",
+        options: RequestOptions | None = None,
     ) -> ChatResponse:
         request = RecordedRequest(
-            kind="chat", messages=list(messages), tools=list(tools), tool_choice=tool_choice
+            kind="chat",
+            messages=list(messages),
+            tools=list(tools),
+            tool_choice=tool_choice,
+            options=options or RequestOptions(),
         )
         self.requests.append(request)
         started = time.perf_counter()
@@ -97,12 +108,16 @@ class AsyncFakeLLMBase:
         schema: type[T],
         *,
         max_retries: int = 2,
+        options: RequestOptions | None = None,
     ) -> StructuredResponse[T]:
         conversation = list(messages)
         usage = Usage()
         for attempt in range(1, max_retries + 2):
             request = RecordedRequest(
-                kind="structured", messages=list(conversation), schema_name=schema.__name__
+                kind="structured",
+                messages=list(conversation),
+                schema_name=schema.__name__,
+                options=options or RequestOptions(),
             )
             self.requests.append(request)
             started = time.perf_counter()
@@ -179,9 +194,10 @@ class AsyncFunctionLLM(AsyncFakeLLMBase):
         schema: type[T],
         *,
         max_retries: int = 2,
+        options: RequestOptions | None = None,
     ) -> StructuredResponse[T]:
         self._schemas[schema.__name__] = schema
-        return await super().structured(messages, schema, max_retries=max_retries)
+        return await super().structured(messages, schema, max_retries=max_retries, options=options)
 
     def _answer(self, request: RecordedRequest) -> object:
         name = type(self).__name__

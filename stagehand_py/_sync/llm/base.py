@@ -8,7 +8,13 @@ from typing import Literal, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
-from ...llm._messages import ChatResponse, Message, StructuredResponse, ToolSpec
+from ...llm._messages import (
+    ChatResponse,
+    Message,
+    RequestOptions,
+    StructuredResponse,
+    ToolSpec,
+)
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -25,8 +31,12 @@ class LLM(Protocol):
         tools: Sequence[ToolSpec],
         *,
         tool_choice: Literal["auto", "required"] = "required",
+        options: RequestOptions | None = None,
     ) -> ChatResponse:
-        """Send a chat with tools; return the tool calls made (possibly none) and any text."""
+        """Send a chat with tools; return the tool calls made (possibly none) and any text.
+
+        ``options`` carries the request's kind, token and temperature overrides and the time
+        the caller has left (see :class:`~stagehand_py.llm.RequestOptions`)."""
         ...
 
     def structured(
@@ -35,6 +45,7 @@ class LLM(Protocol):
         schema: type[T],
         *,
         max_retries: int = 2,
+        options: RequestOptions | None = None,
     ) -> StructuredResponse[T]:
         """Return an instance of ``schema``, re-asking with validation errors up to
         ``max_retries`` times; raise ``StructuredOutputError`` when it never validates."""

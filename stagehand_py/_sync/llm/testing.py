@@ -33,7 +33,13 @@ from ...llm._fake_support import (
     trimmed,
     validate_answer,
 )
-from ...llm._messages import ChatResponse, Message, StructuredResponse, ToolSpec
+from ...llm._messages import (
+    ChatResponse,
+    Message,
+    RequestOptions,
+    StructuredResponse,
+    ToolSpec,
+)
 from ...llm._usage import Usage
 
 T = TypeVar("T", bound=BaseModel)
@@ -75,9 +81,14 @@ class FakeLLMBase:
         tools: Sequence[ToolSpec],
         *,
         tool_choice: Literal["auto", "required"] = "required",
+        options: RequestOptions | None = None,
     ) -> ChatResponse:
         request = RecordedRequest(
-            kind="chat", messages=list(messages), tools=list(tools), tool_choice=tool_choice
+            kind="chat",
+            messages=list(messages),
+            tools=list(tools),
+            tool_choice=tool_choice,
+            options=options or RequestOptions(),
         )
         self.requests.append(request)
         started = time.perf_counter()
@@ -98,12 +109,16 @@ class FakeLLMBase:
         schema: type[T],
         *,
         max_retries: int = 2,
+        options: RequestOptions | None = None,
     ) -> StructuredResponse[T]:
         conversation = list(messages)
         usage = Usage()
         for attempt in range(1, max_retries + 2):
             request = RecordedRequest(
-                kind="structured", messages=list(conversation), schema_name=schema.__name__
+                kind="structured",
+                messages=list(conversation),
+                schema_name=schema.__name__,
+                options=options or RequestOptions(),
             )
             self.requests.append(request)
             started = time.perf_counter()
@@ -180,9 +195,10 @@ class FunctionLLM(FakeLLMBase):
         schema: type[T],
         *,
         max_retries: int = 2,
+        options: RequestOptions | None = None,
     ) -> StructuredResponse[T]:
         self._schemas[schema.__name__] = schema
-        return super().structured(messages, schema, max_retries=max_retries)
+        return super().structured(messages, schema, max_retries=max_retries, options=options)
 
     def _answer(self, request: RecordedRequest) -> object:
         name = type(self).__name__
