@@ -35,6 +35,14 @@ def pages_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def other_origin_url() -> Iterator[str]:
+    """tests/pages again, from a second loopback port: another origin, for cross-origin frames,
+    look-alike sites and hostile-page tests."""
+    with serve_directory(PAGES_DIR) as base_url:
+        yield base_url
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     """Point pytest-playwright at the Chromium this machine has."""
     return {
