@@ -10,6 +10,7 @@ import os
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ._errors import ConfigurationError
+from .agent._settings import AgentSettings
 
 
 class Settings(BaseModel):
@@ -32,6 +33,9 @@ class Settings(BaseModel):
     verify: bool = Field(default=True, description="confirm 'completed' with a second call")
     max_prompt_chars: int = Field(
         default=24000, ge=1000, description="cap on page text in one verify/observe request"
+    )
+    agent: AgentSettings = Field(
+        default_factory=AgentSettings, description="limits of page.agent() (max_steps, ...)"
     )
 
     @classmethod

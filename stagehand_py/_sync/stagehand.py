@@ -17,9 +17,14 @@ from .._history import CallRecord
 from .._inputs import check_instruction, check_open
 from .._types import ActResult, ObserveResult
 from .._variables import Variables
+from ..agent import AgentControls, AgentResult, TokenCounter
+from ..agent._history import call_record
 from ..cache import ActionCache
 from ..llm._usage import PriceTable, UsageMeter
 from .act import ActRun
+from .agent import AgentRun
+from .agent_observe import same_page
+from .agent_think import ApprovalCallback
 from .cached_act import cached_act
 from .executor import perform
 from .extract import ExtractOutcome, extract
@@ -239,6 +244,42 @@ class Stagehand:
             )
         )
         return outcome
+
+    # ------------------------------------------------------------------ agent
+    def agent(
+        self,
+        page: Page,
+        task: str,
+        *,
+        variables: Mapping[str, object] | None = None,
+        approval: ApprovalCallback | None = None,
+        controls: AgentControls | None = None,
+        count_tokens: TokenCounter | None = None,
+        **limits: Any,
+    ) -> AgentResult:
+        """Let the model drive ``page`` step by step until ``task`` is done (see
+        :meth:`StagehandPage.agent`)."""
+        check_instruction("agent", task, required=True)
+        check_open(page, "agent")
+        run = AgentRun(
+            page,
+            lambda: self.llm,
+            task,
+            variables=Variables(variables),
+            settings=self.settings.agent.updated(**limits),
+            approval=approval,
+            controls=controls,
+            prices=self.usage.prices,
+            count_tokens=count_tokens,
+        )
+        result = run.run()
+        if same_page(result.page, page) and isinstance(page, StagehandPage):
+            result.page = page
+        elif result.page is not None:
+            result.page = self.wrap(result.page)
+        self.usage.add("agent", result.usage, model=self._model_name())
+        self.history.append(call_record(result))
+        return result
 
     def _record_failure(
         self,
