@@ -53,11 +53,13 @@ class Do:
         return answer
 
 
-def answer(*actions: dict[str, Any], goal: str = "follow the plan") -> dict[str, Any]:
+def answer(
+    *actions: dict[str, Any], goal: str = "follow the plan", memory: str = ""
+) -> dict[str, Any]:
     return {
         "thinking": "following the plan",
         "evaluation_previous_goal": "as planned",
-        "memory": "",
+        "memory": memory,
         "next_goal": goal,
         "actions": list(actions),
     }
@@ -74,10 +76,14 @@ PlanItem = list[Do] | dict[str, Any] | Callable[[str], dict[str, Any]]
 
 
 class AgentPlan:
-    """Answers agent requests in order from ``items``; the forced summary gets ``summary``."""
+    """Answers agent requests in order from ``items``; the forced summary gets ``summary``.
+    ``memory`` is what each planned answer writes in its memory field."""
 
-    def __init__(self, *items: PlanItem, summary: str = "Summary: the plan ran out.") -> None:
+    def __init__(
+        self, *items: PlanItem, summary: str = "Summary: the plan ran out.", memory: str = ""
+    ) -> None:
         self.items = list(items)
+        self.memory = memory
         self.position = 0
         self.summary = summary
         self.states: list[str] = []
@@ -98,6 +104,6 @@ class AgentPlan:
         if callable(item):
             return item(state)
         try:
-            return answer(*(do.resolve(state) for do in item))
+            return answer(*(do.resolve(state) for do in item), memory=self.memory)
         except LookupError as missing:
             return done(f"plan step {self.position} failed: {missing}", success=False)

@@ -174,6 +174,8 @@ async def _scroll(ctx: AsyncActionContext, action: ScrollAction, outcome: Action
     if where.moved:
         outcome.note = f"moved {where.after - where.before:+.0f} px to {where.after:.0f} of "
         outcome.note += f"{where.max:.0f}"
+    elif where.max <= 0:
+        outcome.note = "did not move: there is nothing to scroll"
     else:
         outcome.note = f"did not move: already at the {'top' if where.after <= 0 else 'end'}"
     ctx.settled = False
