@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from playwright.sync_api import Error as PlaywrightError
 
 from .._errors import StagehandError
+from ._agent import add_agent_command
 from ._commands import (
     act_command,
     cache_command,
@@ -100,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     observe.add_argument("instruction", nargs="?", default=None)
     _page_options(observe)
     observe.set_defaults(run=observe_command)
+
+    add_agent_command(commands, _page_options)
 
     demo = commands.add_parser(
         "demo",
