@@ -147,9 +147,9 @@ def _number_of(page, text):
 
 def test_agent_through_the_fixture(stagehand_page, stagehand_fake):
     stagehand_page.set_content("<button onclick=\\"document.title='paid'\\">Pay</button>")
+    pay = {"action": "click", "index": _number_of(stagehand_page, "Pay")}
     stagehand_fake.queue(
-        {"next_goal": "pay", "actions": [{"action": "click", "index": _number_of(stagehand_page, "Pay")}]},
-        {"actions": [{"action": "done", "text": "paid"}]},
+        {"next_goal": "pay", "actions": [pay]}, {"actions": [{"action": "done", "text": "paid"}]}
     )
     result = stagehand_page.agent("pay")
     assert result.success and stagehand_page.title() == "paid"
