@@ -41,6 +41,7 @@ from ._sync.browser import launch_chromium
 from ._sync.page import StagehandPage
 from ._sync.stagehand import Stagehand
 from ._types import ActionRecord, ActResult, ObserveResult, Verification
+from .agent import AgentControls, AgentResult, AgentSettings
 from .cache import CacheWarning
 from .dom import Box, Chunk, Element, Snapshot
 from .llm import PriceTable, Usage
@@ -53,6 +54,9 @@ __all__ = [
     "ActResult",
     "ActTimeoutError",
     "ActionRecord",
+    "AgentControls",
+    "AgentResult",
+    "AgentSettings",
     "AsyncStagehand",
     "AsyncStagehandPage",
     "Box",
