@@ -12,6 +12,10 @@ The same task runs twice per round, side by side: once with a token budget
 at its maximum), and the prompt characters of each step are printed for both, showing that
 the budget keeps them from growing with the step count.
 
+For scale, the same 13 actions written by hand in plain Playwright (no snapshot, no settling)
+are timed in the same run: on a loaded machine every round trip to the browser is slower, and
+the ratio shows how much of the SDK time is the machine.
+
 Target (issue 16): SDK time per step at most 0.25 s (median) on the 2-core machine.
 """
 
@@ -20,6 +24,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -59,6 +64,31 @@ def plan() -> AgentPlan:
     )
 
 
+def by_hand(browser: object, base: str) -> float:
+    """The same actions written by hand in plain Playwright: the floor on this machine now."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})  # type: ignore[attr-defined]
+    try:
+        page = context.new_page()
+        page.goto(base + "index.html")
+        started = time.perf_counter()
+        page.fill("#q", "lamp")
+        page.click("button[type=submit]")
+        page.select_option("#sort", label="Price, lowest first")
+        page.click("text=Paper lantern lamp")
+        page.click("#add")
+        page.click("text=View cart")
+        page.click("text=Continue shopping")
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.click("text=Checkout")
+        page.fill("#name", "Ada Lovelace")
+        page.fill("#email", "ada@example.org")
+        page.fill("#address", "12 Harbour Street")
+        return time.perf_counter() - started
+    finally:
+        context.close()
+
+
 def run_once(browser: object, base: str, limits: dict[str, int]) -> AgentResult:
     context = browser.new_context(viewport={"width": 1280, "height": 720})  # type: ignore[attr-defined]
     try:
@@ -80,6 +110,8 @@ def main() -> None:
     act: list[float] = []
     post: list[float] = []
     sdk: list[float] = []
+    sdk_totals: list[float] = []
+    hand_totals: list[float] = []
     with serve_directory(ROOT / "tests" / "pages" / "agent") as base, sync_playwright() as p:
         browser = launch_chromium(p.chromium)
         try:
@@ -87,6 +119,8 @@ def main() -> None:
             for _ in range(args.runs):
                 budgeted = run_once(browser, base, BUDGET)
                 unbounded = run_once(browser, base, NO_BUDGET)
+                hand_totals.append(by_hand(browser, base))
+                sdk_totals.append(sum(step.timings.sdk_s for step in budgeted.steps))
                 for step in budgeted.steps:
                     observe.append(step.timings.observe_s)
                     act.append(step.timings.act_s)
@@ -112,6 +146,11 @@ def main() -> None:
     print(
         f"SDK time per step: {statistics.median(sdk):.2f} s "
         f"(median of {len(sdk)} steps; target <= 0.25 s)"
+    )
+    hand, ours = statistics.median(hand_totals), statistics.median(sdk_totals)
+    print(
+        f"the same 13 actions by hand in plain Playwright: {hand:.2f} s in all; the agent's SDK "
+        f"time for the task: {ours:.2f} s ({ours / hand:.1f}x: snapshots, settling, batch checks)"
     )
     first, last = budgeted.steps[0].prompt_chars, max(s.prompt_chars for s in budgeted.steps)
     grown = unbounded.steps[-1].prompt_chars

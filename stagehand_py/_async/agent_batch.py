@@ -16,6 +16,7 @@ from playwright.async_api import Page as AsyncPage
 
 from ..agent._actions import AgentAction, describe_action
 from ..agent._checks import new_elements
+from ..agent._clock import RunTimedOut, StepFailed
 from ..agent._history import ActionOutcome, StepRecord, redacted
 from ..agent._state import AgentState
 from .agent_actions import AsyncActionContext, run_action
@@ -85,6 +86,12 @@ async def run_batch(
             if changed:
                 why_not_run = redact(changed)
                 break
+    except StepFailed as failed:  # the step's time ran out mid-batch
+        why_not_run = redact(failed.message)
+        raise
+    except RunTimedOut:
+        why_not_run = "the run's timeout_s ran out"
+        raise
     finally:
         record.results.extend(
             not_run(action, why_not_run, state, redact) for action in actions[len(record.results) :]
