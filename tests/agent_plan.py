@@ -77,13 +77,19 @@ PlanItem = list[Do] | dict[str, Any] | Callable[[str], dict[str, Any]]
 
 class AgentPlan:
     """Answers agent requests in order from ``items``; the forced summary gets ``summary``.
-    ``memory`` is what each planned answer writes in its memory field."""
+    ``memory`` is what each planned answer writes in its memory field; ``extract`` answers the
+    requests of extract actions, from the page text they were sent."""
 
     def __init__(
-        self, *items: PlanItem, summary: str = "Summary: the plan ran out.", memory: str = ""
+        self,
+        *items: PlanItem,
+        summary: str = "Summary: the plan ran out.",
+        memory: str = "",
+        extract: Callable[[str], Any] | None = None,
     ) -> None:
         self.items = list(items)
         self.memory = memory
+        self.extract = extract
         self.position = 0
         self.summary = summary
         self.states: list[str] = []
@@ -94,6 +100,11 @@ class AgentPlan:
         if schema.__name__ == "FinalSummary":
             self.summaries += 1
             return {"thinking": "asked to stop", "text": self.summary, "data": {"steps": True}}
+        if schema.__name__ != "AgentOutput":  # an extract action's request
+            if self.extract is None:
+                raise LookupError(f"the plan has no extract answers ({schema.__name__})")
+            page_text = "\n".join(m.content for m in messages)
+            return {"data": self.extract(page_text), "complete": True}
         self.states.append(state)
         if self.position >= len(self.items):
             return done("the plan has no more steps", success=False)

@@ -140,6 +140,10 @@ async def think(
         if attempt == 0:
             record.prompt_chars, record.prompt_tokens = request.chars, request.tokens
             record.cuts = list(request.cuts)
+        if logger.isEnabledFor(logging.DEBUG):  # the whole conversation, already redacted
+            logger.debug(
+                "stagehand_py: agent request of step %d:\n%s", state.step, request.dump_text()
+            )
         try:
             response = await llm.structured(
                 request.messages,

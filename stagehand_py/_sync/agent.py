@@ -14,6 +14,7 @@ or when cancelled. Nothing here raises for a task that was not reached: the reas
 from __future__ import annotations
 
 import time
+import json
 import logging
 import time
 from dataclasses import dataclass
@@ -311,10 +312,13 @@ class AgentRun:
         self._new_downloads.extend(record.downloads)
         for outcome in record.results:
             if outcome.extracted is not None:
-                text = str(outcome.extracted)
+                text = outcome.extracted
+                if not isinstance(text, str):
+                    text = json.dumps(text, ensure_ascii=False, default=str)
                 if len(text) > _MEMORY_CHARS:
                     text = text[: _MEMORY_CHARS - 1] + "…"
-                self._memory.append(f"step {record.number}: {outcome.description}: {text}")
+                what = outcome.params.get("instruction", outcome.action)
+                self._memory.append(f"step {record.number}, {outcome.action} {what!r}: {text}")
         del self._memory[:-_MEMORY_ITEMS]
         if record.failed:
             self._failures += 1

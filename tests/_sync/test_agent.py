@@ -6,12 +6,14 @@ run ends, downloads and the token budget."""
 from __future__ import annotations
 
 import time
+import json
 import re
 import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import quote, urlsplit
 
 from playwright.sync_api import Page as Page
 
@@ -31,9 +33,19 @@ def shop(
     return page
 
 
-def cart_total(state: str) -> dict[str, Any]:
-    found = re.search(r"Total: ([\d.]+ EUR)", state)
-    return done("The cart total is read.", data={"total": found.group(1) if found else None})
+TOTAL = {"type": "object", "properties": {"total": {"type": "string"}}, "required": ["total"]}
+
+
+def read_total(page_text: str) -> dict[str, Any]:
+    """The extract answer a model would give from the cart's page text."""
+    found = re.search(r"Total: ([\d.]+ EUR)", page_text)
+    return {"total": found.group(1) if found else "not shown"}
+
+
+def report_memory(state: str) -> dict[str, Any]:
+    """Finish with what the extract action left in memory."""
+    found = re.search(r"^- step \d+, extract 'the cart total': (.*)$", state, re.MULTILINE)
+    return done("The cart total is read.", data=json.loads(found.group(1)) if found else None)
 
 
 def test_a_task_across_three_pages_and_a_new_tab(
@@ -46,7 +58,9 @@ def test_a_task_across_three_pages_and_a_new_tab(
         [Do("click", r"Add to cart"), Do("click", r"View cart")],
         [Do("click", r"Shipping help")],
         [Do("switch_tab", tab=0)],
-        cart_total,
+        [Do("extract", instruction="the cart total", schema=TOTAL)],
+        report_memory,
+        extract=read_total,
     )
     llm = FunctionLLM(structured=plan)
     page = shop(sync_page, pages_url, llm)
@@ -63,6 +77,7 @@ def test_a_task_across_three_pages_and_a_new_tab(
         "cart.html",
         "help.html",  # the new tab, followed
         "cart.html",  # back through switch_tab
+        "cart.html",
     ]
     assert [t.url.rsplit("/", 1)[-1] for t in result.steps[5].tabs] == ["cart.html", "help.html"]
     # Typing opened suggestions: the rest of the first batch waited for a fresh look.
@@ -72,13 +87,13 @@ def test_a_task_across_three_pages_and_a_new_tab(
     assert "Suggestion: Paper lantern lamp" in plan.states[1]
     assert [r.status for r in result.steps[3].results] == ["ok", "ok"]
     assert isinstance(result.page, StagehandPage) and result.page.url.endswith("cart.html")
-    # One structured request per step, each told the time it has.
-    assert len(llm.requests) == 7
-    assert {r.options.kind for r in llm.requests} == {"agent"}
+    assert result.steps[6].results[0].extracted == {"total": "24.50 EUR"}
+    # One structured request per step (and one for the extract), each told the time it has.
+    assert [r.options.kind for r in llm.requests] == ["agent"] * 7 + ["extract", "agent"]
     assert all(0 < (r.options.timeout_s or 0) <= 90 for r in llm.requests)
     assert "Results of step 4:" in plan.states[4] and "View cart" in plan.states[4]
     record = page.stagehand.history[-1]
-    assert record.kind == "agent" and record.success and len(record.actions) == 9
+    assert record.kind == "agent" and record.success and len(record.actions) == 10
     assert page.stagehand.usage.calls("agent") == 1
 
 
@@ -151,13 +166,16 @@ def test_max_steps_forces_the_same_summary(sync_page: Page, pages_url: str) -> N
     plan = AgentPlan(scroll, scroll, scroll, summary="Scrolled twice, found the footer.")
     llm = FunctionLLM(structured=plan)
     page = shop(sync_page, pages_url, llm)
-    result = page.agent("Read the footer.", max_steps=2)
+    result = page.agent("Read the footer.", max_steps=2, max_elements=4)
 
     assert (result.success, result.reason) == (False, "max_steps")
     assert result.final_text == "Scrolled twice, found the footer."
     assert [s.summary for s in result.steps] == [False, False, True]
     assert result.steps[0].results[0].note.startswith("moved +")
     assert "0 pixels above" in plan.states[0] and "0 pixels above" not in plan.states[1]
+    listed = plan.states[0].split("Elements in view:\n")[1].splitlines()
+    assert re.fullmatch(r"\(\+\d+ more elements in view not listed: max_elements\)", listed[4])
+    assert all(re.match(r"\d+:", line) for line in listed[:4])
     assert "The step limit is reached (2 steps)." in llm.requests[-1].messages[-1].content
     assert len(llm.requests) == 3  # two steps and the summary: never a third step
 
@@ -267,3 +285,28 @@ def test_the_token_budget_cuts_old_history_but_never_system_or_task(
     assert "[3 earlier step(s) (steps 1-3) omitted to fit the token budget]" in text
     assert "Step 4 at " in text and "Step 1 at " not in text
     assert result.conversation[-1]["kind"] == "state"
+
+
+def test_allowed_domains_keep_the_agent_on_the_site(
+    sync_page: Page, pages_url: str, other_origin_url: str
+) -> None:
+    partner = other_origin_url + "agent/help.html"
+    plan = AgentPlan(
+        answer({"action": "navigate", "url": partner}),  # refused before it runs: re-asked
+        [Do("click", r"Partner offers")],  # a link of the page itself: undone
+        [Do("click", r"Partner catalogue")],  # the same in a new tab: closed
+        done("stayed on the shop"),
+    )
+    llm = FunctionLLM(structured=plan)
+    page = shop(sync_page, pages_url, llm, "partner.html?to=" + quote(partner, safe=""))
+    start = page.url
+    result = page.agent("Look at the partners.", allowed_domains=[urlsplit(pages_url).netloc])
+
+    assert result.success, result.summary()
+    assert "is not in allowed_domains" in llm.requests[1].messages[-1].content
+    same_tab, new_tab = result.steps[0].results[0], result.steps[1].results[0]
+    assert same_tab.status == "error" and same_tab.error is not None
+    assert same_tab.error.endswith("which is outside allowed_domains; went back")
+    assert new_tab.error is not None and new_tab.error.endswith("closed the tab it opened")
+    assert page.url == start and len(page.context.pages) == 1
+    assert all(step.url == start for step in result.steps)
