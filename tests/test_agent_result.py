@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -143,3 +144,19 @@ def test_agent_settings_defaults_and_bad_values() -> None:
             settings.updated(**bad)
     with pytest.raises(ConfigurationError, match=r"agent\.max_failures"):
         Settings().updated(agent={"max_failures": 0})
+
+
+def test_bad_agent_calls_fail_early_with_configuration_errors() -> None:
+    from stagehand_py import Stagehand
+    from stagehand_py.testing import FunctionLLM
+
+    sh = Stagehand(llm=FunctionLLM())
+    page: Any = object()  # never reached: the checks come first
+    with pytest.raises(ConfigurationError, match="agent\\(\\) needs an instruction"):
+        sh.agent(page, "  ")
+    with pytest.raises(ConfigurationError, match="max_steps: Input should be greater"):
+        sh.agent(page, "buy a lamp", max_steps=0)
+    with pytest.raises(ConfigurationError, match="max_step: Extra inputs are not permitted"):
+        sh.agent(page, "buy a lamp", max_step=5)
+    with pytest.raises(ConfigurationError, match="Variable name 'e mail' is not valid"):
+        sh.agent(page, "buy a lamp", variables={"e mail": "x"})
