@@ -6,10 +6,15 @@ Every field can be set on :class:`~stagehand_py.Stagehand` (for all calls) and m
 from __future__ import annotations
 
 import os
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ._errors import ConfigurationError
+
+SnapshotMode = Literal["dom", "aria"]
+"""How the page is shown to the model: the DOM serializer, or Playwright's accessibility tree."""
+SNAPSHOT_MODES: tuple[SnapshotMode, ...] = ("dom", "aria")
 
 
 class Settings(BaseModel):
@@ -32,6 +37,9 @@ class Settings(BaseModel):
     verify: bool = Field(default=True, description="confirm 'completed' with a second call")
     max_prompt_chars: int = Field(
         default=24000, ge=1000, description="cap on page text in one verify/observe request"
+    )
+    snapshot: SnapshotMode = Field(
+        default="dom", description='how the page is read: "dom" serializer or "aria" tree'
     )
 
     @classmethod
