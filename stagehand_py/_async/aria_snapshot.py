@@ -20,6 +20,7 @@ from collections import defaultdict
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame as AsyncFrame
 from playwright.async_api import Page as AsyncPage
 
 from .._errors import SerializationError
@@ -41,7 +42,6 @@ from ..aria._parser import AriaNode, parse_aria_snapshot
 from ..dom import Snapshot, load_js
 from ..dom._snapshot import _cyclic_gc_paused
 from .aria_checks import resolves_to_ref
-from .locate import frame_scope
 
 logger = logging.getLogger("stagehand_py")
 
@@ -83,37 +83,44 @@ def _wanted(lines: list[Line], roots: list[AriaNode]) -> dict[str, list[list[Any
     return wanted
 
 
-async def _frame_facts(
-    page: AsyncPage, path: list[str], wanted: list[list[Any]], top: bool
-) -> dict[str, Any]:
-    scope = await frame_scope(page, path)
+async def _frame_facts(frame: AsyncFrame, wanted: list[list[Any]], top: bool) -> dict[str, Any]:
     # One string argument: Playwright's client validates a nested argument value by value,
     # which on a large page costs seconds; a string crosses in one piece.
-    options = json.dumps({"wanted": wanted, "top": top})
+    options = json.dumps({"task": "facts", "wanted": wanted, "top": top})
     try:
-        raw = await scope.locator(":root").evaluate(
-            load_js("aria_facts.js"), options, timeout=_FACTS_TIMEOUT_MS
-        )
+        raw = await frame.evaluate(load_js("aria_page"), options)
     except PlaywrightError as exc:
         if top:
             raise SerializationError(
-                f"Could not read the elements of {page.url}: "
+                f"Could not read the elements of {frame.url}: "
                 f"{(exc.message or str(exc)).splitlines()[0]}."
             ) from None
-        logger.debug("stagehand_py: aria facts unavailable in frame %s", path)
+        logger.debug("stagehand_py: aria facts unavailable in frame %s", frame.url)
         return {"nodes": {}, "canvases": [], "scroll": None}
     if not isinstance(raw, str):
         raise SerializationError(
-            f"The element reader returned {type(raw).__name__}, not a JSON string, on {page.url}."
-            " A script on the page may have replaced JSON.stringify."
+            f"The element reader returned {type(raw).__name__}, not a JSON string, on "
+            f"{frame.url}. A script on the page may have replaced JSON.stringify."
         )
     try:
         parsed: dict[str, Any] = json.loads(raw)
     except ValueError:
         raise SerializationError(
-            f"The element reader returned unreadable data on {page.url}."
+            f"The element reader returned unreadable data on {frame.url}."
         ) from None
     return parsed
+
+
+async def _child_frame(parent: AsyncFrame, selector: str) -> AsyncFrame | None:
+    """The document of the ``<iframe>`` that ``selector`` finds in ``parent``."""
+    try:
+        handle = await parent.locator(selector).element_handle(timeout=_FACTS_TIMEOUT_MS)
+        try:
+            return await handle.content_frame()
+        finally:
+            await handle.dispose()
+    except PlaywrightError:
+        return None
 
 
 class _Facts:
@@ -123,6 +130,7 @@ class _Facts:
         self.nodes: dict[str, NodeFacts] = {}
         self.canvases: dict[str, list[CanvasFacts]] = {}
         self.frames: dict[str, FrameInfo] = {"": FrameInfo(path=[])}
+        self.documents: dict[str, AsyncFrame] = {}
         self.scroll: Scroll | None = None
 
     async def gather(self, page: AsyncPage, roots: list[AriaNode], lines: list[Line]) -> None:
@@ -132,13 +140,14 @@ class _Facts:
             for node in root.nodes():
                 if node.role == "iframe" and node.ref:
                     iframes[node.frame_ref].append(node)
+        self.documents[""] = page.main_frame
         queue = [""]
         while queue:
             frame_ref = queue.pop(0)
-            info = self.frames[frame_ref]
-            if info.path is None:
+            document = self.documents.get(frame_ref)
+            if document is None:
                 continue
-            raw = await _frame_facts(page, info.path, wanted.get(frame_ref, []), not frame_ref)
+            raw = await _frame_facts(document, wanted.get(frame_ref, []), not frame_ref)
             try:
                 self._read(frame_ref, raw)
             except (KeyError, TypeError, ValueError, IndexError) as exc:
@@ -147,8 +156,13 @@ class _Facts:
                     f"{page.url}. This is a bug in stagehand_py; please report it."
                 ) from None
             for iframe in iframes.get(frame_ref, []):
-                self.frames[iframe.ref] = self._child_frame(frame_ref, iframe)
-                queue.append(iframe.ref)
+                info = self._child_frame(frame_ref, iframe)
+                self.frames[iframe.ref] = info
+                if info.path is not None:
+                    child = await _child_frame(document, info.path[-1])
+                    if child is not None:
+                        self.documents[iframe.ref] = child
+                        queue.append(iframe.ref)
 
     def _read(self, frame_ref: str, raw: dict[str, Any]) -> None:
         for ref, node_raw in raw["nodes"].items():

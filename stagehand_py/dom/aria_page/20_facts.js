@@ -1,21 +1,13 @@
-// Facts about the DOM elements behind accessibility-tree nodes, for the locator ladder
-// (stagehand_py/_async/aria_snapshot.py). Runs once per frame as locator(":root").evaluate,
-// its options given as one JSON string.
-//
-// options.wanted: [ref, role, x, y, width, height, kind] per tree node of this frame, where the
+// Part 2: facts about the DOM elements behind accessibility-tree nodes, for the ladder.
+// opts.wanted: [ref, role, x, y, width, height, kind] per tree node of this frame, where the
 // box is Playwright's own (Math.round of getBoundingClientRect, this frame's viewport) and kind
 // is 1 for a control (every rung), 0 for a content line (css/xpath only), 2 for an iframe.
 // A node is matched to the element with exactly that box; when several elements share it, the
 // one whose role fits wins and the match is flagged ambiguous (Python then has Playwright
 // confirm it). Uniqueness is predicted here the way Playwright's engines count, over the whole
 // document and its open shadow roots; Python verifies what a prediction cannot prove.
-// Returns ONE JSON string (see aria_snapshot.py for its reader).
-(root, optionsJson) => {
-  const options = JSON.parse(optionsJson);
-  const doc = root.ownerDocument;
-  const win = doc.defaultView;
+function facts() {
   const MAX_TEXT = 80;
-  const ANCHORS = ["data-test", "data-cy", "data-qa", "name", "aria-label", "title", "alt"];
   const IMPLICIT = {
     a: "link", area: "link", button: "button", select: "combobox", textarea: "textbox",
     img: "img", h1: "heading", h2: "heading", h3: "heading", h4: "heading", h5: "heading",
@@ -29,44 +21,20 @@
     checkbox: "checkbox", radio: "radio", button: "button", submit: "button", reset: "button",
     image: "button", file: "button", range: "slider", number: "spinbutton", search: "searchbox",
   };
-  const normalize = (s) => s.replace(/[\u200b\u00ad]/g, "").trim().replace(/\s+/g, " ");
-  const cssString = (v) => '"' + v.replace(/\\/g, "\\\\").replace(/"/g, '\\"') + '"';
-  const bump = (map, key) => map.set(key, (map.get(key) || 0) + 1);
-
-  // ---- every element, light DOM first, then each open shadow root (as Playwright's css walks)
-  const all = [];
-  const inShadow = new Set();
-  const roots = [doc];
-  for (let i = 0; i < roots.length; i++) {
-    for (const el of roots[i].querySelectorAll("*")) {
-      all.push(el);
-      if (i > 0) inShadow.add(el);
-      if (el.shadowRoot) roots.push(el.shadowRoot);
-    }
-  }
-
-  // ---- counts for the rungs predicted here, and each element's box
-  const ids = new Map();
-  const anchors = new Map();
   const placeholders = new Map();
   const testids = new Map();
   const byBox = new Map();
   for (const el of all) {
     if (el.hasAttributes()) {
-      const id = el.getAttribute("id");
-      if (id) bump(ids, id);
       const ph = el.getAttribute("placeholder");
       if (ph !== null) bump(placeholders, ph);
       const tid = el.getAttribute("data-testid");
       if (tid !== null) bump(testids, tid);
-      for (const attr of ANCHORS) {
-        const v = el.getAttribute(attr);
-        if (v) bump(anchors, el.localName + "\u0001" + attr + "\u0001" + v);
-      }
     }
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0) {
-      const key = `${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`;
+      const key =
+        `${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`;
       const list = byBox.get(key);
       if (list) list.push(el);
       else byBox.set(key, [el]);
@@ -95,86 +63,6 @@
     }
     return best;
   };
-
-  // ---- selectors built from the element itself, unique by construction or by count
-  const XHTML = "http://www.w3.org/1999/xhtml";
-  const names = new Map();
-  const xpathName = (el) => {
-    const key = el.namespaceURI === XHTML ? el.localName : "\u0002" + el.localName;
-    let name = names.get(key);
-    if (name === undefined) {
-      name = key === el.localName && /^[a-z][a-z0-9-]*$/.test(key) ? key
-        : `*[local-name()="${el.localName}"]`;
-      names.set(key, name);
-    }
-    return name;
-  };
-  // Per element, computed once per parent: [1-based position among its parent's children,
-  // position among same-name siblings, how many siblings share its tag].
-  const places = new Map();
-  const placeOf = (el) => {
-    let place = places.get(el);
-    if (place !== undefined) return place;
-    const siblings = el.parentNode.children;
-    const seen = new Map();
-    for (let i = 0; i < siblings.length; i++) {
-      const name = xpathName(siblings[i]);
-      seen.set(name, (seen.get(name) || 0) + 1);
-      places.set(siblings[i], [i + 1, seen.get(name), 0]);
-    }
-    for (let i = 0; i < siblings.length; i++) {
-      places.get(siblings[i])[2] = seen.get(xpathName(siblings[i]));
-    }
-    return places.get(el);
-  };
-  function absXPath(el) {
-    if (inShadow.has(el)) return null;
-    const steps = [];
-    for (let n = el; n && n.nodeType === 1; n = n.parentNode) {
-      if (n === doc.documentElement) return "/" + xpathName(n) + steps.join("");
-      steps.unshift("/" + xpathName(n) + "[" + placeOf(n)[1] + "]");
-    }
-    return null;
-  }
-  // A css path for Playwright's piercing engine (`>` also steps from a host into its shadow
-  // root): a step that could match a light child and a shadow child alike is refused.
-  function cssPath(el) {
-    const steps = [];
-    for (let n = el; n; ) {
-      if (n === doc.documentElement) {
-        steps.unshift(n.localName);
-        return steps.join(" > ");
-      }
-      const parent = n.parentNode;
-      const host = parent instanceof ShadowRoot ? parent.host : parent;
-      if (!host || host.nodeType !== 1) return null;
-      const other = parent instanceof ShadowRoot ? host.children
-        : (host.shadowRoot ? host.shadowRoot.children : null);
-      const tag = n.localName;
-      const [position, , sameTag] = placeOf(n);
-      const rival = other ? Array.from(other) : [];
-      if (sameTag === 1 && !rival.some((o) => o.localName === tag)) {
-        steps.unshift(CSS.escape(tag));
-      } else {
-        if (rival[position - 1] && rival[position - 1].localName === tag) return null;
-        steps.unshift(`${CSS.escape(tag)}:nth-child(${position})`);
-      }
-      n = host;
-    }
-    return null;
-  }
-  function uniqueCss(el) {
-    const id = el.getAttribute("id");
-    if (id && ids.get(id) === 1) return "#" + CSS.escape(id);
-    for (const attr of ANCHORS) {
-      const v = el.getAttribute(attr);
-      if (!v || v.length > 100 || /[\n\r\f]/.test(v)) continue;
-      if (anchors.get(el.localName + "\u0001" + attr + "\u0001" + v) === 1) {
-        return `${CSS.escape(el.localName)}[${attr}=${cssString(v)}]`;
-      }
-    }
-    return inShadow.has(el) ? cssPath(el) : null;
-  }
 
   // ---- label and text, as Playwright's internal:label and internal:text engines read them
   const textCache = new Map();
@@ -217,7 +105,7 @@
   const matched = [];
   const result = { nodes: {}, canvases: [], scroll: null };
   const textWanted = new Map(); // normalized text -> [count exact-self, count any-case-self]
-  for (const [ref, role, x, y, w, h, kind] of options.wanted) {
+  for (const [ref, role, x, y, w, h, kind] of opts.wanted) {
     const candidates = byBox.get(`${x},${y},${w},${h}`) || [];
     const el = candidates.length === 1 ? candidates[0] : pick(candidates, role);
     if (!el) continue;
@@ -256,7 +144,7 @@
 
   // ---- the top frame's scroller, for chunking (as the DOM serializer decides it)
   let container = null;
-  if (options.top) {
+  if (opts.top) {
     const se = doc.scrollingElement || doc.documentElement;
     const blocks = (el) => /hidden|clip/.test(win.getComputedStyle(el).overflowY);
     const pageScrolls = se.scrollHeight > se.clientHeight + 4 && !blocks(doc.documentElement) &&
@@ -293,34 +181,35 @@
 
   // ---- facts per matched node (falsy fields left out: the payload is most of the cost)
   for (const [ref, el, kind, ambiguous] of matched) {
-    const facts = { tag: el.localName };
+    const info = { tag: el.localName };
     const xpath = absXPath(el);
     const css = uniqueCss(el);
-    if (xpath) facts.xpath = xpath;
-    if (css) facts.css = css;
-    if (ambiguous) facts.ambiguous = true;
-    if (container && inside(el)) facts.inContainer = true;
+    if (xpath) info.xpath = xpath;
+    if (css) info.css = css;
+    if (ambiguous) info.ambiguous = true;
+    if (container && inside(el)) info.inContainer = true;
     if (kind === 2) {
       const r = el.getBoundingClientRect();
       const st = win.getComputedStyle(el);
-      facts.offset = [r.left + el.clientLeft + parseFloat(st.paddingLeft),
+      info.offset = [r.left + el.clientLeft + parseFloat(st.paddingLeft),
         r.top + el.clientTop + parseFloat(st.paddingTop)];
     }
     if (kind === 1) {
       const tid = el.getAttribute("data-testid");
-      if (tid && testids.get(tid) === 1) facts.testid = tid;
+      if (tid && testids.get(tid) === 1) info.testid = tid;
       const ph = el.getAttribute("placeholder");
-      if (ph && placeholders.get(ph) === 1) facts.placeholder = ph;
-      const labels = Array.from(new Set(labelsOf(el))).filter((l) => l && labelCounts.get(l) === 1);
-      if (labels.length) facts.labels = labels;
+      if (ph && placeholders.get(ph) === 1) info.placeholder = ph;
+      const labels = Array.from(new Set(labelsOf(el)))
+        .filter((l) => l && labelCounts.get(l) === 1);
+      if (labels.length) info.labels = labels;
       const t = normalize(fullText(el));
       const counts = textWanted.get(t);
-      if (counts && counts[0] === 1) facts.text = t;
-      if (counts && counts[1] === 1) facts.textAnyCase = true;
+      if (counts && counts[0] === 1) info.text = t;
+      if (counts && counts[1] === 1) info.textAnyCase = true;
       const target = el.getAttribute("target");
-      if (target) facts.target = target;
+      if (target) info.target = target;
     }
-    result.nodes[ref] = facts;
+    result.nodes[ref] = info;
   }
 
   // ---- canvases: drawn content the tree cannot see into
@@ -334,5 +223,5 @@
       xpath: absXPath(el), css: uniqueCss(el), inContainer: container ? inside(el) : false,
     });
   }
-  return JSON.stringify(result);
+  return result;
 }
