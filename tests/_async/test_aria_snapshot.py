@@ -125,7 +125,8 @@ async def test_canvas_is_listed_with_size_and_name_and_never_actionable(
         ("", "canvas", False),  # unlabelled: absent from the tree, found in the DOM
     ]
     assert canvases[0].attributes == {"size": "482x202"}  # its box, border included
-    assert snap.render_element(canvases[0].index).endswith('<canvas name="Seat map" size="482x202">')
+    line = snap.render_element(canvases[0].index)
+    assert line.endswith('<canvas name="Seat map" size="482x202">')
     assert canvases[0].selectors[0] == "css=#seat-map"
     assert control(snap, "button", "Continue").interactive
 
