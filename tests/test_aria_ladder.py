@@ -185,13 +185,18 @@ def test_rendered_lines() -> None:
             Element.model_validate({"index": 3, "tag": "", "view": "aria", **fields})
         )
 
-    assert line(role="button", name='Say "hi"') == "3:<button name=\"Say 'hi'\">"
+    assert line(role="button", name="Save") == "3:<button>Save"  # named by its content
+    assert line(role="button", name="Close", text="X") == '3:<button name="Close">X'
+    assert line(role="textbox", name='Say "hi"', text="typed") == (
+        "3:<textbox name=\"Say 'hi'\">typed"
+    )
     assert line(role="heading", name="Title", text="Title", attributes={"level": "2"}) == (
-        '3:<heading level="2">Title'
+        "3:<heading level=2>Title"
     )
-    assert line(role="checkbox", name="Gift", attributes={"checked": ""}) == (
-        '3:<checkbox name="Gift" checked>'
+    assert (
+        line(role="checkbox", name="Gift", attributes={"checked": ""}) == "3:<checkbox checked>Gift"
     )
+    assert line(role="link", name="Help", attributes={"url": "/help"}) == '3:<link url="/help">Help'
     assert line(role="text", text="  two\n words ") == "3:two words"
     assert line(role="combobox", name="Size", text="M", options=["S", "M"]) == (
         '3:<combobox name="Size" options=[S|M]>M'

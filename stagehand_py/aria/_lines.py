@@ -52,7 +52,17 @@ class Line:
 
 
 def _join(parts: Iterable[str]) -> str:
-    return " ".join(" ".join(parts).split())
+    """Pieces of text as one line: single spaces, none before closing punctuation."""
+    out = ""
+    for part in parts:
+        part = " ".join(part.split())
+        if not part:
+            continue
+        out += part if not out or part[0] in _NO_SPACE_BEFORE else " " + part
+    return out
+
+
+_NO_SPACE_BEFORE = frozenset(",.;:!?)]}%")
 
 
 def is_control(node: AriaNode) -> bool:
@@ -141,8 +151,8 @@ class _Collector:
     def content(self, node: AriaNode, text: str, hidden: bool) -> list[Line]:
         if node.role == "heading":
             return [self.line("content", node, hidden, name=node.name, text=text or node.name)]
-        if node.role == "img" and node.name and not text.replace(node.name, "").strip():
-            return [self.line("content", node, hidden, name=node.name)]
+        if node.role == "img" and not text.replace(node.name, "").strip():
+            return []  # an image alone says nothing to act on (the DOM view omits it too)
         if not text:
             return []
         line = self.line("content", node, hidden, text=text)
