@@ -32,6 +32,7 @@ from ..aria._assemble import (
     FrameInfo,
     NodeFacts,
     Scroll,
+    actionable,
     attach_canvases,
     build_snapshot,
     candidate_rungs,
@@ -205,7 +206,7 @@ def _choose_rungs(
         if not proven:
             twin = rung.kind == "text_normalized" and bool(kept) and kept[-1].kind == "text"
             if (
-                line.kind != "control"
+                not actionable(line)
                 or not ref
                 or (any(k.kind in USER_FACING for k in kept) and not twin)
             ):

@@ -170,6 +170,11 @@ def _top_box(line: Line, frames: dict[str, FrameInfo]) -> tuple[BoxPx | None, Fr
     return BoxPx(round(box.x + frame.dx), round(box.y + frame.dy), box.width, box.height), frame
 
 
+def actionable(line: Line) -> bool:
+    """A control the model may act on (a disabled one is listed, marked, but not offered)."""
+    return line.kind == "control" and "disabled" not in line.attributes
+
+
 def _document_box(box: BoxPx, scroll: Scroll) -> dict[str, float]:
     return {"x": box.x + scroll.x, "y": box.y + scroll.y, "width": box.width, "height": box.height}
 
@@ -187,7 +192,8 @@ def build_snapshot(
 ) -> Snapshot:
     """The snapshot: one element per line (keys of ``facts``/``rungs`` are line positions).
 
-    A control without any unique rung is not offered as actionable (``interactive=False``).
+    A control without any unique rung (or disabled) is not offered as actionable
+    (``interactive=False``).
     """
     chunk_h = scroll.chunk_height(chunk_ratio)
     rows: list[dict[str, Any]] = []
@@ -214,7 +220,7 @@ def build_snapshot(
                 "frame": (frame.path or []) if frame else [],
                 "chunk": chunk,
                 "box": None if box is None else _document_box(box, scroll),
-                "interactive": line.kind == "control" and bool(selectors),
+                "interactive": actionable(line) and bool(selectors),
                 "options": line.options,
                 "role": line.role,
                 "name": line.name,

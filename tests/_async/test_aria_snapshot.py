@@ -166,3 +166,13 @@ async def test_mode_switch(async_page: AsyncPage, pages_url: str) -> None:
     assert AsyncStagehand(llm=None, snapshot="aria").settings.snapshot == "aria"
     with pytest.raises(ConfigurationError, match="snapshot"):
         AsyncStagehand(llm=None, snapshot="accessibility")
+
+
+async def test_disabled_controls_are_listed_but_not_offered(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    snap = await aria_snapshot_of(async_page, pages_url + "disabled.html")
+    delete = control(snap, "button", "Delete account")
+    assert delete.attributes == {"disabled": ""} and not delete.interactive
+    assert snap.render_element(delete.index).endswith("<button disabled>Delete account")
+    assert control(snap, "button", "Continue").interactive

@@ -167,3 +167,13 @@ def test_mode_switch(sync_page: Page, pages_url: str) -> None:
     assert Stagehand(llm=None, snapshot="aria").settings.snapshot == "aria"
     with pytest.raises(ConfigurationError, match="snapshot"):
         Stagehand(llm=None, snapshot="accessibility")
+
+
+def test_disabled_controls_are_listed_but_not_offered(
+    sync_page: Page, pages_url: str
+) -> None:
+    snap = aria_snapshot_of(sync_page, pages_url + "disabled.html")
+    delete = control(snap, "button", "Delete account")
+    assert delete.attributes == {"disabled": ""} and not delete.interactive
+    assert snap.render_element(delete.index).endswith("<button disabled>Delete account")
+    assert control(snap, "button", "Continue").interactive
