@@ -6,11 +6,16 @@ Every field can be set on :class:`~stagehand_py.Stagehand` (for all calls) and m
 from __future__ import annotations
 
 import os
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ._errors import ConfigurationError
 from .agent._settings import AgentSettings
+
+SnapshotMode = Literal["dom", "aria"]
+"""How the page is shown to the model: the DOM serializer, or Playwright's accessibility tree."""
+SNAPSHOT_MODES: tuple[SnapshotMode, ...] = ("dom", "aria")
 
 
 class Settings(BaseModel):
@@ -36,6 +41,9 @@ class Settings(BaseModel):
     )
     agent: AgentSettings = Field(
         default_factory=AgentSettings, description="limits of page.agent() (max_steps, ...)"
+    )
+    snapshot: SnapshotMode = Field(
+        default="dom", description='how the page is read: "dom" serializer or "aria" tree'
     )
 
     @classmethod

@@ -9,10 +9,12 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
+from .._config import SNAPSHOT_MODES, SnapshotMode
 from .._errors import ConfigurationError, SerializationError
 from .._inputs import check_screenshot_path
 from ..dom import Snapshot, load_js, parse_snapshot
 from ..dom._snapshot import MAX_TEXT_CHARS
+from .aria_snapshot import take_aria_snapshot
 
 
 async def _evaluate_serializer(page: AsyncPage, options: dict[str, Any]) -> str:
@@ -39,15 +41,24 @@ async def _evaluate_serializer(page: AsyncPage, options: dict[str, Any]) -> str:
 
 
 async def take_snapshot(
-    page: AsyncPage, *, chunk_ratio: float = 0.75, max_text: int = MAX_TEXT_CHARS
+    page: AsyncPage,
+    *,
+    chunk_ratio: float = 0.75,
+    max_text: int = MAX_TEXT_CHARS,
+    mode: SnapshotMode = "dom",
 ) -> Snapshot:
     """Serialize ``page``: numbered elements (light DOM, open shadow roots, same-origin
-    iframes) and chunks of ``chunk_ratio`` x viewport height, nearest to the scroll first."""
+    iframes) and chunks of ``chunk_ratio`` x viewport height, nearest to the scroll first.
+    ``mode="aria"``: the same list from Playwright's accessibility tree (``aria_snapshot``)."""
+    if mode not in SNAPSHOT_MODES:
+        raise ConfigurationError(f"mode must be one of {SNAPSHOT_MODES}, got {mode!r}.")
     if not 0.1 <= chunk_ratio <= 10:
         raise ConfigurationError(
             f"chunk_ratio must be between 0.1 and 10 (a fraction of the viewport height), "
             f"got {chunk_ratio}."
         )
+    if mode == "aria":
+        return await take_aria_snapshot(page, chunk_ratio=chunk_ratio)
     options = {"chunkRatio": chunk_ratio, "maxText": max_text}
     return parse_snapshot(await _evaluate_serializer(page, options))
 

@@ -10,10 +10,12 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
+from .._config import SNAPSHOT_MODES, SnapshotMode
 from .._errors import ConfigurationError, SerializationError
 from .._inputs import check_screenshot_path
 from ..dom import Snapshot, load_js, parse_snapshot
 from ..dom._snapshot import MAX_TEXT_CHARS
+from .aria_snapshot import take_aria_snapshot
 
 
 def _evaluate_serializer(page: Page, options: dict[str, Any]) -> str:
@@ -40,15 +42,24 @@ def _evaluate_serializer(page: Page, options: dict[str, Any]) -> str:
 
 
 def take_snapshot(
-    page: Page, *, chunk_ratio: float = 0.75, max_text: int = MAX_TEXT_CHARS
+    page: Page,
+    *,
+    chunk_ratio: float = 0.75,
+    max_text: int = MAX_TEXT_CHARS,
+    mode: SnapshotMode = "dom",
 ) -> Snapshot:
     """Serialize ``page``: numbered elements (light DOM, open shadow roots, same-origin
-    iframes) and chunks of ``chunk_ratio`` x viewport height, nearest to the scroll first."""
+    iframes) and chunks of ``chunk_ratio`` x viewport height, nearest to the scroll first.
+    ``mode="aria"``: the same list from Playwright's accessibility tree (``aria_snapshot``)."""
+    if mode not in SNAPSHOT_MODES:
+        raise ConfigurationError(f"mode must be one of {SNAPSHOT_MODES}, got {mode!r}.")
     if not 0.1 <= chunk_ratio <= 10:
         raise ConfigurationError(
             f"chunk_ratio must be between 0.1 and 10 (a fraction of the viewport height), "
             f"got {chunk_ratio}."
         )
+    if mode == "aria":
+        return take_aria_snapshot(page, chunk_ratio=chunk_ratio)
     options = {"chunkRatio": chunk_ratio, "maxText": max_text}
     return parse_snapshot(_evaluate_serializer(page, options))
 

@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     snapshot.add_argument("url")
     snapshot.add_argument("--screenshot", metavar="PATH", help="also save an annotated PNG")
     snapshot.add_argument("--headed", action="store_true", help="show the browser window")
+    snapshot.add_argument(
+        "--mode", choices=("dom", "aria"), default="dom", help="DOM serializer or aria tree"
+    )
     snapshot.set_defaults(run=snapshot_command)
 
     act = commands.add_parser("act", help="do what an instruction says on a page")

@@ -30,7 +30,7 @@ def parse_variables(pairs: list[str] | None) -> dict[str, str]:
 def snapshot_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
     with open_page(args.url, stagehand, headed=args.headed) as page:
-        snap = take_snapshot(page)
+        snap = take_snapshot(page, mode=args.mode)
         if args.screenshot:
             annotated_screenshot(page, args.screenshot)
     print(f"{snap.title} - {snap.url}")

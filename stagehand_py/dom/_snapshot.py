@@ -11,7 +11,7 @@ import gc
 import json
 import math
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr
 
@@ -47,6 +47,10 @@ class Element(BaseModel):
     options: list[str] = Field(default_factory=list)
     role: str = ""
     name: str = ""
+    # Accessibility-tree mode (stagehand_py.aria): which view produced the element, and its
+    # Playwright ref (``aria-ref=eN``), usable only while that snapshot is the page's latest.
+    view: Literal["dom", "aria"] = "dom"
+    ref: str = ""
 
 
 class Chunk(BaseModel):
@@ -290,6 +294,10 @@ def _attribute_text(element: Element, text: str) -> str:
 
 def render_element(element: Element) -> str:
     """``N:text`` for a text node, ``N:<tag attributes>text</tag>`` for an element."""
+    if element.view == "aria":
+        from ..aria._render import render_aria_element  # the aria package imports this one
+
+        return render_aria_element(element)
     text = _cap(" ".join(element.text.split()), MAX_TEXT_CHARS)
     if element.tag == "#text":
         return f"{element.index}:{text}"
