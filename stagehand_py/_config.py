@@ -65,9 +65,7 @@ class Settings(BaseModel):
     )
 
     @classmethod
-    def from_env(
-        cls, *, environ: Mapping[str, str] | None = None, **overrides: object
-    ) -> Settings:
+    def from_env(cls, *, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
         """Defaults, then ``STAGEHAND_PY_MAX_STEPS``, ``STAGEHAND_PY_TIMEOUT``,
         ``STAGEHAND_PY_CACHE_MODE`` and ``STAGEHAND_PY_CACHE_URL``, then ``overrides``.
 

@@ -184,7 +184,7 @@ class AsyncStagehand:
         except (ElementNotFoundError, PageError) as exc:
             reason = values.redact(str(exc).splitlines()[0])
             if settings.cache_mode == "require" or not settings.self_heal:
-                why = "cache_mode='require'" if settings.cache_mode == "require" else "self_heal=False"
+                why = "self_heal=False" if settings.self_heal else "cache_mode='require'"
                 raise CacheMissError(
                     f"act(observed {values.redact(observed.description)!r}): the element no "
                     f"longer resolves ({reason}) and {why} forbids asking the model to find it.",

@@ -22,7 +22,7 @@ from .._config import Settings
 from .._errors import CacheError, ConfigurationError, PageError
 from .._types import ObserveResult
 from .._variables import Variables
-from ..cache import ActionCache, CachedAction, CacheEntry, CacheKey
+from ..cache import ActionCache, CachedAction, CacheEntry, CacheKey, CacheStatus
 from .cache_fingerprint import fingerprint_of_locator, locate_fingerprinted
 from .cached_act import cache_miss_error
 from .llm.base import LLM
@@ -71,16 +71,15 @@ def cached_observe(
         cache.stats.record("miss")
         raise cache_miss_error(instruction or "", key, variables, "miss", "no entry is stored")
     outcome = observe(page, llm(), instruction, variables=variables, settings=settings)
-    outcome.cache = "miss" if entry is None else "healed"
-    cache.stats.record(outcome.cache)
+    status: CacheStatus = "miss" if entry is None else "healed"
+    outcome.cache = status
+    cache.stats.record(status)
     if outcome.results and settings.cache_mode == "read-write":
         _store(page, cache, key, outcome.results, variables, previous=entry)
     return outcome
 
 
-def _replay(
-    page: Page, entry: CacheEntry, settings: Settings
-) -> ObserveOutcome | str:
+def _replay(page: Page, entry: CacheEntry, settings: Settings) -> ObserveOutcome | str:
     """The stored results, each element found again; or why one was not."""
     started = time.monotonic()
     settle(page, timeout_ms=settings.settle_timeout_ms)
