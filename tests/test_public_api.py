@@ -18,6 +18,7 @@ PUBLIC = [
     "Box",
     "BrowserNotFoundError",
     "CacheError",
+    "CacheMissError",
     "CacheWarning",
     "CallRecord",
     "Chunk",
