@@ -45,3 +45,15 @@ def test_scrape_list() -> None:
 def test_pytest_suite(suite: str) -> None:
     out = run_example("-m", "pytest", "-q", cwd=EXAMPLES / suite)
     assert "2 passed" in out
+
+
+def test_the_checkout_suite_hits_the_cache_on_its_second_run(tmp_path: Path) -> None:
+    # Each run serves the shop on a new random port: a URL-keyed cache would never hit.
+    cache = f"--stagehand-cache-dir={tmp_path / 'cache'}"
+    suite = EXAMPLES / "test_checkout_suite"
+    first = run_example("-m", "pytest", "-q", cache, cwd=suite)
+    assert "2 passed" in first
+    assert "cache: 0 hit(s), 3 miss(es), 0 healed, 3 write(s)" in first
+    second = run_example("-m", "pytest", "-q", cache, "--stagehand-cache-mode=require", cwd=suite)
+    assert "2 passed" in second
+    assert "0 model call(s); cache: 3 hit(s), 0 miss(es), 0 healed, 0 write(s)" in second
