@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import os
 import types
+import warnings
 from collections.abc import Generator, Sequence
 from typing import Any, TypeVar
 
@@ -54,8 +55,9 @@ from pydantic import BaseModel
 
 from ._chromium import find_chromium, launch_args, playwright_bundled_chromium
 from ._config import Settings
+from ._errors import CacheError
 from ._history import CallRecord
-from .cache import ActionCache
+from .cache import ActionCache, CacheWarning
 from .llm._messages import Message, ToolSpec
 
 T = TypeVar("T", bound=BaseModel)
@@ -188,8 +190,11 @@ def _settle_held_writes(item: pytest.Item, report: pytest.TestReport) -> None:
     del item.stash[_HELD_CACHE_KEY]
     if item.stash.get(_FAILED_KEY, False):
         cache.discard()
-    else:
+        return
+    try:
         cache.commit()
+    except CacheError as exc:  # an unwritable directory must not break the run
+        warnings.warn(f"{item.nodeid}: cache entries not written: {exc}", CacheWarning, 2)
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
