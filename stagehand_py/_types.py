@@ -9,6 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from ._errors import ActErrorCode
 from .llm._usage import Usage
 
+CodeStyle = Literal["sync", "async"]
+CodeVariables = Literal["env", "params"]
+
 CacheStatus = Literal["off", "miss", "hit", "healed"]
 
 
@@ -59,6 +62,32 @@ class ActResult(BaseModel):
     def __bool__(self) -> bool:
         return self.success
 
+    def to_playwright_code(
+        self,
+        style: CodeStyle = "sync",
+        *,
+        variables: CodeVariables = "env",
+        function_name: str = "run",
+        url: str | None = None,
+    ) -> str:
+        """Plain Playwright Python that redoes this act's actions with no model.
+
+        A module defining ``run(page)`` (``async def`` with ``style="async"``); variables are
+        ``os.environ["NAME"]`` lookups, or parameters with ``variables="params"``; never
+        values. Each step uses its most durable selector. ``url`` adds a ``page.goto`` first.
+        See :mod:`stagehand_py.codegen`.
+        """
+        from .codegen import playwright_code
+
+        return playwright_code(
+            self.actions,
+            style=style,
+            variables=variables,
+            function_name=function_name,
+            url=url,
+            title=f"act: {self.instruction}",
+        )
+
 
 class ObserveResult(BaseModel):
     """An element observe() found, ready to hand to act() (which then needs no LLM call)."""
@@ -70,3 +99,24 @@ class ObserveResult(BaseModel):
     element: int | None = None
     selectors: list[str] = Field(default_factory=list)
     frame: list[str] = Field(default_factory=list)
+
+    def to_playwright_code(
+        self,
+        style: CodeStyle = "sync",
+        *,
+        variables: CodeVariables = "env",
+        function_name: str = "run",
+        url: str | None = None,
+    ) -> str:
+        """Plain Playwright Python for this element's action (see
+        :meth:`ActResult.to_playwright_code`)."""
+        from .codegen import playwright_code
+
+        return playwright_code(
+            [self],
+            style=style,
+            variables=variables,
+            function_name=function_name,
+            url=url,
+            title=f"observe: {self.description}",
+        )

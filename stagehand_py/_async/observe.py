@@ -40,6 +40,7 @@ class ObserveOutcome:
     usage: Usage = field(default_factory=Usage)
     llm_calls: int = 0
     duration_s: float = 0.0
+    cache: str = "off"  # "hit" / "miss" / "healed" when the action cache was used
 
 
 def chunk_groups(snapshot: Snapshot, max_chars: int) -> list[list[int]]:
