@@ -10,7 +10,8 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
-from ._snapshot import Box, Chunk, Element, Snapshot, order_chunks, parse_snapshot
+from ._snapshot import Box, Chunk, Element, Snapshot, order_chunks
+from ._wire import parse_snapshot
 
 
 @functools.cache
