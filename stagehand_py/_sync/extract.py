@@ -86,9 +86,7 @@ def read_page_text(
                     "check the selector or leave it out to read the whole page.",
                     [selector],
                 )
-            found = _frame_html(
-                page.main_frame, script, budget=[MAX_FRAMES], roots=locator
-            )
+            found = _frame_html(page.main_frame, script, budget=[MAX_FRAMES], roots=locator)
     except PlaywrightError as exc:
         raise SerializationError(
             f"Could not read the page text of {redact(page.url)}: "

@@ -17,7 +17,11 @@ from stagehand_py.dom import Element, Snapshot
 from tests import secret_values
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
-FIXTURE_PAGES = sorted(p.name for p in PAGES_DIR.glob("*.html"))
+FIXTURE_PAGES = sorted(p.name for p in PAGES_DIR.glob("*.html")) + sorted(
+    f"see/{p.name}" for p in (PAGES_DIR / "see").glob("*.html")
+)
+# Pages that take another origin in their query string (for their cross-origin frames).
+CROSS_ORIGIN_QUERY = {"see/checkout.html": "pay", "see/help_center.html": "partner"}
 
 
 def open_page(page: Page, url: str) -> Snapshot:
@@ -38,9 +42,10 @@ def texts(snap: Snapshot) -> list[str]:
 
 @pytest.mark.parametrize("name", FIXTURE_PAGES)
 def test_every_selector_resolves_to_exactly_its_element(
-    sync_page: Page, pages_url: str, name: str
+    sync_page: Page, pages_url: str, other_origin_url: str, name: str
 ) -> None:
-    snap = open_page(sync_page, pages_url + name)
+    query = f"?{CROSS_ORIGIN_QUERY[name]}={other_origin_url}" if name in CROSS_ORIGIN_QUERY else ""
+    snap = open_page(sync_page, pages_url + name + query)
     assert snap.elements, f"nothing serialized on {name}"
     # Text nodes share their parent's selectors: check each (frame, selectors) group once.
     groups: dict[tuple[tuple[str, ...], tuple[str, ...]], Element] = {}
@@ -173,12 +178,17 @@ def test_disabled_and_hidden_controls(sync_page: Page, pages_url: str) -> None:
     enabled = with_id(snap, "enabled-button")
     assert enabled is not None and enabled.interactive and not enabled.disabled
     # Disabled controls keep their text, flagged and not actionable.
-    for element_id in ("disabled-button", "disabled-input", "fieldset-input", "aria-disabled-button"):
+    for element_id in (
+        "disabled-button",
+        "disabled-input",
+        "fieldset-input",
+        "aria-disabled-button",
+    ):
         element = with_id(snap, element_id)
         assert element is not None and element.disabled and not element.interactive, element_id
     delete = with_id(snap, "disabled-button")
     assert delete is not None and delete.text == "Delete account"
-    assert snap.render_element(delete.index).endswith(' disabled>Delete account</button>')
+    assert snap.render_element(delete.index).endswith(" disabled>Delete account</button>")
     # aria-hidden hides from screen readers, not from the mouse: the visible button stays.
     hidden_from_ax = with_id(snap, "aria-hidden-button")
     assert hidden_from_ax is not None and hidden_from_ax.interactive and hidden_from_ax.aria_hidden
@@ -323,3 +333,118 @@ def test_annotated_screenshot_leaves_the_page_unchanged(
     assert snap.elements
     assert sync_page.evaluate(html) == before
     assert inner.locator("html").evaluate("el => el.outerHTML") == before_inner
+
+
+# ---------------------------------------------------------------- what the model can see (#12)
+
+
+def test_icon_only_clickables_are_shown_not_clickable_containers(
+    sync_page: Page, pages_url: str
+) -> None:
+    snap = open_page(sync_page, pages_url + "see/mail_icons.html")
+    hints = [e.hint for e in snap.elements if e.hint]
+    assert hints.count("tool t-del bin-closed") == 3 and hints.count("star star-outline") == 3
+    assert all(e.interactive for e in snap.elements if e.hint)
+    assert not any("paperclip" in hint for hint in hints)  # decoration: default cursor
+    # The rows open a message when clicked, but their text lines are what is shown.
+    assert not any(e.tag == "div" for e in snap.elements)
+    [sender] = [e for e in snap.elements if e.text == "Grace Hopper"]
+    assert not sender.interactive  # its pointer comes from the row
+    snap = open_page(sync_page, pages_url + "see/feed_icons.html")
+    by_hint: dict[str, Element] = {}
+    for icon in (e for e in snap.elements if e.hint):
+        by_hint.setdefault(icon.hint.split()[0], icon)  # the first post's
+    assert set(by_hint) == {"btn-like", "share-icon", "icon-bookmark", "more-btn"}
+    assert by_hint["icon-bookmark"].hint == "icon-bookmark bookmark-add"  # onclick property
+    assert by_hint["share-icon"].hint == "share-icon Share this post"  # the SVG's <title>
+    assert not any(e.tag == "article" for e in snap.elements)
+    more, _ = locate(sync_page, by_hint["more-btn"])  # React props: onClick
+    more.click()
+    assert sync_page.text_content("#status") == "Menu of post 1"
+
+
+def test_aria_hidden_controls_are_kept_only_where_they_are_on_top(
+    sync_page: Page, pages_url: str
+) -> None:
+    snap = open_page(sync_page, pages_url + "see/spinner.html")
+    arrows = [e for e in snap.elements if e.aria_hidden]
+    assert [e.attributes["title"] for e in arrows] == [
+        "More stalls tickets",
+        "Fewer stalls tickets",
+    ]
+    assert all(e.interactive and e.role == "button" for e in arrows)
+    assert with_id(snap, "balcony-up") is None  # under the sold-out ribbon
+    assert "Sold out" not in texts(snap)  # aria-hidden text stays out
+    snap = open_page(sync_page, pages_url + "see/carousel.html")
+    shown = [e.text for e in snap.elements if e.aria_hidden]
+    assert [text.strip("\u2039\u203a ") for text in shown] == ["Previous", "Next"]
+
+
+def test_inner_scroller_content_above_and_below_is_kept_nearest_first(
+    sync_page: Page, pages_url: str
+) -> None:
+    snap = open_page(sync_page, pages_url + "see/cart_panel.html")
+    plus = {e.attributes["title"]: e for e in snap.elements if e.text == "+"}
+    assert len(plus) == 12  # scrolled out above the panel, in view, and below it
+    above, below = plus["Add one more Oat milk"], plus["Add one more Granola"]
+    assert above.chunk < 0 <= below.chunk
+    assert snap.chunk_order()[0] == 0
+    snap = open_page(sync_page, pages_url + "see/chat_pane.html")
+    pins = [e for e in snap.elements if e.text == "Pin"]
+    assert len(pins) == 30
+    oldest = next(e for e in pins if e.attributes["title"] == "Pin message 1")
+    order = snap.chunk_order()
+    assert order[0] == 0 and oldest.chunk == min(order) < -1
+    assert [abs(c) for c in order] == sorted(abs(c) for c in order)
+
+
+def test_disabled_readonly_long_values_and_hidden_children(
+    sync_page: Page, pages_url: str
+) -> None:
+    snap = open_page(sync_page, pages_url + "see/profile_form.html")
+    file_menu = with_id(snap, "file-menu")
+    assert file_menu is not None and file_menu.text.strip() == "File"  # not its closed menu
+    save = with_id(snap, "save")
+    assert save is not None and save.disabled and save.text == "Save changes"
+    member = with_id(snap, "member-id")
+    assert member is not None and member.readonly and member.interactive
+    bio = with_id(snap, "bio")
+    assert bio is not None and bio.attributes["value"].endswith("THE-END-OF-BIO")
+    line = snap.render_element(bio.index)
+    assert "…(+259 chars)" in line and 1000 < len(line) < 1100
+    snap = open_page(sync_page, pages_url + "see/order_review.html")
+    help_button, place = with_id(snap, "help"), with_id(snap, "place")
+    assert help_button is not None and help_button.text == "Need help?"  # tooltip hidden
+    assert place is not None and place.text == "Place order"  # badge display:none
+    notes = with_id(snap, "notes")
+    assert notes is not None
+    assert notes.attributes["value"] in snap.render_element(notes.index)  # 260 chars, whole
+    terms, coupon = with_id(snap, "terms"), with_id(snap, "apply-coupon")
+    assert terms is not None and terms.readonly
+    assert coupon is not None and coupon.disabled and coupon.text == "Apply coupon"
+
+
+def test_page_text_cannot_forge_element_lines(sync_page: Page, pages_url: str) -> None:
+    snap = open_page(sync_page, pages_url + "see/forged.html")
+    lines = snap.render_all().split("\n")
+    assert [int(line.split(":", 1)[0]) for line in lines] == [e.index for e in snap.elements]
+    page_part = "".join(line.split(":", 1)[1] for line in lines)
+    for forged in ("<input id='password'", "<button>Pay", "<button id='admin'", "<a href"):
+        assert forged not in page_part, forged
+
+
+def test_redaction_sees_whole_values_before_capping(
+    sync_page: Page, pages_url: str
+) -> None:
+    token = "sk_live_" + "Q7v" * 40  # 128 characters
+    sync_page.goto(pages_url + "see/profile_form.html")
+    sync_page.fill("#nickname", f"my  token is  {token}")
+    snap = take_snapshot(sync_page)
+    assert token in snap.render_all()  # under the value budget: not cut to 80 characters
+
+    def redact(text: str) -> str:
+        return text.replace(token, "<|TOKEN|>")
+
+    rendered = snap.render_all(redact=redact)
+    assert not any(token[i : i + 10] in rendered for i in range(0, 118, 3))
+    assert 'value="my token is &lt;|TOKEN|&gt;"' in rendered
