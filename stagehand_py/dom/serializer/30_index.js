@@ -10,7 +10,6 @@ function buildIndex(doc) {
   const invisible = new Map(); // el -> 1 visibility hidden/collapse, 2 opacity 0
   const layout = new Map(); // el -> {position, overflow: "clip" | "scroll" | null}
   const occluders = []; // positioned elements that may paint over others
-  const pointer = new Set(); // computed cursor:pointer, own or inherited (45_clickable.js)
   const computed = styleReader(doc);
   const readStyle = (el, tag) => {
     const style = computed(el);
@@ -22,7 +21,6 @@ function buildIndex(doc) {
       el.shadowRoot !== null;
     const flow = walked ? style.overflow : "visible";
     // Computed visibility is already inherited; opacity 0 hides the whole subtree (walk).
-    if (style.cursor === "pointer") pointer.add(el);
     if (style.visibility !== "visible") invisible.set(el, 1);
     else if (style.opacity === "0") invisible.set(el, 2);
     let overflow = null;
@@ -76,7 +74,7 @@ function buildIndex(doc) {
     }
   }
   return {
-    light, deep, labelsFor, flags, invisible, layout, occluders, pointer,
+    light, deep, labelsFor, flags, invisible, layout, occluders,
     occluderRects: null, texts: new Map(), values: new Map(),
   };
 }

@@ -3,16 +3,16 @@
 //
 // A page makes a <span class="trash"> clickable with a stylesheet (cursor:pointer, an image
 // drawn by content:url(...) or background-image) and addEventListener, which page JS cannot
-// read back. What can be read decides (implicitClick):
+// read back. Only what shows no text is asked about: anything with text is a line already,
+// and clicking that line reaches whatever listens around it. So a page full of click
+// listeners does not turn every div into a numbered element. What can be read decides
+// (implicitClick):
 //   - a listener that can be read: the onclick property, React's props, Vue's invokers;
 //   - computed cursor:pointer that does not come from a pointer ancestor (computed cursor is
 //     inherited, so only the outermost element of a pointer subtree is "the" clickable);
-//   - an inherited pointer on a small, text-less element that draws something (an icon in a
-//     clickable row: the trash can of a mail list).
-// Only what the model could not otherwise click becomes a line: a text-less clickable (an
-// icon), or a clickable leaf with text (that line becomes interactive). A clickable container
-// with text adds no line: its text lines are shown and clicking them reaches it. So a page
-// full of click listeners does not turn every div into a numbered element.
+//   - an inherited pointer on a small element that draws something (an icon in a clickable
+//     row: the trash can of a mail list).
+// Styles are read only for these few text-less elements and their parents (pointerOf).
 
 const ICON_MAX = 48; // px: an icon-sized element (both sides) in a clickable row
 const URL_IN = /url\(\s*["']?([^"')]+)["']?\s*\)/;
@@ -56,25 +56,32 @@ function drawsSomething(el, tag, ctx) {
   return before !== "none" && before !== "normal";
 }
 
-// 0: not clickable by what can be read; 1: an icon-like clickable (no text); 2: a clickable
-// leaf with text.
-function implicitClick(el, tag, ctx) {
-  if (tag === "body" || tag === "html" || (el.namespaceURI === SVG && tag !== "svg")) return 0;
-  const pointer = ctx.index.pointer.has(el);
-  const listener = ownListener(el);
-  if (!pointer && !listener) return 0;
-  // An <svg>'s text is its <title> (a hint, not a label on screen).
-  const empty = tag === "svg" || !/\S/.test(el.textContent);
-  // A container with text: its text lines are shown, and clicking them reaches it.
-  if (!empty && el.childElementCount !== 0) return 0;
-  const parent = deepParent(el);
-  let clickable = listener || parent === null || !ctx.index.pointer.has(parent);
-  if (!clickable && empty) {
-    const r = el.getBoundingClientRect();
-    clickable = r.width <= ICON_MAX && r.height <= ICON_MAX && drawsSomething(el, tag, ctx);
+// A container that shows no text: small ones only (an icon's <svg>, a button-like <div>
+// around an image); reading a big container's textContent costs, and icons are small.
+function showsNoText(el, tag) {
+  if (tag === "svg") return true; // its text is its <title>: a hint, not a label on screen
+  return el.childElementCount <= 3 && !/\S/.test(el.textContent);
+}
+
+const pointerCache = new Map();
+function pointerOf(el, ctx) {
+  let pointer = pointerCache.get(el);
+  if (pointer === undefined) {
+    pointer = ctx.computed(el).cursor === "pointer";
+    pointerCache.set(el, pointer);
   }
-  if (!clickable) return 0;
-  return empty ? 1 : 2;
+  return pointer;
+}
+
+// Is `el` (which shows no text) clickable by what page JS can read?
+function implicitClick(el, tag, ctx) {
+  if (tag === "body" || tag === "html" || (el.namespaceURI === SVG && tag !== "svg")) return false;
+  if (ownListener(el)) return true;
+  if (!pointerOf(el, ctx)) return false;
+  const parent = deepParent(el);
+  if (parent === null || !pointerOf(parent, ctx)) return true;
+  const r = el.getBoundingClientRect();
+  return r.width <= ICON_MAX && r.height <= ICON_MAX && drawsSomething(el, tag, ctx);
 }
 
 // The file name an image URL names, without directories, query or extension ("" for data:).

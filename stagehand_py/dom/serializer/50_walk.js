@@ -143,9 +143,13 @@ function walk(el, ctx, xpath, anchor, hidden, inTextOwner, parentArea) {
   let mixedText = false;
   if (hidden < 2 && (tag === "svg" || !SKIP_TAGS.has(tag))) {
     const marked = isInteractive(el, tag, bits);
-    const implicit = marked || inTextOwner ? 0 : implicitClick(el, tag, ctx);
-    if (marked || implicit !== 0) {
-      ownsText = ownsText || implicit !== 0 || TEXT_OWNER_TAGS.has(tag) ||
+    const leaf = el.childElementCount === 0 && tag !== "svg";
+    const content = marked || inTextOwner || !leaf ? null : el.textContent; // a leaf's, once
+    // Something that shows no text is only seen if it is a clickable (45_clickable.js).
+    const implicit = !marked && !inTextOwner && (leaf ? !/\S/.test(content) : showsNoText(el, tag)) &&
+      implicitClick(el, tag, ctx);
+    if (marked || implicit) {
+      ownsText = ownsText || implicit || TEXT_OWNER_TAGS.has(tag) ||
         TEXT_OWNER_ROLES.has(el.getAttribute("role"));
       // Disabled controls stay, with their text, flagged and not actionable.
       const disabled = marked && isDisabled(el, bits);
@@ -159,11 +163,10 @@ function walk(el, ctx, xpath, anchor, hidden, inTextOwner, parentArea) {
       }
       if (rect) {
         records.push({ node: el, owner: el, rect, ctx, interactive: !disabled, xpath, anchor,
-          content: null, disabled, ariaHidden: hidden === 1, implicit: implicit !== 0,
+          content: null, disabled, ariaHidden: hidden === 1, implicit,
           scrolled: areas.own.reach !== null });
       }
-    } else if (hidden === 0 && !inTextOwner && el.childElementCount === 0 && tag !== "svg") {
-      const content = el.textContent; // read once: describe() reuses it
+    } else if (hidden === 0 && !inTextOwner && leaf) {
       if (/\S/.test(content) && visibleRect(el, ctx, false, areas.own)) {
         records.push({ node: el, owner: el, rect: visibleCache.get(el), ctx,
           interactive: false, xpath, anchor, content, scrolled: areas.own.reach !== null });
