@@ -34,7 +34,8 @@ from stagehand_py.dom import load_js, parse_snapshot
 # One card: 21 elements, 6 of them interactive (button, link, label, input, select, checkbox),
 # plus the heart; the card itself opens the product (a listener, not a link).
 CARD = """<article class="card" data-sku="{i}">
-  <div class="media"><img src="data:," alt="Product {i}" width="80" height="60"><span class="wish"></span></div>
+  <div class="media"><img src="data:," alt="Product {i}" width="80" height="60">
+    <span class="wish"></span></div>
   <div class="body">
     <h3 class="title">Product number {i}</h3>
     <p class="desc">A sturdy item for everyday use, <em>model {i}</em>, ships in 2 days.</p>
