@@ -91,6 +91,26 @@ def interleaved_medians(actions: dict[str, Callable[[], object]], runs: int) -> 
     return {name: statistics.median(values) for name, values in times.items()}
 
 
+def renderer_cpu_medians(page: Page, scripts: dict[str, str], runs: int) -> dict[str, float]:
+    """Median CPU seconds of the page's main thread per serializer evaluate (Chromium's
+    ``ThreadTime`` metric): on a loaded machine this moves far less than wall time."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
+
+    def thread_time() -> float:
+        metrics = cdp.send("Performance.getMetrics")["metrics"]
+        return float(next(m["value"] for m in metrics if m["name"] == "ThreadTime"))
+
+    times: dict[str, list[float]] = {name: [] for name in scripts}
+    for _ in range(runs):
+        for name, script in scripts.items():
+            before = thread_time()
+            page.evaluate(script, {"chunkRatio": 0.75, "maxText": 150})
+            times[name].append(thread_time() - before)
+    cdp.detach()
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
 def page_counts(page: Page) -> tuple[int, int]:
     total = page.evaluate("document.getElementsByTagName('*').length")
     interactive = page.evaluate(
@@ -142,6 +162,10 @@ def main() -> None:
             old_js = baseline.serializer_js
             actions["base"] = lambda: page.evaluate(old_js, {"chunkRatio": 0.75, "maxText": 150})
         medians = interleaved_medians(actions, args.runs)
+        cpu_scripts = {"ours": script}
+        if baseline is not None:
+            cpu_scripts["base"] = baseline.serializer_js
+        cpu = renderer_cpu_medians(page, cpu_scripts, args.runs)
         ours_json = page.evaluate(script, options)
         base_json = (
             page.evaluate(baseline.serializer_js, {"chunkRatio": 0.75, "maxText": 150})
@@ -165,6 +189,10 @@ def main() -> None:
             f"baseline serializer ({baseline.ref})      median {medians['base']:.3f} s, "
             f"{len(base_json) / 1000:.0f} KB JSON"
         )
+    cpu_line = f"serializer renderer CPU           median {cpu['ours'] * 1000:.1f} ms"
+    if baseline is not None:
+        cpu_line += f", baseline {cpu['base'] * 1000:.1f} ms (x{cpu['ours'] / cpu['base']:.2f})"
+    print(cpu_line)
     print(f"take_snapshot (evaluate + parse)  median {full:.3f} s")
     print(f"locator('body').aria_snapshot()   median {aria:.3f} s")
     print(f"ratio serializer / aria_snapshot  {ours / aria:.2f}  (target <= 0.30)")

@@ -56,13 +56,6 @@ function drawsSomething(el, tag, ctx) {
   return before !== "none" && before !== "normal";
 }
 
-// A container that shows no text: small ones only (an icon's <svg>, a button-like <div>
-// around an image); reading a big container's textContent costs, and icons are small.
-function showsNoText(el, tag) {
-  if (tag === "svg") return true; // its text is its <title>: a hint, not a label on screen
-  return el.childElementCount <= 3 && !/\S/.test(el.textContent);
-}
-
 const pointerCache = new Map();
 function pointerOf(el, ctx) {
   let pointer = pointerCache.get(el);

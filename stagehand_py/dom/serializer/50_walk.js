@@ -141,38 +141,28 @@ function walk(el, ctx, xpath, anchor, hidden, inTextOwner, parentArea) {
   }
   let ownsText = inTextOwner;
   let mixedText = false;
+  let textless = false; // a container: clickable if its children showed nothing (see below)
   if (hidden < 2 && (tag === "svg" || !SKIP_TAGS.has(tag))) {
     const marked = isInteractive(el, tag, bits);
-    const leaf = el.childElementCount === 0 && tag !== "svg";
-    const content = marked || inTextOwner || !leaf ? null : el.textContent; // a leaf's, once
+    // An <svg> is not walked into: a leaf here, its text is its <title> (a hint, not a label).
+    const leaf = tag === "svg" || el.childElementCount === 0;
+    const free = !marked && !inTextOwner;
+    const content = free && leaf && tag !== "svg" ? el.textContent : null; // read once
     // Something that shows no text is only seen if it is a clickable (45_clickable.js).
-    const implicit = !marked && !inTextOwner && (leaf ? !/\S/.test(content) : showsNoText(el, tag)) &&
+    const implicit = free && leaf && (content === null || !/\S/.test(content)) &&
       implicitClick(el, tag, ctx);
     if (marked || implicit) {
       ownsText = ownsText || implicit || TEXT_OWNER_TAGS.has(tag) ||
         TEXT_OWNER_ROLES.has(el.getAttribute("role"));
-      // Disabled controls stay, with their text, flagged and not actionable.
-      const disabled = marked && isDisabled(el, bits);
-      let rect = visibleRect(el, ctx, true, areas.own);
-      if (!rect && tag === "input" && (el.type === "checkbox" || el.type === "radio")) {
-        // A styled toggle: the input is hidden, its visible label is what users click.
-        for (const label of labelsOf(el, ctx)) {
-          rect = visibleRect(label, ctx, false, areasFor(label, ctx, UNBOUNDED).own);
-          if (rect) break;
-        }
-      }
-      if (rect) {
-        records.push({ node: el, owner: el, rect, ctx, interactive: !disabled, xpath, anchor,
-          content: null, disabled, ariaHidden: hidden === 1, implicit,
-          scrolled: areas.own.reach !== null });
-      }
-    } else if (hidden === 0 && !inTextOwner && leaf) {
-      if (/\S/.test(content) && visibleRect(el, ctx, false, areas.own)) {
+      pushControl(el, tag, ctx, { bits, area: areas.own, xpath, anchor, hidden, implicit });
+    } else if (free && leaf) {
+      if (hidden === 0 && /\S/.test(content) && visibleRect(el, ctx, false, areas.own)) {
         records.push({ node: el, owner: el, rect: visibleCache.get(el), ctx,
           interactive: false, xpath, anchor, content, scrolled: areas.own.reach !== null });
       }
-    } else if (hidden === 0 && !inTextOwner) {
-      mixedText = true;
+    } else if (free) {
+      mixedText = hidden === 0;
+      textless = true;
     }
   }
   if (tag === "svg" || tag === "math" || LEAF_TAGS.has(tag)) return;
@@ -194,6 +184,7 @@ function walk(el, ctx, xpath, anchor, hidden, inTextOwner, parentArea) {
       walk(c, ctx, null, null, hidden, ownsText, inner);
     }
   }
+  const before = records.length;
   const seen = el.firstElementChild ? new Map() : null;
   for (let c = mixedText ? el.firstChild : el.firstElementChild; c;
     c = mixedText ? c.nextSibling : c.nextElementSibling) {
@@ -212,5 +203,30 @@ function walk(el, ctx, xpath, anchor, hidden, inTextOwner, parentArea) {
     }
     const childHidden = closedDetails && c.localName !== "summary" ? 2 : hidden;
     walk(c, ctx, childPath, anchor, childHidden, ownsText, inner);
+  }
+  // A container whose children added no line shows no text (an icon's wrapper, an image
+  // link made by script): it is a line if it is a clickable. Asked after the walk, so no
+  // container's text is read just to find out, and no line comes before it (order holds).
+  if (textless && records.length === before && implicitClick(el, tag, ctx)) {
+    pushControl(el, tag, ctx, { bits, area: areas.own, xpath, anchor, hidden, implicit: true });
+  }
+}
+
+// An interactive element (marked up as one, or `implicit`ly clickable) as a record, when it
+// is visible. Disabled controls stay, with their text, flagged and not actionable.
+function pushControl(el, tag, ctx, { bits, area, xpath, anchor, hidden, implicit }) {
+  const disabled = !implicit && isDisabled(el, bits);
+  let rect = visibleRect(el, ctx, true, area);
+  if (!rect && tag === "input" && (el.type === "checkbox" || el.type === "radio")) {
+    // A styled toggle: the input is hidden, its visible label is what users click.
+    for (const label of labelsOf(el, ctx)) {
+      rect = visibleRect(label, ctx, false, areasFor(label, ctx, UNBOUNDED).own);
+      if (rect) break;
+    }
+  }
+  if (rect) {
+    records.push({ node: el, owner: el, rect, ctx, interactive: !disabled, xpath, anchor,
+      content: null, disabled, ariaHidden: hidden === 1, implicit,
+      scrolled: area.reach !== null });
   }
 }
