@@ -33,6 +33,14 @@ class Settings(BaseModel):
     max_prompt_chars: int = Field(
         default=24000, ge=1000, description="cap on page text in one verify/observe request"
     )
+    max_section_chars: int = Field(
+        default=6000,
+        ge=0,
+        description=(
+            "page text one act() prompt packs, nearest chunks first (at least one chunk; "
+            "0 means one chunk per prompt)"
+        ),
+    )
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from playwright.async_api import Page as AsyncPage
 
 from .._config import Settings
+from .._sections import chunk_groups
 from .._types import ObserveResult
 from .._variables import Variables
 from ..dom import Snapshot
@@ -40,23 +41,6 @@ class ObserveOutcome:
     usage: Usage = field(default_factory=Usage)
     llm_calls: int = 0
     duration_s: float = 0.0
-
-
-def chunk_groups(snapshot: Snapshot, max_chars: int) -> list[list[int]]:
-    """Chunks, nearest first, packed into groups whose rendered text fits ``max_chars``."""
-    groups: list[list[int]] = []
-    current: list[int] = []
-    size = 0
-    for chunk in snapshot.chunk_order():
-        length = len(snapshot.render_chunk(chunk)) + 1
-        if current and size + length > max_chars:
-            groups.append(current)
-            current, size = [], 0
-        current.append(chunk)
-        size += length
-    if current:
-        groups.append(current)
-    return groups
 
 
 def _to_result(

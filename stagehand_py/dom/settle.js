@@ -1,28 +1,191 @@
-// Resolve once the DOM has been quiet (no mutations) for `quietMs`, or after `maxMs`.
-// Used after every action so the next snapshot sees the page the action produced.
-({ quietMs, maxMs }) =>
-  new Promise((resolve) => {
-    const root = document.documentElement;
-    if (!root) {
-      resolve("no-document");
-      return;
+// The page watcher: one per document, installed on first use, in the page's main world.
+//
+// It counts DOM changes (a version the act loop compares to know whether a snapshot is still
+// current) and tells when the page has settled after an action. Ops:
+//   {op: "version"}  -> {doc, changes}: `doc` is a random id of this document (a navigation
+//                       gives a new one), `changes` counts mutation records seen so far;
+//   {op: "arm"}      -> the same, and from now until the next settle the watcher tracks the
+//                       work an action starts: short timers (setTimeout up to shortTimerMs,
+//                       and the timers those callbacks start), fetch/XHR requests;
+//   {op: "settle", quietMs, maxMs} -> a promise of {doc, changes, why}, resolved when
+//       - no DOM change for quietMs (counted from the last change, or from the end of the last
+//         tracked timer or request), and no tracked timer or request is pending, and no
+//         finite CSS transition/animation is running (document.getAnimations());
+//       - or, right after an action that changed nothing (armed, no mutation, no timer, no
+//         request, no animation), after two animation frames: the page did not react;
+//       - or after maxMs whatever happens (why: "timeout").
+//     A watcher installed by this very call knows nothing of the past, so it waits the full
+//     quiet window from now (the classic DOM-quiet settle).
+// Mutations inside open shadow roots are counted too (roots attached later included); those
+// inside iframes are not. Intervals, infinite animations and timers longer than
+// shortTimerMs are never waited for: they would keep a busy page from ever settling.
+({ op, quietMs, maxMs, shortTimerMs }) => {
+  const KEY = Symbol.for("stagehand_py.watch");
+  const SHORT_TIMER_MS = shortTimerMs || 1000;
+  const ARM_MAX_MS = 15000; // an action that never settled stops arming after this
+  const MAX_CHAIN = 3; // timers started by tracked timers' callbacks, at most this deep
+  const now = () => performance.now();
+  const root = document.documentElement;
+  let fresh = false;
+  let w = window[KEY];
+  if (!w) {
+    if (!root) return op === "settle" ? { doc: null, changes: 0, why: "no-document" } : null;
+    fresh = true;
+    const setTimer = window.setTimeout.bind(window);
+    const clearTimer = window.clearTimeout.bind(window);
+    w = {
+      doc: Math.random().toString(36).slice(2) + now().toFixed(0),
+      changes: 0,
+      lastChange: now(),
+      armedAt: -1,
+      reacted: false, // something happened since arm (mutation, timer, request, animation)
+      pending: new Map(), // tracked timer id -> due time
+      requests: new Set(),
+      chain: 0, // depth of the tracked timer callback running now (0: none)
+      chainDelay: -1,
+      setTimer,
+      clearTimer,
+    };
+    Object.defineProperty(window, KEY, { value: w, enumerable: false });
+    const observer = new MutationObserver((records) => {
+      w.changes += records.length;
+      w.lastChange = now();
+      w.reacted = true;
+    });
+    const watch = (node) =>
+      observer.observe(node, { subtree: true, childList: true, attributes: true, characterData: true });
+    watch(root);
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    for (let el = walker.currentNode; el; el = walker.nextNode()) if (el.shadowRoot) watch(el.shadowRoot);
+    const attachShadow = Element.prototype.attachShadow;
+    if (attachShadow) {
+      Element.prototype.attachShadow = function (...args) {
+        const shadow = attachShadow.apply(this, args);
+        watch(shadow);
+        return shadow;
+      };
     }
-    let quietTimer = null;
-    let done = false;
-    const finish = (why) => {
-      if (done) return;
-      done = true;
-      observer.disconnect();
-      clearTimeout(quietTimer);
-      clearTimeout(capTimer);
-      resolve(why);
+    const tracking = () => (w.armedAt >= 0 && now() - w.armedAt < ARM_MAX_MS) || w.chain > 0;
+    // A finished timer or request may still render: the quiet window starts again.
+    const finished = () => {
+      w.lastChange = now();
     };
-    const restartQuiet = () => {
-      clearTimeout(quietTimer);
-      quietTimer = setTimeout(() => finish("quiet"), quietMs);
+    const originalSetTimeout = window.setTimeout;
+    window.setTimeout = function (callback, delay, ...rest) {
+      const ms = Number(delay) || 0;
+      // A callback that re-schedules itself with its own delay is polling: not followed.
+      const polling = w.chain > 0 && ms > 0 && ms === w.chainDelay;
+      if (typeof callback !== "function" || ms > SHORT_TIMER_MS || polling || w.chain >= MAX_CHAIN ||
+          !tracking()) {
+        return originalSetTimeout.call(window, callback, delay, ...rest);
+      }
+      const depth = w.chain + 1;
+      let id = 0;
+      const run = function (...args) {
+        w.pending.delete(id);
+        const outer = [w.chain, w.chainDelay];
+        w.chain = depth;
+        w.chainDelay = ms;
+        try {
+          return callback.apply(this, args);
+        } finally {
+          [w.chain, w.chainDelay] = outer;
+          finished();
+        }
+      };
+      id = originalSetTimeout.call(window, run, delay, ...rest);
+      w.pending.set(id, now() + ms);
+      w.reacted = true;
+      return id;
     };
-    const observer = new MutationObserver(restartQuiet);
-    observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
-    const capTimer = setTimeout(() => finish("timeout"), maxMs);
-    restartQuiet();
-  })
+    for (const name of ["clearTimeout", "clearInterval"]) {
+      const original = window[name];
+      window[name] = function (id) {
+        w.pending.delete(id);
+        return original.call(window, id);
+      };
+    }
+    const track = () => {
+      const token = {};
+      w.requests.add(token);
+      w.reacted = true;
+      return () => {
+        if (w.requests.delete(token)) finished();
+      };
+    };
+    const originalFetch = window.fetch;
+    if (originalFetch) {
+      window.fetch = function (...args) {
+        if (!tracking()) return originalFetch.apply(this, args);
+        const done = track();
+        let promise;
+        try {
+          promise = originalFetch.apply(this, args);
+        } catch (error) {
+          done();
+          throw error;
+        }
+        promise.then(done, done);
+        return promise;
+      };
+    }
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (...args) {
+      if (tracking()) {
+        const done = track();
+        this.addEventListener("loadend", done, { once: true });
+      }
+      return send.apply(this, args);
+    };
+  }
+  const version = () => ({ doc: w.doc, changes: w.changes });
+  if (op === "version") return version();
+  if (op === "arm") {
+    w.armedAt = now();
+    w.reacted = false;
+    return version();
+  }
+  const started = now();
+  const armed = w.armedAt >= 0;
+  const animating = () => {
+    for (const animation of document.getAnimations()) {
+      if (animation.playState !== "running") continue;
+      const timing = animation.effect && animation.effect.getComputedTiming();
+      if (!timing || !Number.isFinite(timing.endTime)) continue; // spinners never end
+      const left = (timing.endTime - (timing.localTime || 0)) / Math.abs(animation.playbackRate || 1);
+      if (left <= maxMs) return true;
+    }
+    return false;
+  };
+  const frame = () =>
+    new Promise((resolve) => {
+      // rAF does not run in a hidden tab: a timer stands in.
+      const timer = w.setTimer(resolve, 50);
+      requestAnimationFrame(() => {
+        w.clearTimer(timer);
+        resolve();
+      });
+    });
+  return (async () => {
+    // Two frames: rAF work runs and style is recomputed, so transitions have started.
+    await frame();
+    await frame();
+    let why = "timeout";
+    while (now() - started < maxMs) {
+      const busy = w.pending.size > 0 || w.requests.size > 0 || animating();
+      if (busy) w.reacted = true;
+      if (!busy && armed && !fresh && !w.reacted) {
+        why = "unchanged";
+        break;
+      }
+      const quietFrom = fresh ? Math.max(w.lastChange, started) : w.lastChange;
+      if (!busy && now() - quietFrom >= quietMs) {
+        why = "quiet";
+        break;
+      }
+      await new Promise((resolve) => w.setTimer(resolve, 10));
+    }
+    w.armedAt = -1;
+    return { ...version(), why };
+  })();
+}

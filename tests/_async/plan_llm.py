@@ -1,16 +1,21 @@
 """A fake model that follows a plan, finding its elements in the prompt like a model would.
 
 Each planned step names a method, a regular expression that picks the element's line in the
-section it is shown (``N:<tag ...>text</tag>``), and arguments. Shown a section without the
-next step's element, it calls skipSection; so tests exercise chunk walking for real, and the
-element numbers come from the serializer, not from the test. Verify requests get the queued
-answers (default: done). Every request is recorded.
+part of the page it is shown (``N:<tag ...>text</tag>``), and arguments. It reads where it is
+in the plan from the prompt's "Steps taken so far" (so an action the act dropped is planned
+again), and answers with one doAction per planned step whose element is shown, in order, up
+to the first one that is not (a batch; ``batch=False`` answers one step at a time, as models
+did before batching). Shown a part without the next step's element, it calls skipSection; so
+tests exercise chunk walking for real, and the element numbers come from the serializer, not
+from the test. Verify requests get the queued answers (default: done). ``before_answer``, when
+set, is called before each chat answer (a test lets the page change "while the model thinks").
+Every request is recorded.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
@@ -29,6 +34,8 @@ from stagehand_py.prompts.act import VerifyAnswer
 
 T = TypeVar("T", bound=BaseModel)
 _LINE = re.compile(r"^(\d+):(.*)$", re.MULTILINE)
+_SECTION_MARK = "(nearest to the current scroll position first):"
+_STEPS = re.compile(r"Steps taken so far:\n(.*?)\n\n", re.DOTALL)
 
 
 @dataclass
@@ -37,6 +44,7 @@ class Step:
     pattern: str
     args: list[str] = field(default_factory=list)
     completed: bool | None = None  # None: true on the plan's last step only
+    confidence: float | None = None
 
 
 @dataclass
@@ -65,11 +73,15 @@ class AsyncPlanLLM:
         *,
         verdicts: Sequence[bool] = (),
         complete_on_last: bool = True,
+        batch: bool = True,
+        before_answer: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.steps = list(steps)
         self.position = 0
         self.verdicts = list(verdicts)
         self.complete_on_last = complete_on_last
+        self.batch = batch
+        self.before_answer = before_answer
         self.requests: list[Request] = []
         self.extra: list[Any] = []  # replies to send before following the plan
 
@@ -87,29 +99,40 @@ class AsyncPlanLLM:
     ) -> ChatResponse:
         self.requests.append(Request("chat", list(messages)))
         usage = Usage(requests=1, prompt_tokens=sum(len(m.content) for m in messages) // 4)
+        if self.before_answer is not None:
+            await self.before_answer()
         if self.extra:
             reply = self.extra.pop(0)
             if isinstance(reply, ChatResponse):
                 return reply
             return ChatResponse(tool_calls=[reply], usage=usage)
-        section = messages[1].content.split("(nearest to the current scroll position first):")[-1]
-        call_id = f"call_{len(self.requests)}"
-        if self.position >= len(self.steps):
-            return ChatResponse(
-                tool_calls=[ToolCall(id=call_id, name="skipSection", arguments={"reason": "done"})],
-                usage=usage,
-            )
-        step = self.steps[self.position]
-        element = find_element(section, step.pattern)
-        if element is None:
-            reason = f"no element matches {step.pattern}"
-            return ChatResponse(
-                tool_calls=[ToolCall(id=call_id, name="skipSection", arguments={"reason": reason})],
-                usage=usage,
-            )
-        self.position += 1
+        prompt = messages[1].content
+        section = prompt.split(_SECTION_MARK)[-1]
+        taken = _STEPS.search(prompt)
+        lines = taken.group(1).splitlines() if taken else []
+        self.position = 0 if lines == ["(none yet)"] else len(lines)
+        calls: list[ToolCall] = []
+        while self.position < len(self.steps):
+            step = self.steps[self.position]
+            element = find_element(section, step.pattern)
+            if element is None:
+                break
+            self.position += 1
+            calls.append(self._do_action(f"call_{len(self.requests)}_{len(calls)}", step, element))
+            if not self.batch or calls[-1].arguments["completed"]:
+                break
+        if calls:
+            return ChatResponse(tool_calls=calls, usage=usage)
+        done = self.position >= len(self.steps)
+        reason = "done" if done else f"no element matches {self.steps[self.position].pattern}"
+        skip = ToolCall(
+            id=f"call_{len(self.requests)}", name="skipSection", arguments={"reason": reason}
+        )
+        return ChatResponse(tool_calls=[skip], usage=usage)
+
+    def _do_action(self, call_id: str, step: Step, element: int) -> ToolCall:
         last = self.position == len(self.steps)
-        arguments = {
+        arguments: dict[str, Any] = {
             "method": step.method,
             "element": element,
             "args": step.args,
@@ -119,9 +142,9 @@ class AsyncPlanLLM:
             if step.completed is None
             else step.completed,
         }
-        return ChatResponse(
-            tool_calls=[ToolCall(id=call_id, name="doAction", arguments=arguments)], usage=usage
-        )
+        if step.confidence is not None:
+            arguments["confidence"] = step.confidence
+        return ToolCall(id=call_id, name="doAction", arguments=arguments)
 
     async def structured(
         self,
