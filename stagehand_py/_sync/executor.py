@@ -281,12 +281,15 @@ def perform(
         # Settling inside the listener window catches tabs that open a moment after the click.
         if settle_after:
             after = settle(page, timeout_ms=settle_timeout_ms, quiet_ms=quiet_ms)
-        if opens_tab and not opened:
-            # A busy machine can be slower than the quiet window: wait for the promised tab.
+        # A link with a target, or window.open calls the page made: the popup events can
+        # reach us after the page settled (a busy machine), so wait for the promised tabs.
+        promised = max(1 if opens_tab else 0, after.opened if after else 0)
+        while len(opened) < promised:
             try:
                 page.wait_for_event("popup", timeout=settle_timeout_ms)
             except PlaywrightError:
-                logger.debug("stagehand_py: a target=_blank click opened no tab")
+                logger.debug("stagehand_py: a tab the action promised did not open")
+                break
     finally:
         page.remove_listener("popup", on_popup)
     current = page

@@ -20,7 +20,7 @@ between, so a snapshot taken in between is still the page as it is.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -38,28 +38,36 @@ SHORT_TIMER_MS = 1000
 
 @dataclass(frozen=True)
 class PageVersion:
-    """The watcher's ``doc`` id (new on every navigation) and its DOM change count."""
+    """The watcher's ``doc`` id (new on every navigation) and its DOM change count. A settle
+    also reports ``opened``: windows the armed action opened (not part of the version)."""
 
     doc: str
     changes: int
+    opened: int = field(default=0, compare=False)
 
 
 def _version(raw: Any) -> PageVersion | None:
     if not isinstance(raw, dict) or not isinstance(raw.get("doc"), str):
         return None
-    changes = raw.get("changes")
-    return PageVersion(raw["doc"], changes if isinstance(changes, int) else -1)
+    changes, opened = raw.get("changes"), raw.get("opened")
+    return PageVersion(
+        raw["doc"],
+        changes if isinstance(changes, int) else -1,
+        opened if isinstance(opened, int) else 0,
+    )
 
 
 def _watch(page: Page, op: str) -> PageVersion | None:
     try:
-        return _version(
-            page.evaluate(load_js("settle.js"), {"op": op, "shortTimerMs": SHORT_TIMER_MS})
-        )
+        raw = page.evaluate(load_js("watch_state.js"), {"op": op})
+        if raw is None:  # no watcher in this document yet: install one
+            options = {"op": op, "shortTimerMs": SHORT_TIMER_MS}
+            raw = page.evaluate(load_js("settle.js"), options)
     except PlaywrightError as exc:
         # Navigating or closed: no version, which callers read as "changed".
         logger.debug("watch %s: %s", op, exc.message.splitlines()[0] if exc.message else exc)
         return None
+    return _version(raw)
 
 
 def page_version(page: Page) -> PageVersion | None:

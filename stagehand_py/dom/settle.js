@@ -7,10 +7,13 @@
 //   {op: "arm"}      -> the same, and from now until the next settle the watcher tracks the
 //                       work an action starts: short timers (setTimeout up to shortTimerMs,
 //                       and the timers those callbacks start), fetch/XHR requests;
-//   {op: "settle", quietMs, maxMs} -> a promise of {doc, changes, why}, resolved when
+//   {op: "settle", quietMs, maxMs} -> a promise of {doc, changes, why, opened} (`opened`:
+//       windows the armed action opened with window.open), resolved when
 //       - no DOM change for quietMs (counted from the last change, or from the end of the last
-//         tracked timer or request), and no tracked timer or request is pending, and no
-//         finite CSS transition/animation is running (document.getAnimations());
+//         tracked timer or request), and no tracked timer or request is pending, no finite
+//         CSS transition/animation is running (document.getAnimations()) and no navigation
+//         away from the document has started (the Navigation API's navigate event; the
+//         evaluate then ends with the document, and the caller settles the next one);
 //       - or, right after an action that changed nothing (armed, no mutation, no timer, no
 //         request, no animation), after two animation frames: the page did not react;
 //       - or after maxMs whatever happens (why: "timeout").
@@ -41,6 +44,8 @@
       reacted: false, // something happened since arm (mutation, timer, request, animation)
       pending: new Map(), // tracked timer id -> due time
       requests: new Set(),
+      leaving: -1, // when a navigation away from this document started (-1: none)
+      opened: 0, // windows opened since the last arm
       chain: 0, // depth of the tracked timer callback running now (0: none)
       chainDelay: -1,
       setTimer,
@@ -129,6 +134,31 @@
         return promise;
       };
     }
+    // A link or form that leaves this document: wait for the next one instead of settling on
+    // a page about to go (downloads and same-document navigations stay).
+    if (window.navigation) {
+      window.navigation.addEventListener("navigate", (event) => {
+        if (event.destination.sameDocument || event.downloadRequest !== null) return;
+        w.leaving = now();
+        w.reacted = true;
+      });
+      const arrived = () => {
+        w.leaving = -1;
+      };
+      window.navigation.addEventListener("navigatesuccess", arrived);
+      window.navigation.addEventListener("navigateerror", arrived);
+    }
+    // Windows an action opens (a tab opened from a timer a moment after a click): counted so
+    // the caller can wait for their popup events. With noopener, open() returns null.
+    const originalOpen = window.open;
+    window.open = function (...args) {
+      const opened = originalOpen.apply(this, args);
+      if (tracking() && (opened !== null || /noopener|noreferrer/i.test(String(args[2] || "")))) {
+        w.opened += 1;
+        w.reacted = true;
+      }
+      return opened;
+    };
     const send = XMLHttpRequest.prototype.send;
     XMLHttpRequest.prototype.send = function (...args) {
       if (tracking()) {
@@ -143,6 +173,7 @@
   if (op === "arm") {
     w.armedAt = now();
     w.reacted = false;
+    w.opened = 0;
     return version();
   }
   const started = now();
@@ -172,7 +203,7 @@
     await frame();
     let why = "timeout";
     while (now() - started < maxMs) {
-      const busy = w.pending.size > 0 || w.requests.size > 0 || animating();
+      const busy = w.pending.size > 0 || w.requests.size > 0 || w.leaving >= 0 || animating();
       if (busy) w.reacted = true;
       if (!busy && armed && !fresh && !w.reacted) {
         why = "unchanged";
@@ -186,6 +217,7 @@
       await new Promise((resolve) => w.setTimer(resolve, 10));
     }
     w.armedAt = -1;
-    return { ...version(), why };
+    w.leaving = -1; // a navigation that never came (a 204 answer) is waited for only once
+    return { ...version(), why, opened: w.opened };
   })();
 }

@@ -45,6 +45,7 @@ class Step:
     args: list[str] = field(default_factory=list)
     completed: bool | None = None  # None: true on the plan's last step only
     confidence: float | None = None
+    target: str | None = None  # drag_to: a pattern for the element to drop on (its number)
 
 
 @dataclass
@@ -115,10 +116,12 @@ class AsyncPlanLLM:
         while self.position < len(self.steps):
             step = self.steps[self.position]
             element = find_element(section, step.pattern)
-            if element is None:
+            target = find_element(section, step.target) if step.target else None
+            if element is None or (step.target and target is None):
                 break
             self.position += 1
-            calls.append(self._do_action(f"call_{len(self.requests)}_{len(calls)}", step, element))
+            call_id = f"call_{len(self.requests)}_{len(calls)}"
+            calls.append(self._do_action(call_id, step, element, target))
             if not self.batch or calls[-1].arguments["completed"]:
                 break
         if calls:
@@ -130,12 +133,12 @@ class AsyncPlanLLM:
         )
         return ChatResponse(tool_calls=[skip], usage=usage)
 
-    def _do_action(self, call_id: str, step: Step, element: int) -> ToolCall:
+    def _do_action(self, call_id: str, step: Step, element: int, target: int | None) -> ToolCall:
         last = self.position == len(self.steps)
         arguments: dict[str, Any] = {
             "method": step.method,
             "element": element,
-            "args": step.args,
+            "args": step.args if target is None else [str(target)],
             "step": f"{step.method} the element matching {step.pattern}",
             "why": "it is in the plan",
             "completed": (last and self.complete_on_last)
