@@ -199,7 +199,7 @@ def _decide_action(call: ToolCall, shown_elements: Collection[int]) -> Decision:
         want = str(low) if low == high else f"{low} to {high}"
         return invalid(f"{method} takes {want} argument(s), got {len(args)}.")
     target: int | None = None
-    problem = _argument_problem(method, args, element, shown_elements)
+    problem = argument_problem(method, args, element, shown_elements)
     if problem:
         return invalid(problem)
     if method == "drag_to":
@@ -220,10 +220,12 @@ def _decide_action(call: ToolCall, shown_elements: Collection[int]) -> Decision:
     )
 
 
-def _argument_problem(
+def argument_problem(
     method: str, args: list[str], element: int, shown_elements: Collection[int]
 ) -> str:
-    """What is wrong with the arguments of a method that takes special ones ("" if fine)."""
+    """What is wrong with the arguments of a method that takes special ones ("" if fine):
+    a scroll position, a drop target shown, files only as placeholders. observe() applies
+    the same rule to what its model suggests."""
     if method == "scroll" and args[0] not in SCROLL_DIRECTIONS and scroll_percent(args[0]) is None:
         return (
             f"scroll takes one of {', '.join(SCROLL_DIRECTIONS)} or a position from 0% to "

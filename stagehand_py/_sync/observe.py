@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from playwright.sync_api import Page as Page
 
+from .._act_decision import argument_problem
 from .._config import Settings
 from .._sections import chunk_groups
 from .._types import ObserveResult
@@ -56,8 +57,11 @@ def _to_result(
     method = item.method if item.method in ALLOWED_METHODS else "click"
     low, high = ALLOWED_METHODS[method]
     arguments = [variables.redact(str(a)) for a in item.arguments][:high]
-    if len(arguments) < low:
-        method, arguments = "click", []
+    if len(arguments) < low or argument_problem(method, arguments, item.element, shown):
+        method, arguments = "click", []  # never a file path or drop target the model made up
+    elif method == "drag_to":  # stored as the target's selector, as act() records it
+        target = snapshot.element(int(arguments[0])).selectors
+        method, arguments = ("drag_to", target[:1]) if target else ("click", [])
     return ObserveResult(
         selector=element.selectors[0],
         description=variables.redact(item.description) or snapshot.render_element(item.element),

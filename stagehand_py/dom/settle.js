@@ -6,7 +6,8 @@
 //                       gives a new one), `changes` counts mutation records seen so far;
 //   {op: "arm"}      -> the same, and from now until the next settle the watcher tracks the
 //                       work an action starts: short timers (setTimeout up to shortTimerMs,
-//                       and the timers those callbacks start), fetch/XHR requests;
+//                       and the timers those callbacks start), animation frames it requests,
+//                       fetch/XHR requests and windows it opens;
 //   {op: "settle", quietMs, maxMs} -> a promise of {doc, changes, why, opened} (`opened`:
 //       windows the armed action opened with window.open), resolved when
 //       - no DOM change for quietMs (counted from the last change, or from the end of the last
@@ -14,8 +15,10 @@
 //         CSS transition/animation is running (document.getAnimations()) and no navigation
 //         away from the document has started (the Navigation API's navigate event; the
 //         evaluate then ends with the document, and the caller settles the next one);
-//       - or, right after an action that changed nothing (armed, no mutation, no timer, no
-//         request, no animation), after two animation frames: the page did not react;
+//       - or, right after an action that changed nothing (armed, and since then no mutation,
+//         timer, animation frame, request or animation): the page did not react. Style is
+//         up to date when we look (document.getAnimations() flushes it), so a transition the
+//         action triggered is seen even before the next frame;
 //       - or after maxMs whatever happens (why: "timeout").
 //     A watcher installed by this very call knows nothing of the past, so it waits the full
 //     quiet window from now (the classic DOM-quiet settle).
@@ -47,7 +50,9 @@
       leaving: -1, // when a navigation away from this document started (-1: none)
       opened: 0, // windows opened since the last arm
       chain: 0, // depth of the tracked timer callback running now (0: none)
-      chainDelay: -1,
+      frames: new Set(), // tracked requestAnimationFrame ids not run yet
+      frameChain: 0, // depth of the tracked rAF callback running now
+      chainCallback: null,
       setTimer,
       clearTimer,
     };
@@ -70,7 +75,8 @@
         return shadow;
       };
     }
-    const tracking = () => (w.armedAt >= 0 && now() - w.armedAt < ARM_MAX_MS) || w.chain > 0;
+    const tracking = () =>
+      (w.armedAt >= 0 && now() - w.armedAt < ARM_MAX_MS) || w.chain > 0 || w.frameChain > 0;
     // A finished timer or request may still render: the quiet window starts again.
     const finished = () => {
       w.lastChange = now();
@@ -78,8 +84,8 @@
     const originalSetTimeout = window.setTimeout;
     window.setTimeout = function (callback, delay, ...rest) {
       const ms = Number(delay) || 0;
-      // A callback that re-schedules itself with its own delay is polling: not followed.
-      const polling = w.chain > 0 && ms > 0 && ms === w.chainDelay;
+      // A tracked callback that schedules itself again is polling (a clock): not followed.
+      const polling = w.chain > 0 && callback === w.chainCallback;
       if (typeof callback !== "function" || ms > SHORT_TIMER_MS || polling || w.chain >= MAX_CHAIN ||
           !tracking()) {
         return originalSetTimeout.call(window, callback, delay, ...rest);
@@ -88,13 +94,13 @@
       let id = 0;
       const run = function (...args) {
         w.pending.delete(id);
-        const outer = [w.chain, w.chainDelay];
+        const outer = [w.chain, w.chainCallback];
         w.chain = depth;
-        w.chainDelay = ms;
+        w.chainCallback = callback;
         try {
           return callback.apply(this, args);
         } finally {
-          [w.chain, w.chainDelay] = outer;
+          [w.chain, w.chainCallback] = outer;
           finished();
         }
       };
@@ -134,6 +140,34 @@
         return promise;
       };
     }
+    // Animation frames an action requests (and those their callbacks request, a few deep:
+    // the double-rAF that starts a CSS transition; never an endless rAF loop).
+    const originalRaf = window.requestAnimationFrame;
+    window.requestAnimationFrame = function (callback) {
+      if (typeof callback !== "function" || !tracking() || w.frameChain >= MAX_CHAIN) {
+        return originalRaf.call(window, callback);
+      }
+      const depth = w.frameChain + 1;
+      let id = 0;
+      id = originalRaf.call(window, (time) => {
+        w.frames.delete(id);
+        const outer = w.frameChain;
+        w.frameChain = depth;
+        try {
+          return callback(time); // what it renders counts as a DOM change
+        } finally {
+          w.frameChain = outer;
+        }
+      });
+      w.frames.add(id);
+      w.reacted = true;
+      return id;
+    };
+    const cancelFrame = window.cancelAnimationFrame;
+    window.cancelAnimationFrame = function (id) {
+      w.frames.delete(id);
+      return cancelFrame.call(window, id);
+    };
     // A link or form that leaves this document: wait for the next one instead of settling on
     // a page about to go (downloads and same-document navigations stay).
     if (window.navigation) {
@@ -188,22 +222,20 @@
     }
     return false;
   };
-  const frame = () =>
-    new Promise((resolve) => {
-      // rAF does not run in a hidden tab: a timer stands in.
-      const timer = w.setTimer(resolve, 50);
-      requestAnimationFrame(() => {
-        w.clearTimer(timer);
-        resolve();
-      });
-    });
+  // A frame only runs in a visible tab: a hidden one never runs the callbacks we track.
+  const framesPending = () => w.frames.size > 0 && document.visibilityState !== "hidden";
+  const yieldTask = () => new Promise((resolve) => w.setTimer(resolve, 0));
   return (async () => {
-    // Two frames: rAF work runs and style is recomputed, so transitions have started.
-    await frame();
-    await frame();
+    // Let tasks the action queued (message-channel hops of a framework scheduler) run first.
+    await yieldTask();
+    await yieldTask();
     let why = "timeout";
     while (now() - started < maxMs) {
-      const busy = w.pending.size > 0 || w.requests.size > 0 || w.leaving >= 0 || animating();
+      const moving = animating();
+      // An animation that just ended fires its events after: the quiet window restarts.
+      if (moving) w.lastChange = now();
+      const busy = w.pending.size > 0 || w.requests.size > 0 || w.leaving >= 0 ||
+        framesPending() || moving;
       if (busy) w.reacted = true;
       if (!busy && armed && !fresh && !w.reacted) {
         why = "unchanged";
