@@ -1,21 +1,20 @@
 """A fake model that follows a plan, finding its elements in the prompt like a model would.
 
 Each planned step names a method, a regular expression that picks the element's line in the
-part of the page it is shown (``N:<tag ...>text</tag>``), and arguments. It reads where it is
-in the plan from the prompt's "Steps taken so far" (so an action the act dropped is planned
-again), and answers with one doAction per planned step whose element is shown, in order, up
-to the first one that is not (a batch; ``batch=False`` answers one step at a time, as models
-did before batching). Shown a part without the next step's element, it calls skipSection; so
-tests exercise chunk walking for real, and the element numbers come from the serializer, not
-from the test. Verify requests get the queued answers (default: done). ``before_answer``, when
-set, is called before each chat answer (a test lets the page change "while the model thinks").
-Every request is recorded.
+part of the page it is shown (``N:<tag ...>text</tag>``), and arguments. It answers with one
+doAction per planned step whose element is shown, in order, up to the first one that is not
+(a batch; ``batch=False`` answers one step at a time, as models did before batching). It moves
+along the plan as it answers, and steps back over the actions of its last reply that the act
+did not run (the prompt's "Steps taken so far" grew by fewer: a batch stopped early, a
+re-ask). Shown a part without the next step's element, it calls skipSection; so tests
+exercise chunk walking for real, and the element numbers come from the serializer, not from
+the test. Verify requests get the queued answers (default: done). Every request is recorded.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar
 
@@ -75,16 +74,16 @@ class AsyncPlanLLM:
         verdicts: Sequence[bool] = (),
         complete_on_last: bool = True,
         batch: bool = True,
-        before_answer: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.steps = list(steps)
         self.position = 0
         self.verdicts = list(verdicts)
         self.complete_on_last = complete_on_last
         self.batch = batch
-        self.before_answer = before_answer
         self.requests: list[Request] = []
         self.extra: list[Any] = []  # replies to send before following the plan
+        self._taken: int | None = None  # steps listed in the last prompt
+        self._emitted = 0  # actions in the last reply
 
     @property
     def calls(self) -> int:
@@ -100,18 +99,15 @@ class AsyncPlanLLM:
     ) -> ChatResponse:
         self.requests.append(Request("chat", list(messages)))
         usage = Usage(requests=1, prompt_tokens=sum(len(m.content) for m in messages) // 4)
-        if self.before_answer is not None:
-            await self.before_answer()
         if self.extra:
+            self._emitted = 0
             reply = self.extra.pop(0)
             if isinstance(reply, ChatResponse):
                 return reply
             return ChatResponse(tool_calls=[reply], usage=usage)
         prompt = messages[1].content
         section = prompt.split(_SECTION_MARK)[-1]
-        taken = _STEPS.search(prompt)
-        lines = taken.group(1).splitlines() if taken else []
-        self.position = 0 if lines == ["(none yet)"] else len(lines)
+        self._replan(prompt)
         calls: list[ToolCall] = []
         while self.position < len(self.steps):
             step = self.steps[self.position]
@@ -124,6 +120,7 @@ class AsyncPlanLLM:
             calls.append(self._do_action(call_id, step, element, target))
             if not self.batch or calls[-1].arguments["completed"]:
                 break
+        self._emitted = len(calls)
         if calls:
             return ChatResponse(tool_calls=calls, usage=usage)
         done = self.position >= len(self.steps)
@@ -132,6 +129,16 @@ class AsyncPlanLLM:
             id=f"call_{len(self.requests)}", name="skipSection", arguments={"reason": reason}
         )
         return ChatResponse(tool_calls=[skip], usage=usage)
+
+    def _replan(self, prompt: str) -> None:
+        """Plan again the actions of the last reply that the act did not run (a batch it
+        stopped, a re-ask): the prompt's step list grew by fewer than were sent."""
+        listed = _STEPS.search(prompt)
+        lines = listed.group(1).splitlines() if listed else []
+        taken = 0 if lines == ["(none yet)"] else len(lines)
+        if self._taken is not None and taken >= self._taken:
+            self.position -= max(0, self._emitted - (taken - self._taken))
+        self._taken = taken
 
     def _do_action(self, call_id: str, step: Step, element: int, target: int | None) -> ToolCall:
         last = self.position == len(self.steps)

@@ -254,8 +254,6 @@ async def test_timeout_stops_the_loop_within_a_second(
     assert time.monotonic() - started < 2.0
     assert caught.value.result.timed_out
     assert caught.value.code == "TIMEOUT"
-    # The model used the time: the message says so and names the model-side fixes.
-    assert "waiting for the model" in str(caught.value) and "max_tokens" in str(caught.value)
 
 
 async def test_a_model_that_hangs_is_cut_off_at_the_deadline(
@@ -263,13 +261,14 @@ async def test_a_model_that_hangs_is_cut_off_at_the_deadline(
 ) -> None:
     llm = _SlowPlanLLM([Step("click", r"^<button\b")])
     llm.delay_s = 30
-    page = AsyncStagehand(llm=llm, timeout_s=0.5).wrap(async_page)
+    page = AsyncStagehand(llm=llm, timeout_s=2.0).wrap(async_page)
     await page.goto(pages_url + "hello.html")
     started = time.monotonic()
     result = await page.act("click", raise_on_failure=False)
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < 3.0
     assert result.timed_out and not result.success
-    assert "while waiting for the model" in result.message
+    # The model used the time up: the message says so and names the model-side fixes.
+    assert "while waiting for the model" in result.message and "max_tokens" in result.message
 
 
 async def test_a_page_that_never_settles_is_named_as_the_slow_part(

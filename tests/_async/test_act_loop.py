@@ -3,6 +3,8 @@ confidence and codes. Pages are under tests/pages/loop/."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import pytest
 from playwright.async_api import Page as AsyncPage
 
@@ -15,8 +17,13 @@ from tests._async.plan_llm import AsyncPlanLLM, Step
 BUTTON = r"^<button\b[^>]*>"
 
 
-def _count_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the act loop's serializations: the returned list holds the count."""
+def _count_snapshots(
+    monkeypatch: pytest.MonkeyPatch,
+    after: Callable[[AsyncPage, int], Awaitable[None]] | None = None,
+) -> list[int]:
+    """Count the act loop's serializations (the returned list holds the count); ``after``,
+    when given, runs after each one with its number: the page changes between the snapshot
+    and the model's answer, in the act's own flow (sync Playwright allows no other thread)."""
     import stagehand_py._async.act as act_module
 
     count = [0]
@@ -24,7 +31,10 @@ def _count_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     async def counting(page: AsyncPage) -> Snapshot:
         count[0] += 1
-        return await original(page)
+        snapshot = await original(page)
+        if after is not None:
+            await after(page, count[0])
+        return snapshot
 
     monkeypatch.setattr(act_module, "take_snapshot", counting)
     return count
@@ -64,20 +74,17 @@ async def test_waits_for_a_panel_that_fades_in_after_a_click(
 
 @pytest.mark.parametrize("via", ["timeout", "poll"])
 async def test_a_skipped_section_is_offered_again_once_the_page_changed(
-    async_page: AsyncPage, pages_url: str, via: str
+    async_page: AsyncPage, pages_url: str, via: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The confirmation appears while the model looks at the page without it."""
-    asked = [0]
 
-    async def payment_confirmed_meanwhile() -> None:
-        asked[0] += 1
-        if asked[0] == 1:
-            await async_page.evaluate("confirmPayment()")
-            await async_page.locator("#track").wait_for()
+    async def payment_confirmed_meanwhile(page: AsyncPage, snapshots: int) -> None:
+        if snapshots == 1:
+            await page.evaluate("confirmPayment()")
+            await page.locator("#track").wait_for()
 
-    llm = AsyncPlanLLM(
-        [Step("click", BUTTON + "Track my parcel")], before_answer=payment_confirmed_meanwhile
-    )
+    _count_snapshots(monkeypatch, after=payment_confirmed_meanwhile)
+    llm = AsyncPlanLLM([Step("click", BUTTON + "Track my parcel")])
     page = AsyncStagehand(llm=llm).wrap(async_page)
     await page.goto(pages_url + f"loop/late.html?via={via}")
     result = await page.act("track my parcel")
@@ -92,17 +99,14 @@ async def test_a_skipped_section_is_offered_again_once_the_page_changed(
 async def test_a_page_that_changes_between_skips_is_serialized_again(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    asked = [0]
+    async def heading_changes_meanwhile(page: AsyncPage, snapshots: int) -> None:
+        if snapshots == 1:
+            await page.evaluate("document.querySelector('h2').textContent += '!'")
 
-    async def prices_move_meanwhile() -> None:
-        asked[0] += 1
-        if asked[0] == 2:
-            await async_page.evaluate("document.querySelector('h2').textContent += '!'")
-
-    llm = AsyncPlanLLM([Step("click", r"not on the page")], before_answer=prices_move_meanwhile)
+    llm = AsyncPlanLLM([Step("click", r"not on the page")])
     page = AsyncStagehand(llm=llm, max_section_chars=0).wrap(async_page)
     await page.goto(pages_url + "long.html")
-    serialized = _count_snapshots(monkeypatch)
+    serialized = _count_snapshots(monkeypatch, after=heading_changes_meanwhile)
     result = await page.act("press the rocket launch button", raise_on_failure=False)
     assert result.code == "ALL_SECTIONS_SKIPPED"
     # Once at the start, once after the first heading changed (its section is shown again).
@@ -179,17 +183,15 @@ async def test_a_batch_stops_when_an_action_navigates(
 
 # ----------------------------------------------------------------- replaced targets (#13, 9)
 async def test_a_target_replaced_by_a_timer_is_looked_at_again(
-    async_page: AsyncPage, pages_url: str
+    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    asked = [0]
+    async def requoted_meanwhile(page: AsyncPage, snapshots: int) -> None:
+        if snapshots == 1:
+            await page.evaluate("requote(10)")
+            await page.get_by_text("Pay £26.50").wait_for()
 
-    async def requoted_meanwhile() -> None:
-        asked[0] += 1
-        if asked[0] == 1:
-            await async_page.evaluate("requote(10)")
-            await async_page.get_by_text("Pay £26.50").wait_for()
-
-    llm = AsyncPlanLLM([Step("click", BUTTON + "Pay")], before_answer=requoted_meanwhile)
+    _count_snapshots(monkeypatch, after=requoted_meanwhile)
+    llm = AsyncPlanLLM([Step("click", BUTTON + "Pay")])
     page = AsyncStagehand(llm=llm).wrap(async_page)
     await page.goto(pages_url + "loop/swap.html")
     result = await page.act("pay for the order")
@@ -202,14 +204,13 @@ async def test_a_target_replaced_by_a_timer_is_looked_at_again(
 
 
 async def test_a_list_reordered_before_the_click_removes_the_row_the_model_chose(
-    async_page: AsyncPage, pages_url: str
+    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def sorted_meanwhile() -> None:
-        await async_page.evaluate("sortByPrice()")
+    async def sorted_meanwhile(page: AsyncPage, snapshots: int) -> None:
+        await page.evaluate("sortByPrice()")
 
-    llm = AsyncPlanLLM(
-        [Step("click", r'^<button\b[^>]*"Remove Pears"')], before_answer=sorted_meanwhile
-    )
+    _count_snapshots(monkeypatch, after=sorted_meanwhile)
+    llm = AsyncPlanLLM([Step("click", r'^<button\b[^>]*"Remove Pears"')])
     page = AsyncStagehand(llm=llm).wrap(async_page)
     await page.goto(pages_url + "loop/reorder.html")
     result = await page.act("remove the pears")
@@ -221,14 +222,15 @@ async def test_a_list_reordered_before_the_click_removes_the_row_the_model_chose
 
 
 async def test_a_target_that_keeps_being_replaced_stops_with_a_code(
-    async_page: AsyncPage, pages_url: str
+    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def requoted_every_time() -> None:
-        amount = await async_page.locator("#pay button").inner_text()
-        await async_page.evaluate("requote(0)")
-        await async_page.locator("#pay button").filter(has_not_text=amount).wait_for()
+    async def requoted_every_time(page: AsyncPage, snapshots: int) -> None:
+        amount = await page.locator("#pay button").inner_text()
+        await page.evaluate("requote(0)")
+        await page.locator("#pay button").filter(has_not_text=amount).wait_for()
 
-    llm = AsyncPlanLLM([Step("click", BUTTON + "Pay")], before_answer=requoted_every_time)
+    _count_snapshots(monkeypatch, after=requoted_every_time)
+    llm = AsyncPlanLLM([Step("click", BUTTON + "Pay")])
     page = AsyncStagehand(llm=llm, max_reasks=1).wrap(async_page)
     await page.goto(pages_url + "loop/swap.html")
     result = await page.act("pay for the order", raise_on_failure=False)

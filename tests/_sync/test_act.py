@@ -255,8 +255,6 @@ def test_timeout_stops_the_loop_within_a_second(
     assert time.monotonic() - started < 2.0
     assert caught.value.result.timed_out
     assert caught.value.code == "TIMEOUT"
-    # The model used the time: the message says so and names the model-side fixes.
-    assert "waiting for the model" in str(caught.value) and "max_tokens" in str(caught.value)
 
 
 def test_a_model_that_hangs_is_cut_off_at_the_deadline(
@@ -264,13 +262,14 @@ def test_a_model_that_hangs_is_cut_off_at_the_deadline(
 ) -> None:
     llm = _SlowPlanLLM([Step("click", r"^<button\b")])
     llm.delay_s = 30
-    page = Stagehand(llm=llm, timeout_s=0.5).wrap(sync_page)
+    page = Stagehand(llm=llm, timeout_s=2.0).wrap(sync_page)
     page.goto(pages_url + "hello.html")
     started = time.monotonic()
     result = page.act("click", raise_on_failure=False)
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < 3.0
     assert result.timed_out and not result.success
-    assert "while waiting for the model" in result.message
+    # The model used the time up: the message says so and names the model-side fixes.
+    assert "while waiting for the model" in result.message and "max_tokens" in result.message
 
 
 def test_a_page_that_never_settles_is_named_as_the_slow_part(

@@ -4,6 +4,8 @@ confidence and codes. Pages are under tests/pages/loop/."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import pytest
 from playwright.sync_api import Page as Page
 
@@ -16,8 +18,13 @@ from tests._sync.plan_llm import PlanLLM, Step
 BUTTON = r"^<button\b[^>]*>"
 
 
-def _count_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the act loop's serializations: the returned list holds the count."""
+def _count_snapshots(
+    monkeypatch: pytest.MonkeyPatch,
+    after: Callable[[Page, int], None] | None = None,
+) -> list[int]:
+    """Count the act loop's serializations (the returned list holds the count); ``after``,
+    when given, runs after each one with its number: the page changes between the snapshot
+    and the model's answer, in the act's own flow (sync Playwright allows no other thread)."""
     import stagehand_py._sync.act as act_module
 
     count = [0]
@@ -25,7 +32,10 @@ def _count_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     def counting(page: Page) -> Snapshot:
         count[0] += 1
-        return original(page)
+        snapshot = original(page)
+        if after is not None:
+            after(page, count[0])
+        return snapshot
 
     monkeypatch.setattr(act_module, "take_snapshot", counting)
     return count
@@ -65,20 +75,17 @@ def test_waits_for_a_panel_that_fades_in_after_a_click(
 
 @pytest.mark.parametrize("via", ["timeout", "poll"])
 def test_a_skipped_section_is_offered_again_once_the_page_changed(
-    sync_page: Page, pages_url: str, via: str
+    sync_page: Page, pages_url: str, via: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The confirmation appears while the model looks at the page without it."""
-    asked = [0]
 
-    def payment_confirmed_meanwhile() -> None:
-        asked[0] += 1
-        if asked[0] == 1:
-            sync_page.evaluate("confirmPayment()")
-            sync_page.locator("#track").wait_for()
+    def payment_confirmed_meanwhile(page: Page, snapshots: int) -> None:
+        if snapshots == 1:
+            page.evaluate("confirmPayment()")
+            page.locator("#track").wait_for()
 
-    llm = PlanLLM(
-        [Step("click", BUTTON + "Track my parcel")], before_answer=payment_confirmed_meanwhile
-    )
+    _count_snapshots(monkeypatch, after=payment_confirmed_meanwhile)
+    llm = PlanLLM([Step("click", BUTTON + "Track my parcel")])
     page = Stagehand(llm=llm).wrap(sync_page)
     page.goto(pages_url + f"loop/late.html?via={via}")
     result = page.act("track my parcel")
@@ -93,17 +100,14 @@ def test_a_skipped_section_is_offered_again_once_the_page_changed(
 def test_a_page_that_changes_between_skips_is_serialized_again(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    asked = [0]
+    def heading_changes_meanwhile(page: Page, snapshots: int) -> None:
+        if snapshots == 1:
+            page.evaluate("document.querySelector('h2').textContent += '!'")
 
-    def prices_move_meanwhile() -> None:
-        asked[0] += 1
-        if asked[0] == 2:
-            sync_page.evaluate("document.querySelector('h2').textContent += '!'")
-
-    llm = PlanLLM([Step("click", r"not on the page")], before_answer=prices_move_meanwhile)
+    llm = PlanLLM([Step("click", r"not on the page")])
     page = Stagehand(llm=llm, max_section_chars=0).wrap(sync_page)
     page.goto(pages_url + "long.html")
-    serialized = _count_snapshots(monkeypatch)
+    serialized = _count_snapshots(monkeypatch, after=heading_changes_meanwhile)
     result = page.act("press the rocket launch button", raise_on_failure=False)
     assert result.code == "ALL_SECTIONS_SKIPPED"
     # Once at the start, once after the first heading changed (its section is shown again).
@@ -180,17 +184,15 @@ def test_a_batch_stops_when_an_action_navigates(
 
 # ----------------------------------------------------------------- replaced targets (#13, 9)
 def test_a_target_replaced_by_a_timer_is_looked_at_again(
-    sync_page: Page, pages_url: str
+    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    asked = [0]
+    def requoted_meanwhile(page: Page, snapshots: int) -> None:
+        if snapshots == 1:
+            page.evaluate("requote(10)")
+            page.get_by_text("Pay £26.50").wait_for()
 
-    def requoted_meanwhile() -> None:
-        asked[0] += 1
-        if asked[0] == 1:
-            sync_page.evaluate("requote(10)")
-            sync_page.get_by_text("Pay £26.50").wait_for()
-
-    llm = PlanLLM([Step("click", BUTTON + "Pay")], before_answer=requoted_meanwhile)
+    _count_snapshots(monkeypatch, after=requoted_meanwhile)
+    llm = PlanLLM([Step("click", BUTTON + "Pay")])
     page = Stagehand(llm=llm).wrap(sync_page)
     page.goto(pages_url + "loop/swap.html")
     result = page.act("pay for the order")
@@ -203,14 +205,13 @@ def test_a_target_replaced_by_a_timer_is_looked_at_again(
 
 
 def test_a_list_reordered_before_the_click_removes_the_row_the_model_chose(
-    sync_page: Page, pages_url: str
+    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def sorted_meanwhile() -> None:
-        sync_page.evaluate("sortByPrice()")
+    def sorted_meanwhile(page: Page, snapshots: int) -> None:
+        page.evaluate("sortByPrice()")
 
-    llm = PlanLLM(
-        [Step("click", r'^<button\b[^>]*"Remove Pears"')], before_answer=sorted_meanwhile
-    )
+    _count_snapshots(monkeypatch, after=sorted_meanwhile)
+    llm = PlanLLM([Step("click", r'^<button\b[^>]*"Remove Pears"')])
     page = Stagehand(llm=llm).wrap(sync_page)
     page.goto(pages_url + "loop/reorder.html")
     result = page.act("remove the pears")
@@ -222,14 +223,15 @@ def test_a_list_reordered_before_the_click_removes_the_row_the_model_chose(
 
 
 def test_a_target_that_keeps_being_replaced_stops_with_a_code(
-    sync_page: Page, pages_url: str
+    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def requoted_every_time() -> None:
-        amount = sync_page.locator("#pay button").inner_text()
-        sync_page.evaluate("requote(0)")
-        sync_page.locator("#pay button").filter(has_not_text=amount).wait_for()
+    def requoted_every_time(page: Page, snapshots: int) -> None:
+        amount = page.locator("#pay button").inner_text()
+        page.evaluate("requote(0)")
+        page.locator("#pay button").filter(has_not_text=amount).wait_for()
 
-    llm = PlanLLM([Step("click", BUTTON + "Pay")], before_answer=requoted_every_time)
+    _count_snapshots(monkeypatch, after=requoted_every_time)
+    llm = PlanLLM([Step("click", BUTTON + "Pay")])
     page = Stagehand(llm=llm, max_reasks=1).wrap(sync_page)
     page.goto(pages_url + "loop/swap.html")
     result = page.act("pay for the order", raise_on_failure=False)
