@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
-
-from playwright.async_api import Page as AsyncPage
 
 from .._act_decision import (
     Decision,
@@ -29,54 +27,23 @@ from .._act_decision import (
     TargetNotFound,
     decide_all,
 )
-from .._config import Settings
-from .._errors import ActErrorCode, ConfigurationError
+from .._errors import ConfigurationError
 from .._sections import SectionTracker, first_group
-from .._types import ActionRecord, ActResult, ObserveResult, Verification
+from .._types import ActResult, Verification
 from .._variables import Variables
-from ..cache import ElementFingerprint
-from ..dom import Element, Snapshot
+from ..dom import Snapshot
 from ..llm._messages import ChatResponse, Message, RequestOptions
-from ..llm._usage import Usage
 from ..prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_verify_messages
 from ._deadline import DeadlineExceeded, call_with_deadline
 from .act_batch import BatchOutcome, run_batch
-from .executor import Performed
+from .act_state import ActState, ActStep, LLMSource, StopAct
 from .inspect import take_snapshot
 from .llm.base import AsyncLLM
 from .settle import PageVersion, page_version, settle
 
 logger = logging.getLogger("stagehand_py")
 
-# ActResult.confidence averages this many of the latest action attempts.
-CONFIDENCE_WINDOW = 5
-
-
-@dataclass
-class ActStep:
-    """An action as run, with the element it was run on (for the action cache)."""
-
-    record: ActionRecord
-    element: Element | None  # None when replayed without a snapshot
-    arguments: list[str]  # with placeholders
-    fingerprint: ElementFingerprint | None = None
-
-
-# A model, a function that creates one when first needed, or none (replays only).
-LLMSource = AsyncLLM | Callable[[], AsyncLLM] | None
-
-
-class _Stop(Exception):
-    """Ends a run early with a failure message and its code (never escapes this module)."""
-
-    def __init__(self, message: str, code: ActErrorCode) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code: ActErrorCode = code
-
-    @property
-    def timed_out(self) -> bool:
-        return self.code == "TIMEOUT"
+__all__ = ["ActStep", "AsyncActRun", "LLMSource"]
 
 
 @dataclass
@@ -100,76 +67,8 @@ class _TurnResult:
     note: str = ""
 
 
-class AsyncActRun:
-    """State of one act(): the page in use, steps so far, usage, the deadline."""
-
-    def __init__(
-        self,
-        page: AsyncPage,
-        llm: LLMSource,
-        instruction: str,
-        *,
-        variables: Variables,
-        settings: Settings,
-        prior_steps: Sequence[ActStep] = (),
-        capture_fingerprints: bool = False,
-    ) -> None:
-        self.page = page
-        self._llm_source = llm
-        self.instruction = instruction
-        self.variables = variables
-        self.settings = settings
-        self.steps: list[ActStep] = list(prior_steps)
-        # The action cache stores each element's fingerprint, read live before acting with
-        # the same recipe the replay uses.
-        self.capture_fingerprints = capture_fingerprints
-        self.verifications: list[Verification] = []
-        self.chunks_seen: list[int] = []
-        self.usage = Usage()
-        self.llm_calls = 0
-        self.opened_pages: list[str] = []
-        self.snapshots_taken = 0
-        self._attempts: list[float | None] = []  # per action attempt: its confidence, 0 failed
-        self._model_s = 0.0  # time spent waiting for the model
-        self._settled = False
-        self._started = time.monotonic()
-        self._deadline = self._started + settings.timeout_s
-
-    # ----------------------------------------------------------------- time budget
-    def _remaining_s(self) -> float:
-        return self._deadline - time.monotonic()
-
-    def check_time(self, waiting_for: Literal["model", "page"] | None = None) -> None:
-        if self._remaining_s() <= 0:
-            raise _Stop(self._timeout_message(waiting_for), "TIMEOUT")
-
-    def _timeout_message(self, waiting_for: Literal["model", "page"] | None) -> str:
-        """Which part used the time up, and what to change."""
-        spent = time.monotonic() - self._started
-        model_s = self._model_s
-        page_s = max(0.0, spent - model_s)
-        if waiting_for is None:
-            waiting_for = "model" if model_s > page_s else "page"
-        head = (
-            f"act() ran out of time after {self.settings.timeout_s:g} s "
-            f"({len(self.steps)} action(s) taken; {model_s:.1f} s waiting for the model, "
-            f"{page_s:.1f} s on the page)"
-        )
-        if waiting_for == "model":
-            return (
-                f"{head} while waiting for the model. Raise timeout_s, or make each answer "
-                "quicker: a lower max_tokens, a faster model, or a shorter timeout on the "
-                "model client so a stuck request fails sooner."
-            )
-        return (
-            f"{head} while working on the page (settling, reading or acting on it). Raise "
-            "timeout_s if the page is this slow, or lower settle_timeout_ms/action_timeout_ms "
-            "so one slow step cannot use it all."
-        )
-
-    def cap_ms(self, ms: float) -> float:
-        """A Playwright timeout that cannot carry the run past its deadline."""
-        return max(1.0, min(ms, self._remaining_s() * 1000))
+class AsyncActRun(ActState):
+    """One act(): settle, look, ask, run, verify (state and records in :class:`ActState`)."""
 
     # ----------------------------------------------------------------- model calls
     @property
@@ -197,7 +96,7 @@ class AsyncActRun:
             )
         except DeadlineExceeded:
             self._model_s += time.monotonic() - asked
-            raise _Stop(self._timeout_message("model"), "TIMEOUT") from None
+            raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
         self._model_s += time.monotonic() - asked
         self.llm_calls += 1
         self.usage = self.usage + response.usage
@@ -222,7 +121,7 @@ class AsyncActRun:
             )
         except DeadlineExceeded:
             self._model_s += time.monotonic() - asked
-            raise _Stop(self._timeout_message("model"), "TIMEOUT") from None
+            raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
         self._model_s += time.monotonic() - asked
         self.llm_calls += 1
         self.usage = self.usage + answer.usage
@@ -254,7 +153,6 @@ class AsyncActRun:
         if version is None:
             version = await page_version(self.page)
         snapshot = await take_snapshot(self.page)
-        self.snapshots_taken += 1
         return _Look(snapshot, version)
 
     async def _still_current(self, look: _Look) -> bool:
@@ -267,7 +165,7 @@ class AsyncActRun:
         try:
             message = await self._loop()
             return self._result(True, message)
-        except _Stop as stop:
+        except StopAct as stop:
             logger.info("stagehand_py: act failed: %s", stop.message)
             return self._result(False, stop.message, code=stop.code)
 
@@ -304,7 +202,7 @@ class AsyncActRun:
             if turn.kind == "replaced":
                 replaced_looks += 1
                 if replaced_looks > self.settings.max_reasks:
-                    raise _Stop(
+                    raise StopAct(
                         f"The page kept replacing the element the model chose before it could "
                         f"be used ({turn.note}); looked again {replaced_looks - 1} time(s). Let "
                         "the page finish updating before act(), or raise max_reasks.",
@@ -327,7 +225,7 @@ class AsyncActRun:
                 if verification.completed:
                     return f"Done in {len(self.steps)} action(s): {verification.reason}".strip()
             if len(self.steps) >= self.settings.max_steps:
-                raise _Stop(
+                raise StopAct(
                     f"Stopped after max_steps={self.settings.max_steps} action(s) without "
                     "reaching the goal. Raise max_steps or split the instruction.",
                     "MAX_STEPS",
@@ -340,19 +238,19 @@ class AsyncActRun:
             verification = await self._verify(snapshot)
             if verification.completed:
                 return f"Done in {len(self.steps)} action(s): {verification.reason}".strip()
-            raise _Stop(
+            raise StopAct(
                 f"After {len(self.steps)} action(s), no section of the page offered a next step "
                 f"(looked at {described}); the verifier says: {verification.reason}",
                 "GOAL_NOT_REACHED",
             )
         if not snapshot.elements:
-            raise _Stop(
+            raise StopAct(
                 f"{snapshot.url} shows nothing to act on (no visible text or controls). It may "
                 "still be loading or be blank, or its content may be out of the serializer's "
                 "reach (canvas, closed shadow roots, cross-origin frames).",
                 "PAGE_EMPTY",
             )
-        raise _Stop(
+        raise StopAct(
             f"No element matching the instruction was found: the model skipped all {described}. "
             "Check the instruction, or that the page shows what it needs.",
             "ALL_SECTIONS_SKIPPED",
@@ -385,7 +283,7 @@ class AsyncActRun:
             if isinstance(first, SkipSection):
                 return _TurnResult("skip")
             if isinstance(first, TargetNotFound):
-                raise _Stop(
+                raise StopAct(
                     f"The model found no target for the goal on {snapshot.url}: "
                     f"{first.reason or 'no reason given'}",
                     "TARGET_NOT_FOUND",
@@ -406,7 +304,7 @@ class AsyncActRun:
             problems.append(first.error)
             logger.info("stagehand_py: unusable reply, re-asking: %s", first.error)
             messages = [*messages, *_feedback(decisions, self.variables)]
-        raise _Stop(
+        raise StopAct(
             f"The model gave no usable action after {self.settings.max_reasks + 1} tries. "
             f"Last problem: {self.variables.redact(problems[-1])}",
             "NO_USABLE_REPLY",
@@ -424,78 +322,6 @@ class AsyncActRun:
             f"{', '.join(self.variables.placeholders) or 'none'}.",
             decision.call,
             confidence=decision.confidence,
-        )
-
-    # ----------------------------------------------------------------- records
-    def attempt_failed(self, decision: DoAction | InvalidReply) -> None:
-        """An action attempt that could not run: it counts 0 in the confidence average."""
-        if isinstance(decision, InvalidReply) and (
-            decision.call is None or decision.call.name != "doAction"
-        ):
-            return  # not an action attempt (no tool, another tool)
-        self._attempts.append(0.0)
-
-    def record_step(
-        self,
-        record: ActionRecord,
-        element: Element | None,
-        arguments: list[str],
-        fingerprint: ElementFingerprint | None,
-        confidence: float | None,
-    ) -> None:
-        self.steps.append(
-            ActStep(record=record, element=element, arguments=arguments, fingerprint=fingerprint)
-        )
-        self._attempts.append(confidence)
-        logger.info("stagehand_py: %s", record.description)
-
-    def _confidence(self) -> float | None:
-        counted = [c for c in self._attempts[-CONFIDENCE_WINDOW:] if c is not None]
-        return round(sum(counted) / len(counted), 4) if counted else None
-
-    def observed_result(self, observed: ObserveResult, performed: Performed) -> ActResult:
-        """The result of running an observe() result directly (no model call)."""
-        safe_args = [self.variables.redact(a) for a in observed.arguments]
-        record = ActionRecord(
-            method=observed.method,
-            selector=performed.selector,
-            selectors=list(observed.selectors or [observed.selector]),
-            frame=list(observed.frame),
-            arguments=safe_args,
-            element=observed.element,
-            description=self.variables.redact(observed.description),
-            url=self.variables.redact(self.page.url),
-        )
-        self.steps.append(ActStep(record=record, element=None, arguments=safe_args))
-        self.opened_pages.extend(p.url for p in performed.opened)
-        self.page = performed.page
-        return self._result(True, "Ran the observed action without a model call.")
-
-    def replayed_result(self, started: float) -> ActResult:
-        """The result of a cache replay in which every step held (no model call)."""
-        self._started = started
-        result = self._result(True, f"Replayed {len(self.steps)} cached action(s).")
-        result.cache = "hit"
-        return result
-
-    def _result(
-        self, success: bool, message: str, *, code: ActErrorCode | None = None
-    ) -> ActResult:
-        return ActResult(
-            success=success,
-            message=self.variables.redact(message),
-            instruction=self.variables.redact(self.instruction),
-            actions=[s.record for s in self.steps],
-            verifications=self.verifications,
-            chunks_seen=self.chunks_seen,
-            llm_calls=self.llm_calls,
-            usage=self.usage,
-            duration_s=time.monotonic() - self._started,
-            opened_pages=[self.variables.redact(u) for u in self.opened_pages],
-            timed_out=code == "TIMEOUT",
-            code=code,
-            confidence=self._confidence(),
-            page=self.page,
         )
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from playwright.async_api import Locator as AsyncLocator
 
@@ -21,12 +20,10 @@ from .._types import ActionRecord
 from ..cache import ElementFingerprint, fingerprint_from_element
 from ..dom import Element, Snapshot
 from ..prompts.act import describe_step
+from .act_state import ActState
 from .cache_fingerprint import fingerprint_of_locator, locate_fingerprinted
 from .executor import Performed, perform
 from .settle import PageVersion
-
-if TYPE_CHECKING:
-    from .act import AsyncActRun
 
 logger = logging.getLogger("stagehand_py")
 
@@ -59,9 +56,7 @@ class BatchOutcome:
     version: PageVersion | None = None  # the page's version once the last action settled
 
 
-async def run_batch(
-    run: AsyncActRun, snapshot: Snapshot, decisions: list[Decision]
-) -> BatchOutcome:
+async def run_batch(run: ActState, snapshot: Snapshot, decisions: list[Decision]) -> BatchOutcome:
     """Run ``decisions`` (the first is a :class:`DoAction`) in order, as far as they hold."""
     outcome = BatchOutcome()
     for position, decision in enumerate(decisions):
@@ -102,7 +97,7 @@ async def run_batch(
     return outcome
 
 
-async def locate_checked(run: AsyncActRun, element: Element) -> tuple[AsyncLocator, str]:
+async def locate_checked(run: ActState, element: Element) -> tuple[AsyncLocator, str]:
     """The element through its selectors, confirmed to be the one the model saw."""
     # A bare text node has no element of its own to compare with: its selectors are enough.
     fingerprint = None if element.tag == "#text" else fingerprint_from_element(element)
@@ -122,7 +117,7 @@ async def locate_checked(run: AsyncActRun, element: Element) -> tuple[AsyncLocat
         ) from None
 
 
-async def act_on(run: AsyncActRun, snapshot: Snapshot, decision: DoAction) -> Performed:
+async def act_on(run: ActState, snapshot: Snapshot, decision: DoAction) -> Performed:
     """Check, run and record one action."""
     element = snapshot.element(decision.element)
     located = await locate_checked(run, element)
@@ -177,7 +172,7 @@ async def act_on(run: AsyncActRun, snapshot: Snapshot, decision: DoAction) -> Pe
     return performed
 
 
-async def _live_fingerprint(run: AsyncActRun, locator: AsyncLocator) -> ElementFingerprint | None:
+async def _live_fingerprint(run: ActState, locator: AsyncLocator) -> ElementFingerprint | None:
     """The fingerprint the action cache stores, read live with the replay's recipe."""
     try:
         return await fingerprint_of_locator(locator, timeout_ms=run.cap_ms(1000))

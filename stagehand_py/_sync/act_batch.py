@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from playwright.sync_api import Locator as Locator
 
@@ -22,12 +21,10 @@ from .._types import ActionRecord
 from ..cache import ElementFingerprint, fingerprint_from_element
 from ..dom import Element, Snapshot
 from ..prompts.act import describe_step
+from .act_state import ActState
 from .cache_fingerprint import fingerprint_of_locator, locate_fingerprinted
 from .executor import Performed, perform
 from .settle import PageVersion
-
-if TYPE_CHECKING:
-    from .act import ActRun
 
 logger = logging.getLogger("stagehand_py")
 
@@ -60,9 +57,7 @@ class BatchOutcome:
     version: PageVersion | None = None  # the page's version once the last action settled
 
 
-def run_batch(
-    run: ActRun, snapshot: Snapshot, decisions: list[Decision]
-) -> BatchOutcome:
+def run_batch(run: ActState, snapshot: Snapshot, decisions: list[Decision]) -> BatchOutcome:
     """Run ``decisions`` (the first is a :class:`DoAction`) in order, as far as they hold."""
     outcome = BatchOutcome()
     for position, decision in enumerate(decisions):
@@ -103,7 +98,7 @@ def run_batch(
     return outcome
 
 
-def locate_checked(run: ActRun, element: Element) -> tuple[Locator, str]:
+def locate_checked(run: ActState, element: Element) -> tuple[Locator, str]:
     """The element through its selectors, confirmed to be the one the model saw."""
     # A bare text node has no element of its own to compare with: its selectors are enough.
     fingerprint = None if element.tag == "#text" else fingerprint_from_element(element)
@@ -123,7 +118,7 @@ def locate_checked(run: ActRun, element: Element) -> tuple[Locator, str]:
         ) from None
 
 
-def act_on(run: ActRun, snapshot: Snapshot, decision: DoAction) -> Performed:
+def act_on(run: ActState, snapshot: Snapshot, decision: DoAction) -> Performed:
     """Check, run and record one action."""
     element = snapshot.element(decision.element)
     located = locate_checked(run, element)
@@ -178,7 +173,7 @@ def act_on(run: ActRun, snapshot: Snapshot, decision: DoAction) -> Performed:
     return performed
 
 
-def _live_fingerprint(run: ActRun, locator: Locator) -> ElementFingerprint | None:
+def _live_fingerprint(run: ActState, locator: Locator) -> ElementFingerprint | None:
     """The fingerprint the action cache stores, read live with the replay's recipe."""
     try:
         return fingerprint_of_locator(locator, timeout_ms=run.cap_ms(1000))
