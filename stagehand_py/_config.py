@@ -74,6 +74,14 @@ class Settings(BaseModel):
         default="auto",
         description="URL part of cache keys: auto (path+query on loopback), full, or path",
     )
+    max_section_chars: int = Field(
+        default=6000,
+        ge=0,
+        description=(
+            "page text one act() prompt packs, nearest chunks first (at least one chunk; "
+            "0 means one chunk per prompt)"
+        ),
+    )
 
     @classmethod
     def from_env(cls, *, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:

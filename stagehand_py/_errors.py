@@ -33,6 +33,8 @@ The tree::
     MAX_STEPS             max_steps actions ran without reaching the goal
     TIMEOUT               timeout_s ran out
     PAGE_EMPTY            the page shows nothing to act on
+    ELEMENT_REPLACED      the page kept replacing the element the model chose before it could
+                          be used (looked again max_reasks + 1 times)
 
 Catch ``StagehandError`` to handle them all. Messages say what went wrong and what
 to do about it; none of them ever contains the value of a secret variable.
@@ -55,6 +57,7 @@ ActErrorCode = Literal[
     "MAX_STEPS",
     "TIMEOUT",
     "PAGE_EMPTY",
+    "ELEMENT_REPLACED",
 ]
 """Why an act() stopped without reaching its goal (``ActError.code``, ``ActResult.code``)."""
 

@@ -27,6 +27,8 @@ class ActionRecord(BaseModel):
     description: str = ""
     reason: str = ""
     url: str = ""
+    # The model's confidence in this action (0.00-1.00), when it gave one.
+    confidence: float | None = None
 
 
 class Verification(BaseModel):
@@ -56,6 +58,11 @@ class ActResult(BaseModel):
     # Why a failed act stopped (None on success); ActError carries the same code.
     code: ActErrorCode | None = None
     opened_pages: list[str] = Field(default_factory=list)
+    # Mean confidence of the model's last 5 action attempts: an action that ran counts with
+    # the confidence the model gave (left out if it gave none), one that could not run (refused
+    # element or arguments, failed on the page, element replaced) counts 0.00. None when no
+    # attempt counted.
+    confidence: float | None = None
     # The page the act ended on (a new tab when a click opened one and it was followed).
     page: Any = Field(default=None, exclude=True, repr=False)
 
