@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import os
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ._errors import ConfigurationError
+from .llm._options import parse_max_tokens
 
 
 class Settings(BaseModel):
@@ -33,15 +34,37 @@ class Settings(BaseModel):
     max_prompt_chars: int = Field(
         default=24000, ge=1000, description="cap on page text in one verify/observe request"
     )
+    max_tokens: int | dict[str, int] | None = Field(
+        default=None,
+        description="answer budget of one model request: a number for every kind of request, "
+        "or per kind ({'extract': 8000}; also '1024,extract=8000'); unset kinds keep their "
+        "defaults (stagehand_py.llm.DEFAULT_MAX_TOKENS)",
+    )
+    temperature: float | None = Field(
+        default=None,
+        ge=0,
+        le=2,
+        description="sampling temperature (None: the server's default; Anthropic ignores it)",
+    )
+
+    @field_validator("max_tokens", mode="before")
+    @classmethod
+    def _read_max_tokens(cls, value: object) -> object:
+        return parse_max_tokens(value)
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
-        """Defaults, then ``STAGEHAND_PY_MAX_STEPS`` / ``STAGEHAND_PY_TIMEOUT`` , then overrides."""
+        """Defaults, then ``STAGEHAND_PY_MAX_STEPS`` / ``STAGEHAND_PY_TIMEOUT`` /
+        ``STAGEHAND_PY_MAX_TOKENS`` / ``STAGEHAND_PY_TEMPERATURE``, then overrides."""
         values: dict[str, object] = {}
         if steps := os.environ.get("STAGEHAND_PY_MAX_STEPS"):
             values["max_steps"] = int(steps)
         if timeout := os.environ.get("STAGEHAND_PY_TIMEOUT"):
             values["timeout_s"] = float(timeout)
+        if max_tokens := os.environ.get("STAGEHAND_PY_MAX_TOKENS"):
+            values["max_tokens"] = max_tokens  # validated (and parsed) with the rest
+        if temperature := os.environ.get("STAGEHAND_PY_TEMPERATURE"):
+            values["temperature"] = temperature
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.checked(values)
 

@@ -19,12 +19,21 @@ from playwright.async_api import Page as AsyncPage
 
 from .._act_decision import DoAction, InvalidReply, SkipSection, decide
 from .._config import Settings
-from .._errors import ActErrorCode, ConfigurationError, PageError
+from .._errors import (
+    ActErrorCode,
+    ConfigurationError,
+    IncompleteOutputError,
+    PageError,
+    ProviderError,
+    StructuredOutputError,
+)
 from .._types import ActionRecord, ActResult, ObserveResult, Verification
 from .._variables import Variables
 from ..cache import ElementFingerprint
 from ..dom import Element, Snapshot
-from ..llm._messages import ChatResponse, Message, RequestOptions
+from ..llm._error_text import model_too_slow
+from ..llm._messages import ChatResponse, Message
+from ..llm._options import request_options
 from ..llm._usage import Usage
 from ..prompts.act import (
     ACT_TOOLS,
@@ -134,19 +143,34 @@ class AsyncActRun:
 
     async def _chat(self, messages: list[Message]) -> ChatResponse:
         self._check_time()
+        asked = time.monotonic()
         try:
             response = await call_with_deadline(
                 lambda: self._llm.chat(
                     messages,
                     ACT_TOOLS,
                     tool_choice="required",
-                    options=RequestOptions(kind="act", timeout_s=self._remaining_s()),
+                    options=request_options(self.settings, "act", timeout_s=self._remaining_s()),
                 ),
                 self._remaining_s(),
             )
         except DeadlineExceeded:
-            raise _Stop(self._timeout_message(), "TIMEOUT") from None
-        self.llm_calls += 1
+            # The abandoned request was sent: it counts, with the time it took.
+            self.llm_calls += 1
+            self.usage = self.usage + Usage(requests=1, wall_time_s=time.monotonic() - asked)
+            raise _Stop(
+                model_too_slow(self.settings.timeout_s, len(self.steps)), "TIMEOUT"
+            ) from None
+        except (ProviderError, StructuredOutputError, IncompleteOutputError) as error:
+            # A model that failed for good ends the run with what was done so far.
+            self.llm_calls += max(error.usage.requests, 1)
+            self.usage = self.usage + error.usage
+            if self._remaining_s() <= 0:
+                stop = model_too_slow(self.settings.timeout_s, len(self.steps))
+                raise _Stop(stop, "TIMEOUT") from error
+            reason = self.variables.redact(str(error))
+            raise _Stop(f"The model request failed: {reason}", "MODEL_ERROR") from error
+        self.llm_calls += max(response.usage.requests, 1)
         self.usage = self.usage + response.usage
         return response
 
@@ -156,19 +180,32 @@ class AsyncActRun:
             text = text[: self.settings.max_prompt_chars] + "\n(page text cut here)"
         messages = build_verify_messages(self.instruction, steps=self._step_lines(), page_text=text)
         self._check_time()
+        asked = time.monotonic()
         try:
             answer = await call_with_deadline(
                 lambda: self._llm.structured(
                     messages,
                     VerifyAnswer,
                     max_retries=1,
-                    options=RequestOptions(kind="verify", timeout_s=self._remaining_s()),
+                    options=request_options(self.settings, "verify", timeout_s=self._remaining_s()),
                 ),
                 self._remaining_s(),
             )
         except DeadlineExceeded:
-            raise _Stop(self._timeout_message(), "TIMEOUT") from None
-        self.llm_calls += 1
+            self.llm_calls += 1
+            self.usage = self.usage + Usage(requests=1, wall_time_s=time.monotonic() - asked)
+            raise _Stop(
+                model_too_slow(self.settings.timeout_s, len(self.steps)), "TIMEOUT"
+            ) from None
+        except (ProviderError, StructuredOutputError, IncompleteOutputError) as error:
+            self.llm_calls += max(error.usage.requests, 1)
+            self.usage = self.usage + error.usage
+            if self._remaining_s() <= 0:
+                stop = model_too_slow(self.settings.timeout_s, len(self.steps))
+                raise _Stop(stop, "TIMEOUT") from error
+            reason = self.variables.redact(str(error))
+            raise _Stop(f"Checking the result failed: {reason}", "MODEL_ERROR") from error
+        self.llm_calls += max(answer.usage.requests, answer.attempts)
         self.usage = self.usage + answer.usage
         verification = Verification(
             completed=answer.value.completed, reason=self.variables.redact(answer.value.reason)

@@ -57,7 +57,7 @@ def tool_calls_from_text(text: str, tools: Sequence[ToolSpec]) -> list[ToolCall]
     """
     names = {tool.name for tool in tools}
     calls: list[ToolCall] = []
-    for candidate in _json_candidates(text):
+    for candidate in json_values(text):
         for item in _call_objects(candidate):
             call = _as_call(item, names)
             if call is not None:
@@ -67,7 +67,9 @@ def tool_calls_from_text(text: str, tools: Sequence[ToolSpec]) -> list[ToolCall]
     return calls
 
 
-def _json_candidates(text: str) -> list[Any]:
+def json_values(text: str) -> list[Any]:
+    """The JSON values found in ``text``, best candidates first: in ``<tool_call>`` tags, in
+    code fences, the whole text, then the span from the first ``{`` to the last ``}``."""
     pieces = [m.group(1) for m in _TAGGED.finditer(text)]
     pieces += [m.group(1) for m in _FENCE.finditer(text)]
     pieces.append(text)

@@ -20,6 +20,7 @@ def create_llm(
     base_url: str | None = None,
     timeout: float = 60.0,
     max_retries: int = 2,
+    compat: bool | None = None,
 ) -> LLM:
     """A client for ``model`` (default: ``$STAGEHAND_PY_MODEL``), e.g. ``"openai/gpt-4.1-mini"``
     or ``"anthropic/claude-sonnet-4-5"``.
@@ -27,6 +28,9 @@ def create_llm(
     Keys come from ``api_key`` or the provider's usual variable (``OPENAI_API_KEY``,
     ``ANTHROPIC_API_KEY``). With ``base_url`` (or ``$STAGEHAND_PY_BASE_URL``) an unprefixed
     model name is taken to be served by an OpenAI-compatible server (Ollama, vLLM, ...).
+    ``timeout`` bounds each request, ``max_retries`` retries dropped connections, 429 and 5xx;
+    ``compat`` forces the OpenAI client's handling of compatible servers on or off (default:
+    ``$STAGEHAND_PY_COMPAT``, else on for every host but OpenAI's).
     """
     spec, base = model_spec(model, base_url)
     # Provider SDKs are imported on first use: they take seconds to import, and most
@@ -40,7 +44,12 @@ def create_llm(
     from .openai import OpenAILLM
 
     return OpenAILLM(
-        spec.name, api_key=api_key, base_url=base, timeout=timeout, max_retries=max_retries
+        spec.name,
+        api_key=api_key,
+        base_url=base,
+        timeout=timeout,
+        max_retries=max_retries,
+        compat=compat,
     )
 
 
