@@ -62,7 +62,7 @@ def load_body(raw: bytes | str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        if error.pos >= len(text.rstrip()):
+        if _unclosed(text):
             raise MalformedReply(
                 f"the response body is cut off: its JSON ends after {len(text)} characters "
                 f"({error.msg})"
@@ -145,6 +145,27 @@ def completion_usage(usage: object, wall_time_s: float) -> Usage:
 def count(value: object) -> int:
     """A token count from whatever the server sent (missing or odd values count 0)."""
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
+
+
+def _unclosed(text: str) -> bool:
+    """Whether JSON text stops inside a string or with brackets still open (cut off)."""
+    depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+    return in_string or depth > 0
 
 
 def _preview(value: object, limit: int = 120) -> str:
