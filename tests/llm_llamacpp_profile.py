@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tests.llm_wire_server import ReceivedRequest, ScriptedReply
@@ -47,8 +48,10 @@ class Turn:
         return "\n".join(m["content"] for m in self.messages)
 
     @property
-    def last_user(self) -> str:
-        return next((m["content"] for m in reversed(self.messages) if m["role"] == "user"), "")
+    def page_section(self) -> str:
+        """The last user message that shows numbered element lines."""
+        users = [m["content"] for m in self.messages if m["role"] == "user"]
+        return next((text for text in reversed(users) if _LINE.search(text)), "")
 
 
 Model = Callable[[Turn], str]
@@ -169,3 +172,88 @@ def _response_format_dump(kind: object) -> str:
         f"  Input should be 'text' or 'json_object' [type=literal_error, input_value={kind!r}, "
         "input_type=str]"
     )
+
+
+# -- a stand-in for the small model behind the server ----------------------------------------
+
+_LINE = re.compile(r"^(\d+):(.*)$", re.MULTILINE)
+PROSE = "Sure! I can help with that. Let me have a look at the page for you."
+
+
+@dataclass
+class Step:
+    """One doAction: ``pattern`` picks the element's line (``<tag attrs>text</tag>``)."""
+
+    method: str
+    pattern: str
+    args: tuple[str, ...] = ()
+
+
+@dataclass
+class TinyModel:
+    """Answers like a small model does: prose when nothing holds it to a schema; with a
+    grammar, JSON that fits, its choices read off the numbered lines it is shown.
+
+    ``stubborn``: its first act answer names an element that is not shown (999), and it
+    repeats that answer until an error message about it reaches what it sees.
+    ``extract_first``: the data of its first extract answer (then ``extract``).
+    """
+
+    steps: list[Step] = field(default_factory=list)
+    done_text: str = ""
+    observe_pattern: str = ""
+    extract: dict[str, Any] = field(default_factory=dict)
+    extract_first: dict[str, Any] | None = None
+    stubborn: bool = False
+    position: int = 0
+    _said: dict[str, str] = field(default_factory=dict)  # the same prompt, the same answer
+
+    def __call__(self, turn: Turn) -> str:
+        if turn.schema is None:
+            return PROSE
+        properties = turn.schema.get("properties") or {}
+        title = turn.schema.get("title")
+        if {"name", "arguments"} <= set(properties):
+            if turn.prompt not in self._said:
+                self._said[turn.prompt] = self._act(turn)
+            return self._said[turn.prompt]
+        if title == "VerifyAnswer":
+            done = bool(self.done_text) and self.done_text in turn.prompt
+            return json.dumps({"completed": done, "reason": "seen" if done else "not yet"})
+        if title == "ObserveAnswer":
+            element = line_number(turn.page_section, self.observe_pattern)
+            found = [] if element is None else [{"element": element, "description": "it"}]
+            return json.dumps({"elements": found})
+        data = self.extract
+        if self.extract_first is not None and "Validation Error" not in turn.prompt:
+            data = self.extract_first
+        return json.dumps({"data": data, "complete": True})
+
+    def _act(self, turn: Turn) -> str:
+        if self.stubborn and "Element 999" not in turn.prompt:
+            return _call("doAction", method="click", element=999, args=[], completed=False)
+        if self.position >= len(self.steps):
+            return _call("skipSection", reason="nothing left to do")
+        step = self.steps[self.position]
+        element = line_number(turn.page_section, step.pattern)
+        if element is None:
+            return _call("skipSection", reason="not in this section")
+        self.position += 1
+        done = self.position == len(self.steps)
+        return _call(
+            "doAction", method=step.method, element=element, args=list(step.args), completed=done
+        )
+
+
+def _call(name: str, **arguments: Any) -> str:
+    if name == "doAction":
+        arguments = {**arguments, "step": arguments["method"], "why": "asked"}
+    return json.dumps({"name": name, "arguments": arguments})
+
+
+def line_number(section: str, pattern: str) -> int | None:
+    """The number of the first element line in ``section`` matching ``pattern``."""
+    for match in _LINE.finditer(section):
+        if re.search(pattern, match.group(2)):
+            return int(match.group(1))
+    return None

@@ -154,7 +154,9 @@ def reask(call: ToolCall) -> list[Message]:
         Message(role="system", content="Drive the page."),
         Message(role="user", content="Click Buy.\n3:<button>Buy</button>"),
         Message(role="assistant", tool_calls=[call]),
-        Message(role="tool", tool_call_id=call.id, content="Element 9 is not shown.", is_error=True),
+        Message(
+            role="tool", tool_call_id=call.id, content="Element 9 is not shown.", is_error=True
+        ),
     ]
 
 
