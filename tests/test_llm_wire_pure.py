@@ -97,6 +97,9 @@ def test_feature_refusals_step_down() -> None:
         (400, "messages[1].content: unknown field 'foo'"),  # a bad request, not the feature
         (503, ""),  # an overloaded server
         (500, "CUDA out of memory"),
+        # llama.cpp's answer to "content": null names the tool message type: still not a
+        # refusal of tools, but an error about the conversation.
+        (500, "messages.2.ChatCompletionRequestToolMessage.content: Input should be a string"),
     ],
 )
 def test_real_errors_never_step_down(status: int, message: str) -> None:

@@ -14,8 +14,8 @@ at the top and steps down when a rung fails:
 4. ``json_object``: ``response_format: {"type": "json_object", "schema": ...}``
 5. ``text``: JSON in plain text, described in the prompt, parsed and validated here
 
-A rung fails on an HTTP error that names its feature (or an empty 500, or a 500 that reads
-like request validation), or, on rungs that ask for a call, when the server answers in prose
+A rung fails on an HTTP error that names its feature (or an empty 500), or, on rungs that ask
+for a call, when the server answers in prose
 with no call in it (it ignored the tools). It never fails on what a server that supports the
 feature also returns: authentication errors, rate limits, overloaded servers, context-length
 and other bad requests surface as they are. The rung that works is remembered per client and
@@ -50,8 +50,8 @@ _FEATURE_WORDS: dict[Strategy, tuple[str, ...]] = {
     "json_object": ("response_format", "response format", "json_object", "schema", "grammar"),
     "text": (),
 }
-# A 500 that reads like the server choking on the request rather than being unwell.
-_VALIDATION_WORDS = ("input should be", "validation error", "not supported", "unsupported")
+# An error about the conversation itself ("messages.2.content: ..."): never the feature's.
+_ABOUT_MESSAGES = re.compile(r"\bmessages?\s*(\.|\[)\s*\d+", re.IGNORECASE)
 _CONTEXT_OVERFLOW = re.compile(
     r"context (length|window|size)|maximum context|too many tokens|prompt is too long|"
     r"n_ctx|exceeds the (context|maximum)|reduce the length",
@@ -73,12 +73,12 @@ def rejects_feature(status: int, message: str, strategy: Strategy) -> bool:
     if not words or status in _REAL_ERRORS or status not in _FEATURE_STATUSES:
         return False
     text = message.lower()
-    if is_context_overflow(text):
+    if is_context_overflow(text) or _ABOUT_MESSAGES.search(text):
         return False
     if any(word in text for word in words):
         return True
-    # llama.cpp's stock server: HTTP 500 with an empty body, or a pydantic complaint.
-    return status >= 500 and (not text.strip() or any(w in text for w in _VALIDATION_WORDS))
+    # llama.cpp's stock server answers a forced tool choice with an empty HTTP 500.
+    return status >= 500 and not text.strip()
 
 
 def refuses_tools(message: str) -> bool:

@@ -160,8 +160,13 @@ class Exchange:
                 "--max-tokens) so answers end sooner"
             )
         if failure.kind == "connection":
-            retried = retries_text(retries)
-            return f"could not connect ({retried}): {failure.message}"
+            reason = f"could not connect{suffix}: {failure.message}"
+            if "disconnected" in failure.message.lower():
+                reason += (
+                    " (the server closed the connection without answering: it may have "
+                    "crashed; its log says why)"
+                )
+            return reason
         reason = status_reason(failure.status, failure.message)
         return reason + suffix
 
