@@ -25,6 +25,7 @@ PUBLIC = [
     "Element",
     "ElementNotFoundError",
     "ExtractError",
+    "IncompleteOutputError",
     "LLMError",
     "MissingAPIKeyError",
     "ObserveResult",

@@ -35,12 +35,19 @@ def api_key_from(args: argparse.Namespace) -> str | None:
 
 def build_stagehand(args: argparse.Namespace, llm: Any = None) -> Stagehand:
     """A Stagehand from the command's model options (``llm`` wins when given)."""
+    # --max-tokens / --temperature override the environment only when given.
+    model_limits = {
+        name: value
+        for name in ("max_tokens", "temperature")
+        if (value := getattr(args, name, None)) is not None
+    }
     return Stagehand(
         getattr(args, "model", None),
         llm=llm,
         api_key=api_key_from(args),
         base_url=getattr(args, "base_url", None),
         cache_dir=getattr(args, "cache_dir", None),
+        **model_limits,
     )
 
 
