@@ -169,7 +169,7 @@ class AsyncActRun:
                 stop = model_too_slow(self.settings.timeout_s, len(self.steps))
                 raise _Stop(stop, "TIMEOUT") from error
             reason = self.variables.redact(str(error))
-            raise _Stop(f"The model request failed: {reason}", "MODEL_ERROR") from error
+            raise _Stop(f"{reason} ({len(self.steps)} action(s) taken)", "MODEL_ERROR") from error
         self.llm_calls += max(response.usage.requests, 1)
         self.usage = self.usage + response.usage
         return response
