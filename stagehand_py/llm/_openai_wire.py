@@ -53,6 +53,8 @@ def chat_body(
     """The request of a tool chat (act's doAction/skipSection) on rung ``strategy``."""
     names = ", ".join(t.name for t in tools)
     body: dict[str, Any] = {"model": model, **sampling}
+    if not tools:  # a plain chat: nothing to call, nothing to force
+        return {**body, "messages": wire_messages(messages, compat=compat)}
     if strategy in ("required", "auto"):
         offered = [wire_tool(t, strip=compat) for t in tools]
         if strategy == "auto":

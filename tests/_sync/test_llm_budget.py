@@ -214,3 +214,18 @@ def test_cut_off_twice_is_a_typed_error(
     error = caught.value
     assert "cut off by the token limit twice" in str(error) and "max_tokens" in str(error)
     assert error.max_tokens == 100 and error.usage.requests == 2
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_chat_without_tools_is_plain_text(provider: str, llm_server: LLMWireServer) -> None:
+    if provider == "openai":
+        llm_server.reply(openai_completion(content="pong"))
+    else:
+        llm_server.reply(anthropic_message([{"type": "text", "text": "pong"}]))
+    llm = make(provider, llm_server)
+
+    answer = llm.chat([Message(role="user", content="ping")], [])
+
+    assert answer.text == "pong" and answer.tool_calls == []
+    [body] = llm_server.bodies
+    assert "tools" not in body and "tool_choice" not in body

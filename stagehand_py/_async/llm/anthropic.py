@@ -149,9 +149,9 @@ class AsyncAnthropicLLM:
             "model": self.model,
             "max_tokens": budget or self._max_tokens,
             "messages": conversation,
-            "tools": tools,
-            "tool_choice": choice,
         }
+        if tools:  # the API refuses a tool_choice without tools
+            body |= {"tools": tools, "tool_choice": choice}
         if system:
             body["system"] = system
 

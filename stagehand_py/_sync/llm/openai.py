@@ -132,7 +132,9 @@ class OpenAILLM:
 
         def usable(reply: Reply) -> bool:
             reply.with_text_calls(tools)
-            return tool_choice != "required" or bool(reply.tool_calls) or not reply.text.strip()
+            if tool_choice != "required" or not tools:
+                return True  # text is a fine answer when no call was required
+            return bool(reply.tool_calls) or not reply.text.strip()
 
         reply = exchange.complete(
             lambda budget: self._on_ladder(exchange, "tools", partial(build, budget), usable),
