@@ -83,7 +83,8 @@ done
 
 export STAGEHAND_PY_MODEL=openai/smollm2
 export STAGEHAND_PY_BASE_URL="http://127.0.0.1:$PORT/v1"
-export STAGEHAND_PY_TIMEOUT=900
+export STAGEHAND_PY_TIMEOUT=900       # one act, whole
+export STAGEHAND_PY_LLM_TIMEOUT=600   # one request: a 135M model on one busy thread is slow
 export STAGEHAND_PY_BLOCK_REAL_LLM=1  # loopback only
 PAGES="http://127.0.0.1:$PAGES_PORT/llm"
 
@@ -99,26 +100,29 @@ from stagehand_py._sync.browser import launch_chromium
 from stagehand_py._sync.llm.factory import create_llm
 
 pages = sys.argv[1]
-rows = defaultdict(list)  # kind -> (seconds, protocol ok, http requests, note)
+rows = defaultdict(list)  # kind -> (seconds, protocol ok, valid, http requests, note)
 
 
 class Timed:
-    """The real client, timed per request kind; 'protocol OK' means the answer came back in
-    the shape asked for (a parsed tool call, or a value that validated)."""
+    """The real client, timed per request kind. 'protocol OK': the answer came back in the
+    shape asked for (a tool call with JSON arguments, a JSON object for a schema); 'valid': it
+    also passed validation (a tiny model's answers often break the schema's rules)."""
 
     def __init__(self, inner):
         self.inner, self.model = inner, inner.model
 
     def chat(self, messages, tools, *, tool_choice="required", options=None):
+        def judge(r):
+            shaped = bool(r.tool_calls) and r.tool_calls[0].arguments_error is None
+            return shaped, shaped, r.usage.requests
+
         return self._timed(options, lambda: self.inner.chat(
-            messages, tools, tool_choice=tool_choice, options=options),
-            lambda r: (bool(r.tool_calls) and r.tool_calls[0].arguments_error is None,
-                       r.usage.requests))
+            messages, tools, tool_choice=tool_choice, options=options), judge)
 
     def structured(self, messages, schema, *, max_retries=2, options=None):
         return self._timed(options, lambda: self.inner.structured(
             messages, schema, max_retries=max_retries, options=options),
-            lambda r: (True, r.usage.requests))
+            lambda r: (True, True, r.usage.requests))
 
     def _timed(self, options, call, judge):
         kind = options.kind if options else "other"
@@ -126,11 +130,12 @@ class Timed:
         try:
             result = call()
         except StagehandError as error:
-            rows[kind].append((time.monotonic() - started, False, error.usage.requests,
+            shaped = isinstance(getattr(error, "last_answer", None), dict)
+            rows[kind].append((time.monotonic() - started, shaped, False, error.usage.requests,
                                str(error).splitlines()[0][:160]))
             raise
-        ok, requests = judge(result)
-        rows[kind].append((time.monotonic() - started, ok, requests, ""))
+        shaped, valid, requests = judge(result)
+        rows[kind].append((time.monotonic() - started, shaped, valid, requests, ""))
         return result
 
 
@@ -168,13 +173,17 @@ with sync_playwright() as playwright:
         print("observe failed:", str(error).splitlines()[0][:200])
     browser.close()
 
-print(f"\n{'kind':8} {'calls':>5} {'protocol OK':>12} {'HTTP requests':>14} {'s/call':>8}")
+print(f"\n{'kind':8} {'calls':>5} {'protocol OK':>12} {'valid':>6} {'HTTP requests':>14} "
+      f"{'s/call':>7} {'s/request':>9}")
 for kind, entries in rows.items():
+    calls = len(entries)
     ok = sum(1 for e in entries if e[1])
-    seconds = sum(e[0] for e in entries) / len(entries)
-    requests = sum(e[2] for e in entries)
-    print(f"{kind:8} {len(entries):5d} {ok:>7d}/{len(entries):<4d} {requests:14d} {seconds:8.1f}")
-    for note in {e[3] for e in entries if e[3]}:
+    valid = sum(1 for e in entries if e[2])
+    seconds = sum(e[0] for e in entries)
+    requests = sum(e[3] for e in entries)
+    print(f"{kind:8} {calls:5d} {ok:>7d}/{calls:<4d} {valid:>4d}/{calls:<3d} {requests:12d} "
+          f"{seconds / calls:9.1f} {seconds / max(requests, 1):9.1f}")
+    for note in {e[4] for e in entries if e[4]}:
         print(f"         error: {note}")
 for line in stagehand.history:
     print(line.summary().splitlines()[0])

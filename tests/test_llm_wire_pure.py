@@ -270,7 +270,8 @@ def test_structured_answers_from_calls_or_text() -> None:
     assert answer_of(written, "Verdict")[1] == {"ok": True}
     assert answer_of(bare, "Verdict")[1] == {"ok": False}
     assert answer_of(prose, "Verdict")[2] is not None and not has_answer(prose, "Verdict")
-    assert has_answer(Reply(), "Verdict")  # empty: a re-ask fixes it, not another strategy
+    assert not has_answer(Reply(), "Verdict")  # nothing: the server ignored the format
+    assert has_answer(Reply(problem="no message"), "Verdict")  # an odd reply is re-asked
 
 
 # -- retries and messages -------------------------------------------------------------------

@@ -15,12 +15,14 @@ at the top and steps down when a rung fails:
 5. ``text``: JSON in plain text, described in the prompt, parsed and validated here
 
 A rung fails on an HTTP error that names its feature (or an empty 500), or, on rungs that ask
-for a call, when the server answers in prose
-with no call in it (it ignored the tools). It never fails on what a server that supports the
-feature also returns: authentication errors, rate limits, overloaded servers, context-length
-and other bad requests surface as they are. The rung that works is remembered per client and
-per request shape (tool requests and structured requests are walked separately: llama.cpp
-refuses ``"required"`` but honours a named tool), and logged once at INFO.
+for a call, when the answer holds none (prose or nothing: the server ignored the tools; the
+llama.cpp server measured here answers ``"required"`` with HTTP 200 and text when the model's
+chat format has no function calling, the one in issue #14 with an empty HTTP 500). It never
+fails on what a server that supports the feature also returns: authentication errors, rate
+limits, overloaded servers, context-length and other bad requests surface as they are. The
+rung that works is remembered per client and per request shape (tool requests and structured
+requests are walked separately: llama.cpp ignores ``"required"`` but honours a named tool with
+a grammar), and logged once at INFO.
 """
 
 from __future__ import annotations

@@ -45,10 +45,11 @@ def answer_of(reply: Reply, name: str) -> tuple[ToolCall | None, Any, str | None
 
 
 def has_answer(reply: Reply, name: str) -> bool:
-    """Whether the reply holds something to validate (or is empty, which a re-ask fixes):
-    False for prose with no JSON in it, the sign of a server that ignored the format."""
+    """Whether the reply holds something to validate: False for prose with no JSON in it, or
+    an empty answer, the signs of a server that ignored the format. A reply with an odd shape
+    (``message: null``) counts as an answer: the re-ask deals with it."""
     call, value, _ = answer_of(reply, name)
-    return call is not None or value is not None or not reply.text.strip()
+    return call is not None or value is not None or bool(reply.problem)
 
 
 def validation_problem(error: ValidationError) -> str:

@@ -229,3 +229,35 @@ def test_a_chat_without_tools_is_plain_text(provider: str, llm_server: LLMWireSe
     assert answer.text == "pong" and answer.tool_calls == []
     [body] = llm_server.bodies
     assert "tools" not in body and "tool_choice" not in body
+
+
+@pytest.mark.parametrize("ignored", ["", "I will click the Buy button for you."])
+def test_a_required_call_answered_with_text_steps_down(
+    ignored: str, llm_server: LLMWireServer
+) -> None:
+    # The llama.cpp server measured by scripts/local-server-smoke.sh answers
+    # tool_choice "required" with HTTP 200 and text (or nothing) when the model's chat format
+    # has no function calling.
+    llm_server.reply(openai_completion(content=ignored))
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("doAction", CLICK)]))
+    llm = local_llm(llm_server)
+
+    response = llm.chat(conversation(), ACT_TOOLS)
+
+    assert response.tool_calls[0].arguments == CLICK
+    assert [body["tool_choice"] for body in llm_server.bodies] == ["required", "auto"]
+    assert response.usage.requests == 2
+
+
+def test_the_request_timeout_comes_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from stagehand_py._sync.llm.factory import create_llm
+    from stagehand_py._errors import ConfigurationError
+
+    monkeypatch.setenv("STAGEHAND_PY_LLM_TIMEOUT", "300")
+    llm = create_llm("openai/local", base_url="http://127.0.0.1:9/v1")
+    assert isinstance(llm, OpenAILLM) and llm._timeout == 300.0
+    monkeypatch.setenv("STAGEHAND_PY_LLM_TIMEOUT", "soon")
+    with pytest.raises(ConfigurationError, match="STAGEHAND_PY_LLM_TIMEOUT"):
+        create_llm("openai/local", base_url="http://127.0.0.1:9/v1")

@@ -131,9 +131,9 @@ class AsyncOpenAILLM:
 
         def usable(reply: Reply) -> bool:
             reply.with_text_calls(tools)
-            if tool_choice != "required" or not tools:
-                return True  # text is a fine answer when no call was required
-            return bool(reply.tool_calls) or not reply.text.strip()
+            if tool_choice != "required" or not tools or reply.problem:
+                return True  # text is a fine answer; an odd reply is re-asked, not judged
+            return bool(reply.tool_calls)
 
         reply = await exchange.complete(
             lambda budget: self._on_ladder(exchange, "tools", partial(build, budget), usable),

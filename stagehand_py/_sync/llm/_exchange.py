@@ -155,7 +155,8 @@ class Exchange:
             return (
                 f"no answer within the {self._timeout:g}s timeout{suffix}: the request was "
                 "abandoned and its connection closed (not retried: the server may still be "
-                "working on it). Raise the client's timeout (create_llm(timeout=...)), or "
+                "working on it). Raise the client's timeout (STAGEHAND_PY_LLM_TIMEOUT or "
+                "create_llm(timeout=...)), or "
                 "lower max_tokens (Stagehand(max_tokens=...), STAGEHAND_PY_MAX_TOKENS, "
                 "--max-tokens) so answers end sooner"
             )
