@@ -14,8 +14,8 @@ at the top and steps down when a rung fails:
 4. ``json_object``: ``response_format: {"type": "json_object", "schema": ...}``
 5. ``text``: JSON in plain text, described in the prompt, parsed and validated here
 
-A rung fails on an HTTP error that names its feature (or an empty 500), or, on rungs that ask
-for a call, when the answer holds none (prose or nothing: the server ignored the tools; the
+A rung fails on an HTTP error that names its feature (or an empty 500), or, on the two tool
+rungs, when the answer holds no call (prose or nothing: the server ignored the tools; the
 llama.cpp server measured here answers ``"required"`` with HTTP 200 and text when the model's
 chat format has no function calling, the one in issue #14 with an empty HTTP 500). It never
 fails on what a server that supports the feature also returns: authentication errors, rate

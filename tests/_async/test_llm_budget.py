@@ -260,3 +260,18 @@ def test_the_request_timeout_comes_from_the_environment(
     monkeypatch.setenv("STAGEHAND_PY_LLM_TIMEOUT", "soon")
     with pytest.raises(ConfigurationError, match="STAGEHAND_PY_LLM_TIMEOUT"):
         create_llm("openai/local", base_url="http://127.0.0.1:9/v1")
+
+
+async def test_a_bad_answer_on_a_json_rung_is_the_models_not_the_servers(
+    llm_server: LLMWireServer,
+) -> None:
+    # Seen with SmolLM2 on llama.cpp: JSON that names no tool. A re-ask is the answer to that;
+    # stepping down to plain text would lose the grammar for every later request.
+    llm_server.reply(openai_completion(content='{"email": "reader@example.org"}'))
+    llm = local_llm(llm_server)
+    llm.ladder.learn("tools", "json_object")
+
+    response = await llm.chat(conversation(), ACT_TOOLS)
+
+    assert response.tool_calls == [] and len(llm_server.requests) == 1
+    assert llm.ladder.current("tools") == "json_object"

@@ -223,7 +223,10 @@ class OpenAILLM:
             except MalformedReply as malformed:
                 raise exchange.error(malformed.reason) from None
             exchange.add_tokens(reply.usage)
-            if not last and not reply.truncated and not usable(reply):
+            # Only a tool rung can be ignored silently; on a JSON rung the server either takes
+            # the format (a grammar) or refuses it, so a bad answer there is the model's own.
+            judged = strategy in TOOL_STRATEGIES and not last and not reply.truncated
+            if judged and not usable(reply):
                 tried.append((strategy, "answered in plain text with no call in it"))
                 continue
             if self.ladder.learn(shape, strategy):
