@@ -276,3 +276,27 @@ def test_a_bad_answer_on_a_json_rung_is_the_models_not_the_servers(
 
     assert response.tool_calls == [] and len(llm_server.requests) == 1
     assert llm.ladder.current("tools") == "json_object"
+
+
+def test_a_cut_off_answer_teaches_the_ladder_nothing(llm_server: LLMWireServer) -> None:
+    prose = openai_completion(content="Sure, let me think about which button to click " * 9)
+    prose["choices"][0]["finish_reason"] = "length"
+    llm_server.reply(openai_completion(content="I would click Buy."))  # required: ignored
+    llm_server.reply(prose)  # auto: cut off by the budget
+    llm_server.reply(openai_completion(content="I would click Buy."))  # required, again
+    llm_server.reply(openai_completion(content="Buy is the one."))  # auto: prose
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("doAction", CLICK)]))
+    llm = local_llm(llm_server)
+
+    response = llm.chat(conversation(), ACT_TOOLS, options=RequestOptions(max_tokens=40))
+
+    assert response.tool_calls[0].arguments == CLICK
+    sent = [(b.get("tool_choice"), b.get("response_format", {}).get("type")) for b in llm_server.bodies]
+    assert sent == [
+        ("required", None),
+        ("auto", None),
+        ("required", None),  # the cut-off "auto" answer was not learned from
+        ("auto", None),
+        (None, "json_schema"),
+    ]
+    assert llm.ladder.current("tools") == "json_schema"

@@ -228,7 +228,8 @@ class AsyncOpenAILLM:
             if judged and not usable(reply):
                 tried.append((strategy, "answered in plain text with no call in it"))
                 continue
-            if self.ladder.learn(shape, strategy):
+            # A cut-off answer proves nothing about the rung: learn only from a whole one.
+            if not reply.truncated and self.ladder.learn(shape, strategy):
                 log.info(learned_text(self.model, self.endpoint, tried_text(tried), strategy))
             return reply
         raise AssertionError("unreachable: the last rung returns or raises")
