@@ -62,8 +62,24 @@ fi
 echo "model: $GGUF"
 
 # -- 3. start the stock server (one thread) and a page server ---------------------------------
+for port in "$PORT" "$PAGES_PORT"; do
+    if "$SDK_PYTHON" -c "import socket,sys; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null; then
+        echo "port $port is already in use (an earlier run still stopping?): free it or set SMOKE_PORT"
+        exit 1
+    fi
+done
 PIDS=()
-cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+# The server finishes the generation in flight before it stops on SIGTERM: give it 10 s.
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for _ in $(seq 1 10); do
+        alive=0
+        for pid in "${PIDS[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+        [ "$alive" = 0 ] && return
+        sleep 1
+    done
+    for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+}
 trap cleanup EXIT
 say "starting the server on 127.0.0.1:$PORT (log: $LOG_DIR/server.log)"
 "$SERVER_VENV/bin/python" -m llama_cpp.server --model "$GGUF" --model_alias smollm2 \
