@@ -291,7 +291,9 @@ def test_a_cut_off_answer_teaches_the_ladder_nothing(llm_server: LLMWireServer) 
     response = llm.chat(conversation(), ACT_TOOLS, options=RequestOptions(max_tokens=40))
 
     assert response.tool_calls[0].arguments == CLICK
-    sent = [(b.get("tool_choice"), b.get("response_format", {}).get("type")) for b in llm_server.bodies]
+    sent = [
+        (b.get("tool_choice"), b.get("response_format", {}).get("type")) for b in llm_server.bodies
+    ]
     assert sent == [
         ("required", None),
         ("auto", None),

@@ -228,8 +228,10 @@ class AsyncOpenAILLM:
             if judged and not usable(reply):
                 tried.append((strategy, "answered in plain text with no call in it"))
                 continue
-            # A cut-off answer proves nothing about the rung: learn only from a whole one.
-            if not reply.truncated and self.ladder.learn(shape, strategy):
+            # A cut-off answer on a tool rung proves nothing (was the call ignored?); a JSON
+            # rung that answered at all took the format.
+            proven = not (reply.truncated and strategy in TOOL_STRATEGIES)
+            if proven and self.ladder.learn(shape, strategy):
                 log.info(learned_text(self.model, self.endpoint, tried_text(tried), strategy))
             return reply
         raise AssertionError("unreachable: the last rung returns or raises")
