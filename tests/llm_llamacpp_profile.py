@@ -167,10 +167,13 @@ def _null_content_dump(index: int) -> str:
 
 
 def _response_format_dump(kind: object) -> str:
+    # As llama-cpp-python 0.3.36 sends it (captured by scripts/local-server-smoke.sh).
     return (
-        "1 validation error for CreateChatCompletionRequest\nresponse_format.type\n"
-        f"  Input should be 'text' or 'json_object' [type=literal_error, input_value={kind!r}, "
-        "input_type=str]"
+        "1 validation error: {'type': 'literal_error', 'loc': ('body', 'response_format', "
+        f"'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': {kind!r}, "
+        "'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"/venv/lib/python3.11/"
+        'site-packages/llama_cpp/server/app.py", line 376, in create_chat_completion\n'
+        "    POST /v1/chat/completions"
     )
 
 

@@ -301,3 +301,35 @@ def test_error_text_is_short_and_says_what_to_try() -> None:
     assert "empty body" in status_reason(500, "") and "log" in status_reason(500, "")
     assert "larger context" in status_reason(400, "maximum context length is 4096 tokens")
     assert "API key" in status_reason(401, "invalid key")
+
+
+def test_what_llama_cpps_server_really_sends() -> None:
+    # Captured from llama-cpp-python 0.3.36 (scripts/local-server-smoke.sh): its refusal of
+    # json_schema, a FastAPI dump followed by a traceback...
+    refusal = (
+        "1 validation error: {'type': 'literal_error', 'loc': ('body', 'response_format', "
+        "'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+        "'ctx': {'expected': \"'text' or 'json_object'\"}}\n\n  File \"/venv/llama_cpp/server/"
+        'app.py", line 376, in create_chat_completion\n    POST /v1/chat/completions'
+    )
+    assert summarize(refusal) == "response_format.type: Input should be 'text' or 'json_object'"
+    assert rejects_feature(500, refusal, "json_schema")
+    # ...and a grammar-held answer with a raw newline inside a string, which strict JSON refuses.
+    reply = parse_completion(
+        json.dumps(
+            {
+                "choices": [
+                    {
+                        "message": {
+                            "content": '{"name": "skipSection", '
+                            '"arguments": {"reason": "no\nbutton"}}'
+                        }
+                    }
+                ]
+            }
+        ),
+        0.1,
+    ).with_text_calls(ACT_TOOLS)
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [
+        ("skipSection", {"reason": "no\nbutton"})
+    ]

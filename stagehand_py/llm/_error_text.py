@@ -12,6 +12,12 @@ from ._ladder import is_context_overflow
 _PYDANTIC_DUMP = re.compile(
     r"^\s*(\d+) validation errors? for [\w.]+\s*\n\s*(\S[^\n]*)\n\s*([^\n]+)"
 )
+# FastAPI's form (llama.cpp's server): "1 validation error: {'type': ..., 'loc': ('body', ...),
+# 'msg': "...", ...}" followed by a traceback.
+_FASTAPI_DUMP = re.compile(
+    r"^\s*(\d+) validation errors?:\s*\{.*?'loc': \(([^)]*)\), 'msg': (['\"])(.*?)\3",
+    re.DOTALL,
+)
 _PYDANTIC_TAIL = re.compile(r"\s*\[type=[^,\]]+(?:, input_value=([^,\]]*))?[^\]]*\]")
 LIMIT = 300
 
@@ -39,6 +45,13 @@ def server_message(body: object, fallback: str = "") -> str:
 def summarize(message: str, limit: int = LIMIT) -> str:
     """``message`` on one line and at most ``limit`` characters; a pydantic validation dump
     is cut to its first error and a count of the others."""
+    fastapi = _FASTAPI_DUMP.match(message)
+    if fastapi:
+        total = int(fastapi.group(1))
+        where = ".".join(p.strip(" '") for p in fastapi.group(2).split(",") if p.strip(" '"))
+        message = f"{where.removeprefix('body.')}: {fastapi.group(4)}"
+        if total > 1:
+            message += f" (and {total - 1} more validation error{'s' if total > 2 else ''})"
     dump = _PYDANTIC_DUMP.match(message)
     if dump:
         total, where, what = int(dump.group(1)), dump.group(2).strip(), dump.group(3).strip()

@@ -31,7 +31,8 @@ def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
     if not raw.strip():
         return {}, None  # no arguments at all: an empty object
     try:
-        value = json.loads(raw)
+        # strict=False: grammar-held local models write raw newlines inside strings.
+        value = json.loads(raw, strict=False)
     except json.JSONDecodeError as error:
         return {}, f"invalid JSON: {error.msg} at position {error.pos}"
     if not isinstance(value, dict):
@@ -79,7 +80,7 @@ def json_values(text: str) -> list[Any]:
     values: list[Any] = []
     for piece in pieces:
         try:
-            values.append(json.loads(piece.strip()))
+            values.append(json.loads(piece.strip(), strict=False))
         except (json.JSONDecodeError, ValueError):
             continue
     return values
