@@ -107,7 +107,7 @@ PAGES="http://127.0.0.1:$PAGES_PORT/llm"
 # -- 4. act, extract, observe and verify through the Python API, timed per request kind -------
 say "act / verify / extract / observe through the Python API"
 "$SDK_PYTHON" - "$PAGES" <<'PY'
-import sys, time
+import logging, sys, time
 from collections import defaultdict
 from pydantic import BaseModel, Field
 from playwright.sync_api import sync_playwright
@@ -116,6 +116,11 @@ from stagehand_py._sync.browser import launch_chromium
 from stagehand_py._sync.llm.factory import create_llm
 
 pages = sys.argv[1]
+# The capability ladder says once, at INFO, which strategy this server takes.
+ladder_log = logging.StreamHandler(sys.stdout)
+ladder_log.setFormatter(logging.Formatter("ladder: %(message)s"))
+logging.getLogger("stagehand_py.llm").addHandler(ladder_log)
+logging.getLogger("stagehand_py.llm").setLevel(logging.INFO)
 rows = defaultdict(list)  # kind -> (seconds, protocol ok, valid, http requests, note)
 
 
