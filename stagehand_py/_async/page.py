@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
+from .._config import SnapshotMode
 from .._inputs import check_page_type
 from .._types import ActResult, ObserveResult
 from ..agent import AgentControls, AgentResult, TokenCounter
@@ -53,7 +54,7 @@ class AsyncStagehandPage(AsyncPage):
         reach the model, logs or results. On failure raises :class:`~stagehand_py.ActError`
         (its ``.result`` says what happened); pass ``raise_on_failure=False`` to get the
         unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
-        this call, e.g. ``max_steps=3, timeout_s=20``.
+        this call, e.g. ``max_steps=3, timeout_s=20, snapshot="aria"``.
         """
         return await self._stagehand.act(
             self, action, variables=variables, raise_on_failure=raise_on_failure, **limits
@@ -67,6 +68,7 @@ class AsyncStagehandPage(AsyncPage):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> M: ...
 
     @overload
@@ -77,6 +79,7 @@ class AsyncStagehandPage(AsyncPage):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> dict[str, Any]: ...
 
     @overload
@@ -87,6 +90,7 @@ class AsyncStagehandPage(AsyncPage):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> str: ...
 
     async def extract(
@@ -96,12 +100,14 @@ class AsyncStagehandPage(AsyncPage):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
-        ``selector`` limits the extraction to part of the page."""
+        ``selector`` limits the extraction to part of the page. ``snapshot="aria"`` reads the
+        accessibility tree instead of the cleaned HTML (default: ``Settings.snapshot``)."""
         outcome = await self._stagehand.extract(
-            self, instruction, schema, selector=selector, variables=variables
+            self, instruction, schema, selector=selector, variables=variables, snapshot=snapshot
         )
         if schema is None:
             return outcome.value["text"]
@@ -112,10 +118,14 @@ class AsyncStagehandPage(AsyncPage):
         instruction: str | None = None,
         *,
         variables: Mapping[str, object] | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
-        one to :meth:`act` to run it without a model call."""
-        outcome = await self._stagehand.observe(self, instruction, variables=variables)
+        one to :meth:`act` to run it without a model call. ``snapshot`` overrides
+        ``Settings.snapshot`` for this call (``"dom"`` or ``"aria"``)."""
+        outcome = await self._stagehand.observe(
+            self, instruction, variables=variables, snapshot=snapshot
+        )
         return outcome.results
 
     async def agent(
@@ -126,6 +136,7 @@ class AsyncStagehandPage(AsyncPage):
         approval: ApprovalCallback | None = None,
         controls: AgentControls | None = None,
         count_tokens: TokenCounter | None = None,
+        snapshot: SnapshotMode | None = None,
         **limits: Any,
     ) -> AgentResult:
         """Let the model drive this page, step by step and across tabs, until ``task`` is done.
@@ -137,6 +148,7 @@ class AsyncStagehandPage(AsyncPage):
         async function works too); ``controls`` pauses, resumes or stops the run from another
         task or thread. ``limits`` override ``Settings.agent`` for this run, e.g.
         ``max_steps=20, timeout_s=300, use_vision=True, allowed_domains=["*.example.com"]``.
+        ``snapshot`` overrides ``Settings.snapshot`` (how each step reads the page).
         Returns an :class:`~stagehand_py.agent.AgentResult` (``success``, ``final_text``,
         ``data``, ``reason``, ``steps``...); it never raises for a task that was not reached.
         """
@@ -147,12 +159,14 @@ class AsyncStagehandPage(AsyncPage):
             approval=approval,
             controls=controls,
             count_tokens=count_tokens,
+            snapshot=snapshot,
             **limits,
         )
 
-    async def snapshot(self) -> Snapshot:
-        """What the model sees: numbered elements in chunks (``.render_chunk(i)``)."""
-        return await take_snapshot(self)
+    async def snapshot(self, mode: SnapshotMode | None = None) -> Snapshot:
+        """What the model sees: numbered elements in chunks (``.render_chunk(i)``), in
+        ``mode`` (default: the Stagehand's ``Settings.snapshot``)."""
+        return await take_snapshot(self, mode=mode or self._stagehand.settings.snapshot)
 
     async def annotated_screenshot(self, path: str | os.PathLike[str]) -> Snapshot:
         """Save a screenshot with the snapshot's element numbers drawn over the elements."""

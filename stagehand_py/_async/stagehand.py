@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from playwright.async_api import Page as AsyncPage
 
-from .._config import Settings, check_arguments
+from .._config import Settings, SnapshotMode, check_arguments
 from .._errors import (
     ActError,
     ActTimeoutError,
@@ -222,9 +222,11 @@ class AsyncStagehand:
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
         max_chars_per_chunk: int = 12000,
+        snapshot: SnapshotMode | None = None,
     ) -> ExtractOutcome:
         check_instruction("extract", instruction, required=False)
         check_open(page, "extract")
+        mode = self._snapshot_mode(snapshot)
         values = Variables(variables)
         if self.settings.cache_mode == "require" and (schema is not None or instruction):
             raise CacheMissError(
@@ -245,6 +247,7 @@ class AsyncStagehand:
                 max_chars_per_chunk=max_chars_per_chunk,
                 max_retries=self.settings.max_reasks,
                 redact=values.redact,
+                mode=mode,
             )
         except StagehandError as exc:
             self._record_failure("extract", instruction, page, exc, values)
@@ -270,9 +273,11 @@ class AsyncStagehand:
         instruction: str | None = None,
         *,
         variables: Mapping[str, object] | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> ObserveOutcome:
         check_instruction("observe", instruction, required=False)
         check_open(page, "observe")
+        settings = self._settings({"snapshot": snapshot} if snapshot is not None else {})
         values = Variables(variables)
         try:
             outcome = await cached_observe(
@@ -280,7 +285,7 @@ class AsyncStagehand:
                 lambda: self.llm,
                 instruction,
                 variables=values,
-                settings=self.settings,
+                settings=settings,
                 cache=self.cache,
             )
         except StagehandError as exc:
@@ -312,12 +317,14 @@ class AsyncStagehand:
         approval: ApprovalCallback | None = None,
         controls: AgentControls | None = None,
         count_tokens: TokenCounter | None = None,
+        snapshot: SnapshotMode | None = None,
         **limits: Any,
     ) -> AgentResult:
         """Let the model drive ``page`` step by step until ``task`` is done (see
         :meth:`AsyncStagehandPage.agent`)."""
         check_instruction("agent", task, required=True)
         check_open(page, "agent")
+        mode = self._snapshot_mode(snapshot)
         run = AsyncAgentRun(
             page,
             lambda: self.llm,
@@ -328,6 +335,7 @@ class AsyncStagehand:
             controls=controls,
             prices=self.usage.prices,
             count_tokens=count_tokens,
+            snapshot=mode,
         )
         result = await run.run()
         if same_page(result.page, page) and isinstance(page, AsyncStagehandPage):
@@ -358,6 +366,10 @@ class AsyncStagehand:
 
     def _settings(self, limits: Mapping[str, Any]) -> Settings:
         return self.settings.updated(**limits) if limits else self.settings
+
+    def _snapshot_mode(self, snapshot: SnapshotMode | None) -> SnapshotMode:
+        """The call's ``snapshot=`` (checked), else ``Settings.snapshot``."""
+        return self._settings({"snapshot": snapshot} if snapshot is not None else {}).snapshot
 
 
 # True here, False in the generated sync twin (where `async def` becomes `def`).

@@ -25,6 +25,7 @@ from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel, ValidationError
 
+from .._config import SnapshotMode
 from .._errors import (
     ConfigurationError,
     ElementNotFoundError,
@@ -32,12 +33,14 @@ from .._errors import (
     SerializationError,
     StructuredOutputError,
 )
+from ..aria._text import aria_page_text
 from ..extract import ExtractTarget, PageText, load_js, merge, page_text, split_chunks
 from ..extract._merge import filled_fields
 from ..llm._messages import RequestOptions
 from ..llm._usage import Usage
 from ..prompts.extract import build_extract_messages
 from .frames import MAX_FRAMES
+from .inspect import take_snapshot
 from .llm.base import LLM
 from .settle import settle
 
@@ -149,16 +152,21 @@ def extract(
     max_chars_per_chunk: int = 12000,
     max_retries: int = 2,
     redact: Callable[[str], str] = _keep,
+    mode: SnapshotMode = "dom",
 ) -> ExtractOutcome:
     """Extract ``schema`` (or, with no schema, text) from the page as ``instruction`` asks.
 
     With no schema and a blank instruction the page's readable text is returned without
-    asking the model.
+    asking the model. ``mode="aria"`` reads the page through the accessibility-tree snapshot
+    (one line per element, links numbered the same way) unless ``selector`` narrows it.
     """
     started = time.monotonic()
     target = ExtractTarget.from_schema(schema)
     settle(page)
-    text = read_page_text(page, selector, redact=redact)
+    if mode == "aria" and selector is None:
+        text = aria_page_text(take_snapshot(page, mode="aria"))
+    else:
+        text = read_page_text(page, selector, redact=redact)
     outcome = ExtractOutcome(value=None)
     if target.kind == "text" and not instruction.strip():
         outcome.value = {"text": text.text}

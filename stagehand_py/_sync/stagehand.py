@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from playwright.sync_api import Page as Page
 
-from .._config import Settings, check_arguments
+from .._config import Settings, SnapshotMode, check_arguments
 from .._errors import (
     ActError,
     ActTimeoutError,
@@ -223,9 +223,11 @@ class Stagehand:
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
         max_chars_per_chunk: int = 12000,
+        snapshot: SnapshotMode | None = None,
     ) -> ExtractOutcome:
         check_instruction("extract", instruction, required=False)
         check_open(page, "extract")
+        mode = self._snapshot_mode(snapshot)
         values = Variables(variables)
         if self.settings.cache_mode == "require" and (schema is not None or instruction):
             raise CacheMissError(
@@ -246,6 +248,7 @@ class Stagehand:
                 max_chars_per_chunk=max_chars_per_chunk,
                 max_retries=self.settings.max_reasks,
                 redact=values.redact,
+                mode=mode,
             )
         except StagehandError as exc:
             self._record_failure("extract", instruction, page, exc, values)
@@ -271,9 +274,11 @@ class Stagehand:
         instruction: str | None = None,
         *,
         variables: Mapping[str, object] | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> ObserveOutcome:
         check_instruction("observe", instruction, required=False)
         check_open(page, "observe")
+        settings = self._settings({"snapshot": snapshot} if snapshot is not None else {})
         values = Variables(variables)
         try:
             outcome = cached_observe(
@@ -281,7 +286,7 @@ class Stagehand:
                 lambda: self.llm,
                 instruction,
                 variables=values,
-                settings=self.settings,
+                settings=settings,
                 cache=self.cache,
             )
         except StagehandError as exc:
@@ -313,12 +318,14 @@ class Stagehand:
         approval: ApprovalCallback | None = None,
         controls: AgentControls | None = None,
         count_tokens: TokenCounter | None = None,
+        snapshot: SnapshotMode | None = None,
         **limits: Any,
     ) -> AgentResult:
         """Let the model drive ``page`` step by step until ``task`` is done (see
         :meth:`StagehandPage.agent`)."""
         check_instruction("agent", task, required=True)
         check_open(page, "agent")
+        mode = self._snapshot_mode(snapshot)
         run = AgentRun(
             page,
             lambda: self.llm,
@@ -329,6 +336,7 @@ class Stagehand:
             controls=controls,
             prices=self.usage.prices,
             count_tokens=count_tokens,
+            snapshot=mode,
         )
         result = run.run()
         if same_page(result.page, page) and isinstance(page, StagehandPage):
@@ -359,6 +367,10 @@ class Stagehand:
 
     def _settings(self, limits: Mapping[str, Any]) -> Settings:
         return self.settings.updated(**limits) if limits else self.settings
+
+    def _snapshot_mode(self, snapshot: SnapshotMode | None) -> SnapshotMode:
+        """The call's ``snapshot=`` (checked), else ``Settings.snapshot``."""
+        return self._settings({"snapshot": snapshot} if snapshot is not None else {}).snapshot
 
 
 # True here, False in the generated sync twin (where `def` becomes `def`).
