@@ -85,6 +85,11 @@ def _holds_controls(node: AriaNode) -> bool:
     return any(is_control(n) for n in node.nodes())
 
 
+def _holds_inner_controls(node: AriaNode) -> bool:
+    """A control below ``node`` (not ``node`` itself)."""
+    return any(isinstance(c, AriaNode) and _holds_controls(c) for c in node.children)
+
+
 class _Collector:
     def __init__(self) -> None:
         self.lines: list[Line] = []
@@ -97,8 +102,10 @@ class _Collector:
             self.anchor = node
         if node.role == "iframe":
             return self.children(node, hidden)
-        if is_control(node):
+        if is_control(node) and (node.role in CONTROL_ROLES or not _holds_inner_controls(node)):
             return self.control(node, hidden)
+        # A container clickable only by its pointer cursor (a product card) that holds
+        # controls is read as a container: its headings and text stay beside its controls.
         if not _holds_controls(node):
             text = _join(node.texts())
             leaf = not any(isinstance(c, AriaNode) for c in node.children)

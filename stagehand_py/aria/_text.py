@@ -13,6 +13,7 @@ from urllib.parse import urljoin
 
 from ..dom._snapshot import Element, Snapshot
 from ..extract._text import Block, PageText
+from ._assemble import HIDDEN_URL
 
 _NOT_LINKS = ("javascript:", "data:", "vbscript:")
 
@@ -50,7 +51,8 @@ def _block(element: Element, links: _Links) -> str:
         return "#" * int(level if level.isdigit() else 2) + " " + (text or name)
     shown = name or text
     if role == "link":
-        number = links.number(element.attributes.get("url", ""))
+        address = element.attributes.get("url") or element.attributes.get(HIDDEN_URL, "")
+        number = links.number(address)
         return f"[link {number}: {shown}]" if number is not None else shown
     if not role or role == "generic":
         return text or name
