@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from ..dom._snapshot import Chunk, Snapshot, order_chunks
+from ..dom._snapshot import Box, Chunk, Element, Snapshot, order_chunks
 from ._ladder import (
     Rung,
     css_rung,
@@ -267,16 +267,22 @@ def build_snapshot(
         Chunk(index=i, top=i * chunk_h, bottom=(i + 1) * chunk_h, element_indexes=m)
         for i, m in members.items()
     ]
-    return Snapshot.model_validate(
-        {
-            "url": url,
-            "title": title,
-            "viewport": {"width": scroll.width, "height": scroll.height},
-            "scroll_y": scroll_top,
-            "scroll_container": scroll.container_selector,
-            "elements": rows,
-            "chunks": order_chunks(chunks, scroll_top, chunk_h),
-        }
+    # Built without validation (every value above already has its field's type): validating
+    # thousands of rows was a fifth of the Python side's time on a large page.
+    elements = [
+        Element.model_construct(**{**row, "box": Box.model_construct(**row["box"])})
+        if row["box"] is not None
+        else Element.model_construct(**row)
+        for row in rows
+    ]
+    return Snapshot.model_construct(
+        url=url,
+        title=title,
+        viewport={"width": scroll.width, "height": scroll.height},
+        scroll_y=float(scroll_top),
+        scroll_container=scroll.container_selector,
+        elements=elements,
+        chunks=order_chunks(chunks, scroll_top, chunk_h),
     )
 
 

@@ -109,7 +109,9 @@ def _fail(line: int, what: str, text: str) -> SerializationError:
 def _node_from_key(match: re.Match[str], line: int) -> AriaNode:
     role, name, attributes = match.group(1), match.group(2), match.group(3)
     node = AriaNode(role=role)
-    if name:
+    if name and "\\" not in name and name.startswith('"') and name.endswith('"'):
+        node.name = name[1:-1]  # no escapes: the common case, without a JSON decode
+    elif name:
         try:
             node.name = json.loads(name)
         except json.JSONDecodeError:

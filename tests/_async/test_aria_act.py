@@ -4,7 +4,9 @@ list (found, not found, stuck), canvases, shadow roots and frames, a re-rendered
 
 from __future__ import annotations
 
+import json
 import logging
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -297,3 +299,23 @@ async def test_the_agent_reads_the_tree_when_asked(async_page: AsyncPage, pages_
     assert result.success, result.final_text
     assert await page.locator("#first-name").input_value() == "Ada"
     assert '<combobox name="Country"' in plan.states[0]
+
+
+# ----------------------------------------------------------------- the cache replays the ladder
+async def test_the_cache_stores_the_ladder_and_replays_it_without_the_model(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path
+) -> None:
+    llm = AsyncPlanLLM([Step("fill", r'^<textbox name="Email address"', ["ada@example.com"])])
+    page = AsyncStagehand(llm=llm, snapshot="aria", cache_dir=tmp_path).wrap(async_page)
+    await page.goto(pages_url + "form.html")
+    first = await page.act("type ada@example.com as the email")
+    assert first.cache == "miss" and first.success
+    [stored] = [json.loads(p.read_text()) for p in tmp_path.rglob("*.json")]
+    assert stored["actions"][0]["selectors"] == first.actions[0].selectors
+    assert stored["actions"][0]["selectors"][0] == 'internal:role=textbox[name="Email address"s]'
+    calls = llm.calls
+    await page.goto(pages_url + "form.html")
+    again = await page.act("type ada@example.com as the email")
+    assert again.cache == "hit" and llm.calls == calls
+    assert again.actions[0].selector == 'internal:role=textbox[name="Email address"s]'
+    assert await page.locator("#email").input_value() == "ada@example.com"

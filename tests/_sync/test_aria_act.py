@@ -5,7 +5,9 @@ list (found, not found, stuck), canvases, shadow roots and frames, a re-rendered
 
 from __future__ import annotations
 
+import json
 import logging
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -298,3 +300,23 @@ def test_the_agent_reads_the_tree_when_asked(sync_page: Page, pages_url: str) ->
     assert result.success, result.final_text
     assert page.locator("#first-name").input_value() == "Ada"
     assert '<combobox name="Country"' in plan.states[0]
+
+
+# ----------------------------------------------------------------- the cache replays the ladder
+def test_the_cache_stores_the_ladder_and_replays_it_without_the_model(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    llm = PlanLLM([Step("fill", r'^<textbox name="Email address"', ["ada@example.com"])])
+    page = Stagehand(llm=llm, snapshot="aria", cache_dir=tmp_path).wrap(sync_page)
+    page.goto(pages_url + "form.html")
+    first = page.act("type ada@example.com as the email")
+    assert first.cache == "miss" and first.success
+    [stored] = [json.loads(p.read_text()) for p in tmp_path.rglob("*.json")]
+    assert stored["actions"][0]["selectors"] == first.actions[0].selectors
+    assert stored["actions"][0]["selectors"][0] == 'internal:role=textbox[name="Email address"s]'
+    calls = llm.calls
+    page.goto(pages_url + "form.html")
+    again = page.act("type ada@example.com as the email")
+    assert again.cache == "hit" and llm.calls == calls
+    assert again.actions[0].selector == 'internal:role=textbox[name="Email address"s]'
+    assert page.locator("#email").input_value() == "ada@example.com"
