@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
 import stagehand_py._async.act as act_module
-from stagehand_py import ActError, AsyncStagehand
+from stagehand_py import ActError, AsyncStagehand, ConfigurationError
 from stagehand_py._async.locate import frame_scope
 from stagehand_py._types import ActionRecord
 from stagehand_py.dom import Snapshot
@@ -232,6 +233,22 @@ async def test_nested_shadow_root_and_same_origin_iframe_in_aria_mode(
 
 
 # ----------------------------------------------------------------- pre-check and retry
+async def test_an_element_without_a_unique_locator_is_never_offered(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    # The tree's bare text "Trail shoes, size 42" has no element of its own: no rung at all.
+    llm = AsyncPlanLLM([Step("click", r"^Trail shoes, size 42", confidence=0.8)])
+    page = AsyncStagehand(llm=llm, snapshot="aria", max_reasks=1).wrap(async_page)
+    await page.goto(pages_url + "aria/duplicates.html")
+    snap = await page.snapshot()
+    [text] = [e for e in snap.elements if e.text == "Trail shoes, size 42"]
+    assert not text.selectors
+    result = await page.act("click the trail shoes", raise_on_failure=False)
+    assert result.code == "NO_USABLE_REPLY" and not result.actions
+    assert "not in the part of the page shown" in _chats(llm)[1]
+    assert result.confidence == 0.0  # each refused attempt counts 0
+
+
 @MODES
 async def test_a_target_re_rendered_out_of_reach_is_retried_without_the_model(
     async_page: AsyncPage, pages_url: str, mode: str, monkeypatch: pytest.MonkeyPatch
@@ -319,3 +336,19 @@ async def test_the_cache_stores_the_ladder_and_replays_it_without_the_model(
     assert again.cache == "hit" and llm.calls == calls
     assert again.actions[0].selector == 'internal:role=textbox[name="Email address"s]'
     assert await page.locator("#email").input_value() == "ada@example.com"
+
+
+async def test_an_unknown_snapshot_mode_is_a_configuration_error(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    page = AsyncStagehand(llm=AsyncPlanLLM([])).wrap(async_page)
+    await page.goto(pages_url + "aria/roles.html")
+    calls: list[Callable[[], Any]] = [
+        lambda: page.act("x", snapshot="html"),
+        lambda: page.observe("x", snapshot="html"),  # type: ignore[arg-type]
+        lambda: page.extract("x", snapshot="html"),  # type: ignore[call-overload]
+        lambda: page.agent("x", snapshot="html"),  # type: ignore[arg-type]
+    ]
+    for call in calls:
+        with pytest.raises(ConfigurationError, match="snapshot"):
+            await call()
