@@ -77,6 +77,7 @@ class _TurnResult:
     kind: Literal["skip", "acted", "replaced"]
     batch: BatchOutcome | None = None
     note: str = ""
+    look: _Look | None = None  # "replaced": the fresh look the retry already took
 
 
 class AsyncActRun(ActState):
@@ -230,7 +231,9 @@ class AsyncActRun(ActState):
                     )
                 sections.forget(group)
                 notes = [f"Your last choice was not run: {turn.note}. Here is the page again."]
-                next_version = await self._settle()
+                look = turn.look
+                if look is None:
+                    next_version = await self._settle()
                 continue
             batch = turn.batch
             assert batch is not None
@@ -321,10 +324,10 @@ class AsyncActRun(ActState):
                 if batch.ran:
                     return _TurnResult("acted", batch)
                 if batch.replaced:
-                    retried = await self._retry_without_model(snapshot, decisions)
+                    retried, fresh = await self._retry_without_model(snapshot, decisions)
                     if retried is not None:
                         return _TurnResult("acted", retried)
-                    return _TurnResult("replaced", note=batch.failure)
+                    return _TurnResult("replaced", note=batch.failure, look=fresh)
                 decisions[0] = first = InvalidReply(
                     f"{first.method} on element {first.element} failed: {batch.failure}. "
                     "Choose another element or method, or skipSection.",
@@ -343,10 +346,11 @@ class AsyncActRun(ActState):
 
     async def _retry_without_model(
         self, seen: Snapshot, decisions: list[Decision]
-    ) -> BatchOutcome | None:
+    ) -> tuple[BatchOutcome | None, _Look]:
         """The chosen element no longer resolved (counted as a failed attempt): look again
         and, when every element of the reply is found again unchanged, run the reply on the
-        fresh snapshot without asking the model. None when that cannot be done."""
+        fresh snapshot without asking the model. ``(None, look)`` when that cannot be done:
+        the model is then shown ``look``."""
         look = await self._look(await self._settle())
         retargeted: list[Decision] = []
         for decision in decisions:
@@ -357,13 +361,13 @@ class AsyncActRun(ActState):
             if target is not None:
                 target = same_element(seen.element(target), look.snapshot)
                 if target is None:
-                    return None
+                    return None, look
             if element is None:
-                return None
+                return None, look
             retargeted.append(replace(decision, element=element, target=target))
         logger.info("stagehand_py: chosen element re-rendered; retrying without the model")
         batch = await run_batch(self, look.snapshot, retargeted)
-        return batch if batch.ran else None
+        return (batch, look) if batch.ran else (None, look)
 
     def _check_variables(self, decision: Decision) -> Decision:
         """A placeholder the user did not define is refused (never typed in literally)."""

@@ -78,6 +78,7 @@ class _TurnResult:
     kind: Literal["skip", "acted", "replaced"]
     batch: BatchOutcome | None = None
     note: str = ""
+    look: _Look | None = None  # "replaced": the fresh look the retry already took
 
 
 class ActRun(ActState):
@@ -231,7 +232,9 @@ class ActRun(ActState):
                     )
                 sections.forget(group)
                 notes = [f"Your last choice was not run: {turn.note}. Here is the page again."]
-                next_version = self._settle()
+                look = turn.look
+                if look is None:
+                    next_version = self._settle()
                 continue
             batch = turn.batch
             assert batch is not None
@@ -322,10 +325,10 @@ class ActRun(ActState):
                 if batch.ran:
                     return _TurnResult("acted", batch)
                 if batch.replaced:
-                    retried = self._retry_without_model(snapshot, decisions)
+                    retried, fresh = self._retry_without_model(snapshot, decisions)
                     if retried is not None:
                         return _TurnResult("acted", retried)
-                    return _TurnResult("replaced", note=batch.failure)
+                    return _TurnResult("replaced", note=batch.failure, look=fresh)
                 decisions[0] = first = InvalidReply(
                     f"{first.method} on element {first.element} failed: {batch.failure}. "
                     "Choose another element or method, or skipSection.",
@@ -344,10 +347,11 @@ class ActRun(ActState):
 
     def _retry_without_model(
         self, seen: Snapshot, decisions: list[Decision]
-    ) -> BatchOutcome | None:
+    ) -> tuple[BatchOutcome | None, _Look]:
         """The chosen element no longer resolved (counted as a failed attempt): look again
         and, when every element of the reply is found again unchanged, run the reply on the
-        fresh snapshot without asking the model. None when that cannot be done."""
+        fresh snapshot without asking the model. ``(None, look)`` when that cannot be done:
+        the model is then shown ``look``."""
         look = self._look(self._settle())
         retargeted: list[Decision] = []
         for decision in decisions:
@@ -358,13 +362,13 @@ class ActRun(ActState):
             if target is not None:
                 target = same_element(seen.element(target), look.snapshot)
                 if target is None:
-                    return None
+                    return None, look
             if element is None:
-                return None
+                return None, look
             retargeted.append(replace(decision, element=element, target=target))
         logger.info("stagehand_py: chosen element re-rendered; retrying without the model")
         batch = run_batch(self, look.snapshot, retargeted)
-        return batch if batch.ran else None
+        return (batch, look) if batch.ran else (None, look)
 
     def _check_variables(self, decision: Decision) -> Decision:
         """A placeholder the user did not define is refused (never typed in literally)."""
