@@ -55,7 +55,7 @@ class StagehandPage(Page):
         reach the model, logs or results. On failure raises :class:`~stagehand_py.ActError`
         (its ``.result`` says what happened); pass ``raise_on_failure=False`` to get the
         unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
-        this call, e.g. ``max_steps=3, timeout_s=20, snapshot="aria"``.
+        this call, e.g. ``max_steps=3, timeout_s=20, max_tokens=512, snapshot="aria"``.
         """
         return self._stagehand.act(
             self, action, variables=variables, raise_on_failure=raise_on_failure, **limits
@@ -69,6 +69,8 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
     ) -> M: ...
 
@@ -80,6 +82,8 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
     ) -> dict[str, Any]: ...
 
@@ -91,6 +95,8 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
     ) -> str: ...
 
@@ -101,14 +107,24 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
-        ``selector`` limits the extraction to part of the page. ``snapshot="aria"`` reads the
+        ``selector`` limits the extraction to part of the page; ``max_tokens`` and
+        ``temperature`` override the Stagehand's for this call; ``snapshot="aria"`` reads the
         accessibility tree instead of the cleaned HTML (default: ``Settings.snapshot``)."""
         outcome = self._stagehand.extract(
-            self, instruction, schema, selector=selector, variables=variables, snapshot=snapshot
+            self,
+            instruction,
+            schema,
+            selector=selector,
+            variables=variables,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            snapshot=snapshot,
         )
         if schema is None:
             return outcome.value["text"]
@@ -119,13 +135,21 @@ class StagehandPage(Page):
         instruction: str | None = None,
         *,
         variables: Mapping[str, object] | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
-        one to :meth:`act` to run it without a model call. ``snapshot`` overrides
-        ``Settings.snapshot`` for this call (``"dom"`` or ``"aria"``)."""
+        one to :meth:`act` to run it without a model call. ``max_tokens`` and ``temperature``
+        override the Stagehand's for this call; so does ``snapshot`` for ``Settings.snapshot``
+        (``"dom"`` or ``"aria"``)."""
         outcome = self._stagehand.observe(
-            self, instruction, variables=variables, snapshot=snapshot
+            self,
+            instruction,
+            variables=variables,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            snapshot=snapshot,
         )
         return outcome.results
 
