@@ -146,6 +146,8 @@ a <select>: click it, then click the option that appears.
 - Give each doAction a confidence (0.00-1.00); say why in one line.
 - If the page cannot reach the goal (e.g. it is about something else), call targetNotFound \
 instead of guessing; if a part not seen yet might, call skipSection.
+- A long list may show only some of its rows: if the target could be a row not shown yet, \
+call skipSection (the list is then scrolled for you).
 - A `<canvas>` is a drawing: if what the goal needs is drawn in one, choose the canvas (the \
 act then stops and says so); never aim at a point inside it.
 - Set completed=true only on the action after which the goal is fully done.
