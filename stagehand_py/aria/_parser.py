@@ -70,11 +70,13 @@ class AriaNode:
         return self.states.get("cursor") == "pointer"
 
     def nodes(self) -> Iterator[AriaNode]:
-        """This node and every node below it, in document order."""
-        yield self
-        for child in self.children:
-            if isinstance(child, AriaNode):
-                yield from child.nodes()
+        """This node and every node below it, in document order (iteratively: a chain of
+        nested generators costs a step per level for every node of a deep tree)."""
+        stack: list[AriaNode] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(c for c in reversed(node.children) if isinstance(c, AriaNode))
 
     def texts(self) -> Iterator[str]:
         """Every piece of text in this subtree, in reading order (names of leaves included)."""
