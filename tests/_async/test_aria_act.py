@@ -336,6 +336,14 @@ async def test_the_cache_stores_the_ladder_and_replays_it_without_the_model(
     assert again.cache == "hit" and llm.calls == calls
     assert again.actions[0].selector == 'internal:role=textbox[name="Email address"s]'
     assert await page.locator("#email").input_value() == "ada@example.com"
+    # Relabelled: the role rung finds nothing now, the replay walks down the stored ladder.
+    await page.goto(pages_url + "form.html")
+    await page.locator("label[for=email]").evaluate("label => label.textContent = 'E-mail'")
+    third = await page.act("type ada@example.com as the email")
+    assert third.cache == "hit" and llm.calls == calls
+    assert third.actions[0].selector == stored["actions"][0]["selectors"][1]
+    assert third.actions[0].selector == 'internal:attr=[placeholder="you@example.com"s]'
+    assert await page.locator("#email").input_value() == "ada@example.com"
 
 
 async def test_an_unknown_snapshot_mode_is_a_configuration_error(

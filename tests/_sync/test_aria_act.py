@@ -337,6 +337,14 @@ def test_the_cache_stores_the_ladder_and_replays_it_without_the_model(
     assert again.cache == "hit" and llm.calls == calls
     assert again.actions[0].selector == 'internal:role=textbox[name="Email address"s]'
     assert page.locator("#email").input_value() == "ada@example.com"
+    # Relabelled: the role rung finds nothing now, the replay walks down the stored ladder.
+    page.goto(pages_url + "form.html")
+    page.locator("label[for=email]").evaluate("label => label.textContent = 'E-mail'")
+    third = page.act("type ada@example.com as the email")
+    assert third.cache == "hit" and llm.calls == calls
+    assert third.actions[0].selector == stored["actions"][0]["selectors"][1]
+    assert third.actions[0].selector == 'internal:attr=[placeholder="you@example.com"s]'
+    assert page.locator("#email").input_value() == "ada@example.com"
 
 
 def test_an_unknown_snapshot_mode_is_a_configuration_error(
