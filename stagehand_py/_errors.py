@@ -172,6 +172,8 @@ class ActError(StagehandError):
     def __init__(self, message: str, result: ActResult) -> None:
         self.result = result
         self.code: ActErrorCode | None = result.code
+        # Facts of the failure for code (VLIST_NOT_REACHED: the list search's fields).
+        self.details: dict[str, Any] | None = result.details
         super().__init__(message)
 
 

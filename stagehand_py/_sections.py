@@ -85,6 +85,11 @@ class SectionTracker:
                 self._reoffers[chunk] = self._reoffers.get(chunk, 0) + 1
             self._shown[chunk] = content_key(content(chunk))
 
+    def scrolled(self) -> None:
+        """The act scrolled a list on purpose (a virtualised-list search): chunks whose content
+        changed may be offered again, however often they were before."""
+        self._reoffers.clear()
+
     def forget(self, chunks: Iterable[int]) -> None:
         """Offer ``chunks`` again whatever their content (the page replaced what the model
         chose there)."""

@@ -29,6 +29,9 @@ class ActionRecord(BaseModel):
     url: str = ""
     # The model's confidence in this action (0.00-1.00), when it gave one.
     confidence: float | None = None
+    # Accessibility-tree mode: ``selectors`` (the locator ladder) as readable Playwright calls,
+    # e.g. ``page.get_by_role("button", name="Save", exact=True)``; empty in DOM mode.
+    ladder: list[str] = Field(default_factory=list)
 
 
 class Verification(BaseModel):
@@ -57,6 +60,10 @@ class ActResult(BaseModel):
     timed_out: bool = False
     # Why a failed act stopped (None on success); ActError carries the same code.
     code: ActErrorCode | None = None
+    # Machine-readable facts of the failure, when its code has some: for VLIST_NOT_REACHED the
+    # list search's containerSelector, clientHeight, scrollHeight, ratio, attemptCount,
+    # scrollPositions and viewportMatchCounts.
+    details: dict[str, Any] | None = None
     opened_pages: list[str] = Field(default_factory=list)
     # Mean confidence of the model's last 5 action attempts: an action that ran counts with
     # the confidence the model gave (left out if it gave none), one that could not run (refused
@@ -106,6 +113,8 @@ class ObserveResult(BaseModel):
     element: int | None = None
     selectors: list[str] = Field(default_factory=list)
     frame: list[str] = Field(default_factory=list)
+    # Accessibility-tree mode: the locator ladder as readable calls (see ActionRecord.ladder).
+    ladder: list[str] = Field(default_factory=list)
 
     def to_playwright_code(
         self,

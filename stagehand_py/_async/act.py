@@ -9,6 +9,12 @@ part the page changed after it was shown is offered again. Unusable replies go b
 model as tool errors a bounded number of times. When the model says the goal is reached, a
 separate structured request on a fresh snapshot (``verify_act_completion``) decides. Every
 string that leaves for the model or the result is redacted of variable values first.
+
+``Settings.snapshot`` picks the view (``"dom"`` or ``"aria"``); both give the same numbered,
+chunked :class:`Snapshot`, so this one loop serves both. Only elements with a selector are
+offered; an action whose element was re-rendered is retried once on the fresh snapshot without
+a model call; a canvas target ends with CANVAS_UNSUPPORTED; when every part was skipped, a
+scrollable list is searched (:mod:`.act_vlist`) before giving up.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .._act_decision import (
@@ -27,6 +33,7 @@ from .._act_decision import (
     TargetNotFound,
     decide_all,
 )
+from .._act_targets import canvas_choice, canvas_message, offered, same_element
 from .._errors import (
     ConfigurationError,
     IncompleteOutputError,
@@ -44,6 +51,7 @@ from ..prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_ver
 from ._deadline import DeadlineExceeded, call_with_deadline
 from .act_batch import BatchOutcome, run_batch
 from .act_state import ActState, ActStep, LLMSource, StopAct
+from .act_vlist import AsyncListWalk
 from .inspect import take_snapshot
 from .llm.base import AsyncLLM
 from .settle import PageVersion, page_version, settle
@@ -76,10 +84,13 @@ class _TurnResult:
     kind: Literal["skip", "acted", "replaced"]
     batch: BatchOutcome | None = None
     note: str = ""
+    look: _Look | None = None  # "replaced": the fresh look the retry already took
 
 
 class AsyncActRun(ActState):
     """One act(): settle, look, ask, run, verify (state and records in :class:`ActState`)."""
+
+    _lists: AsyncListWalk  # the virtualised-list search of the run (see .act_vlist)
 
     # ----------------------------------------------------------------- model calls
     @property
@@ -187,7 +198,7 @@ class AsyncActRun(ActState):
             self._settled = True
         if version is None:
             version = await page_version(self.page)
-        snapshot = await take_snapshot(self.page)
+        snapshot = await take_snapshot(self.page, mode=self.settings.snapshot)
         return _Look(snapshot, version, self.variables.redact)
 
     async def _still_current(self, look: _Look) -> bool:
@@ -202,7 +213,7 @@ class AsyncActRun(ActState):
             return self._result(True, message)
         except StopAct as stop:
             logger.info("stagehand_py: act failed: %s", stop.message)
-            return self._result(False, stop.message, code=stop.code)
+            return self._result(False, stop.message, code=stop.code, details=stop.details)
 
     async def _loop(self) -> str:
         sections = SectionTracker()
@@ -210,6 +221,7 @@ class AsyncActRun(ActState):
         next_version: PageVersion | None = None  # read by the settle that preceded a new look
         notes: list[str] = []
         replaced_looks = 0
+        lists = self._lists = AsyncListWalk(self)
         while True:
             self.check_time()
             if look is None:
@@ -224,6 +236,11 @@ class AsyncActRun(ActState):
                 if version is None or version != look.version:
                     look = await self._look(version)
                     new = sections.new_chunks(look.snapshot.chunk_order(), look.content)
+                if not new and not self.steps and await lists.step():
+                    # A virtualised list scrolled: show what came into view (same loop).
+                    sections.scrolled()
+                    look, next_version = None, await self._settle()
+                    continue
                 if not new:
                     return await self._all_sections_refused(look.snapshot)
             group = first_group(look.snapshot, new, self.settings.max_section_chars)
@@ -245,10 +262,13 @@ class AsyncActRun(ActState):
                     )
                 sections.forget(group)
                 notes = [f"Your last choice was not run: {turn.note}. Here is the page again."]
-                next_version = await self._settle()
+                look = turn.look
+                if look is None:
+                    next_version = await self._settle()
                 continue
             batch = turn.batch
             assert batch is not None
+            lists.found()
             replaced_looks = 0
             sections.reset()
             notes, next_version = batch.notes, batch.version
@@ -278,6 +298,9 @@ class AsyncActRun(ActState):
                 f"(looked at {described}); the verifier says: {verification.reason}",
                 "GOAL_NOT_REACHED",
             )
+        not_reached = self._lists.not_reached()
+        if not_reached is not None:
+            raise not_reached
         if not snapshot.elements:
             raise StopAct(
                 f"{snapshot.url} shows nothing to act on (no visible text or controls). It may "
@@ -297,7 +320,8 @@ class AsyncActRun(ActState):
         """One prompt: ask, re-ask on unusable replies, run the chosen actions."""
         snapshot = look.snapshot
         in_order = sorted(group)  # the model reads the part shown top to bottom
-        shown = {i for c in snapshot.chunks if c.index in group for i in c.element_indexes}
+        # Only elements with a selector are offered (pre-check: a ladder with no unique rung).
+        shown = offered(snapshot, group)
         messages = build_act_messages(
             self.instruction,
             steps=self._step_lines(),
@@ -324,11 +348,17 @@ class AsyncActRun(ActState):
                     "TARGET_NOT_FOUND",
                 )
             if isinstance(first, DoAction):
+                canvas = canvas_choice(snapshot, decisions)
+                if canvas is not None:
+                    raise StopAct(canvas_message(canvas, snapshot.url), "CANVAS_UNSUPPORTED")
                 batch = await run_batch(self, snapshot, decisions)
                 if batch.ran:
                     return _TurnResult("acted", batch)
                 if batch.replaced:
-                    return _TurnResult("replaced", note=batch.failure)
+                    retried, fresh = await self._retry_without_model(snapshot, decisions)
+                    if retried is not None:
+                        return _TurnResult("acted", retried)
+                    return _TurnResult("replaced", note=batch.failure, look=fresh)
                 decisions[0] = first = InvalidReply(
                     f"{first.method} on element {first.element} failed: {batch.failure}. "
                     "Choose another element or method, or skipSection.",
@@ -344,6 +374,31 @@ class AsyncActRun(ActState):
             f"Last problem: {self.variables.redact(problems[-1])}",
             "NO_USABLE_REPLY",
         )
+
+    async def _retry_without_model(
+        self, seen: Snapshot, decisions: list[Decision]
+    ) -> tuple[BatchOutcome | None, _Look]:
+        """The chosen element no longer resolved (counted as a failed attempt): look again
+        and, when every element of the reply is found again unchanged, run the reply on the
+        fresh snapshot without asking the model. ``(None, look)`` when that cannot be done:
+        the model is then shown ``look``."""
+        look = await self._look(await self._settle())
+        retargeted: list[Decision] = []
+        for decision in decisions:
+            if not isinstance(decision, DoAction):
+                break
+            element = same_element(seen.element(decision.element), look.snapshot)
+            target = decision.target
+            if target is not None:
+                target = same_element(seen.element(target), look.snapshot)
+                if target is None:
+                    return None, look
+            if element is None:
+                return None, look
+            retargeted.append(replace(decision, element=element, target=target))
+        logger.info("stagehand_py: chosen element re-rendered; retrying without the model")
+        batch = await run_batch(self, look.snapshot, retargeted)
+        return (batch, look) if batch.ran else (None, look)
 
     def _check_variables(self, decision: Decision) -> Decision:
         """A placeholder the user did not define is refused (never typed in literally)."""

@@ -17,6 +17,7 @@ from playwright.async_api import Locator as AsyncLocator
 from .._act_decision import Decision, DoAction, InvalidReply
 from .._errors import ElementNotFoundError, PageError
 from .._types import ActionRecord
+from ..aria._ladder import readable_ladder
 from ..cache import ElementFingerprint, fingerprint_from_element
 from ..dom import Element, Snapshot
 from ..prompts.act import describe_step
@@ -100,7 +101,13 @@ async def run_batch(run: ActState, snapshot: Snapshot, decisions: list[Decision]
 async def locate_checked(run: ActState, element: Element) -> tuple[AsyncLocator, str]:
     """The element through its selectors, confirmed to be the one the model saw."""
     # A bare text node has no element of its own to compare with: its selectors are enough.
-    fingerprint = None if element.tag == "#text" else fingerprint_from_element(element)
+    # An accessibility-tree element's ladder was checked to resolve to exactly it, and its
+    # attributes are the tree's (not the DOM's): its rungs are its identity.
+    fingerprint = (
+        None
+        if element.tag == "#text" or element.view == "aria"
+        else fingerprint_from_element(element)
+    )
     if fingerprint is not None and not fingerprint.identifiable:
         # Nothing to compare (a text-less, attribute-less icon): the stored selectors, tried
         # in order, are all that can find it; "cannot tell" must not read as "replaced".
@@ -168,6 +175,7 @@ async def act_on(run: ActState, snapshot: Snapshot, decision: DoAction) -> Perfo
         reason=run.variables.redact(decision.why),
         url=run.variables.redact(run.page.url),
         confidence=decision.confidence,
+        ladder=readable_ladder(element.view, element.selectors, element.frame),
     )
     run.record_step(record, element, safe_args, fingerprint, decision.confidence)
     if performed.opened:

@@ -33,12 +33,14 @@ from .._errors import (
     SerializationError,
     StructuredOutputError,
 )
+from ..aria._text import aria_page_text
 from ..extract import ExtractTarget, PageText, load_js, merge, page_text, split_chunks
 from ..extract._merge import filled_fields
 from ..llm._options import request_options
 from ..llm._usage import Usage
 from ..prompts.extract import build_extract_messages
 from .frames import MAX_FRAMES
+from .inspect import take_snapshot
 from .llm.base import AsyncLLM
 from .settle import settle
 
@@ -157,14 +159,19 @@ async def extract(
 
     With no schema and a blank instruction the page's readable text is returned without
     asking the model. ``outcome`` (returned) is filled as the work goes, so a caller still
-    knows what a failed extract cost.
+    knows what a failed extract cost. ``settings.snapshot == "aria"`` reads
+    the page through the accessibility-tree snapshot (one line per element, links numbered
+    the same way) unless ``selector`` narrows it.
     """
     started = time.monotonic()
     settings = settings or Settings()
     outcome = outcome if outcome is not None else ExtractOutcome(value=None)
     target = ExtractTarget.from_schema(schema)
     await settle(page)
-    text = await read_page_text(page, selector, redact=redact)
+    if settings.snapshot == "aria" and selector is None:
+        text = aria_page_text(await take_snapshot(page, mode="aria"))
+    else:
+        text = await read_page_text(page, selector, redact=redact)
     if target.kind == "text" and not instruction.strip():
         outcome.value = {"text": text.text}
         outcome.duration_s = time.monotonic() - started

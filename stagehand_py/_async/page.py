@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
+from .._config import SnapshotMode
 from .._inputs import check_page_type
 from .._types import ActResult, ObserveResult
 from ..agent import AgentControls, AgentResult, TokenCounter
@@ -53,7 +54,7 @@ class AsyncStagehandPage(AsyncPage):
         reach the model, logs or results. On failure raises :class:`~stagehand_py.ActError`
         (its ``.result`` says what happened); pass ``raise_on_failure=False`` to get the
         unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
-        this call, e.g. ``max_steps=3, timeout_s=20, max_tokens=512``.
+        this call, e.g. ``max_steps=3, timeout_s=20, max_tokens=512, snapshot="aria"``.
         """
         return await self._stagehand.act(
             self, action, variables=variables, raise_on_failure=raise_on_failure, **limits
@@ -69,6 +70,7 @@ class AsyncStagehandPage(AsyncPage):
         variables: Mapping[str, object] | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> M: ...
 
     @overload
@@ -81,6 +83,7 @@ class AsyncStagehandPage(AsyncPage):
         variables: Mapping[str, object] | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> dict[str, Any]: ...
 
     @overload
@@ -93,6 +96,7 @@ class AsyncStagehandPage(AsyncPage):
         variables: Mapping[str, object] | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> str: ...
 
     async def extract(
@@ -104,11 +108,13 @@ class AsyncStagehandPage(AsyncPage):
         variables: Mapping[str, object] | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
         ``selector`` limits the extraction to part of the page; ``max_tokens`` and
-        ``temperature`` override the Stagehand's for this call."""
+        ``temperature`` override the Stagehand's for this call; ``snapshot="aria"`` reads the
+        accessibility tree instead of the cleaned HTML (default: ``Settings.snapshot``)."""
         outcome = await self._stagehand.extract(
             self,
             instruction,
@@ -117,6 +123,7 @@ class AsyncStagehandPage(AsyncPage):
             variables=variables,
             max_tokens=max_tokens,
             temperature=temperature,
+            snapshot=snapshot,
         )
         if schema is None:
             return outcome.value["text"]
@@ -129,12 +136,19 @@ class AsyncStagehandPage(AsyncPage):
         variables: Mapping[str, object] | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
         one to :meth:`act` to run it without a model call. ``max_tokens`` and ``temperature``
-        override the Stagehand's for this call."""
+        override the Stagehand's for this call; so does ``snapshot`` for ``Settings.snapshot``
+        (``"dom"`` or ``"aria"``)."""
         outcome = await self._stagehand.observe(
-            self, instruction, variables=variables, max_tokens=max_tokens, temperature=temperature
+            self,
+            instruction,
+            variables=variables,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            snapshot=snapshot,
         )
         return outcome.results
 
@@ -146,6 +160,7 @@ class AsyncStagehandPage(AsyncPage):
         approval: ApprovalCallback | None = None,
         controls: AgentControls | None = None,
         count_tokens: TokenCounter | None = None,
+        snapshot: SnapshotMode | None = None,
         **limits: Any,
     ) -> AgentResult:
         """Let the model drive this page, step by step and across tabs, until ``task`` is done.
@@ -157,6 +172,7 @@ class AsyncStagehandPage(AsyncPage):
         async function works too); ``controls`` pauses, resumes or stops the run from another
         task or thread. ``limits`` override ``Settings.agent`` for this run, e.g.
         ``max_steps=20, timeout_s=300, use_vision=True, allowed_domains=["*.example.com"]``.
+        ``snapshot`` overrides ``Settings.snapshot`` (how each step reads the page).
         Returns an :class:`~stagehand_py.agent.AgentResult` (``success``, ``final_text``,
         ``data``, ``reason``, ``steps``...); it never raises for a task that was not reached.
         """
@@ -167,12 +183,14 @@ class AsyncStagehandPage(AsyncPage):
             approval=approval,
             controls=controls,
             count_tokens=count_tokens,
+            snapshot=snapshot,
             **limits,
         )
 
-    async def snapshot(self) -> Snapshot:
-        """What the model sees: numbered elements in chunks (``.render_chunk(i)``)."""
-        return await take_snapshot(self)
+    async def snapshot(self, mode: SnapshotMode | None = None) -> Snapshot:
+        """What the model sees: numbered elements in chunks (``.render_chunk(i)``), in
+        ``mode`` (default: the Stagehand's ``Settings.snapshot``)."""
+        return await take_snapshot(self, mode=mode or self._stagehand.settings.snapshot)
 
     async def annotated_screenshot(self, path: str | os.PathLike[str]) -> Snapshot:
         """Save a screenshot with the snapshot's element numbers drawn over the elements."""

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from playwright.async_api import Page as AsyncPage
 
-from .._config import Settings, check_arguments
+from .._config import Settings, SnapshotMode, check_arguments
 from .._errors import (
     ActError,
     ActTimeoutError,
@@ -231,11 +231,14 @@ class AsyncStagehand:
         max_chars_per_chunk: int = 12000,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> ExtractOutcome:
         check_instruction("extract", instruction, required=False)
         check_open(page, "extract")
         values = Variables(variables)
-        settings = self._settings(_model_limits(max_tokens, temperature))
+        settings = self._settings(
+            {**_model_limits(max_tokens, temperature), **_snapshot_limit(snapshot)}
+        )
         if settings.cache_mode == "require" and (schema is not None or instruction):
             raise CacheMissError(
                 f"extract({values.redact(instruction or '')!r}) needs the model, and "
@@ -285,11 +288,14 @@ class AsyncStagehand:
         variables: Mapping[str, object] | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> ObserveOutcome:
         check_instruction("observe", instruction, required=False)
         check_open(page, "observe")
         values = Variables(variables)
-        settings = self._settings(_model_limits(max_tokens, temperature))
+        settings = self._settings(
+            {**_model_limits(max_tokens, temperature), **_snapshot_limit(snapshot)}
+        )
         outcome = ObserveOutcome(results=[])  # filled as it goes: a failure still has its cost
         try:
             outcome = await cached_observe(
@@ -330,12 +336,14 @@ class AsyncStagehand:
         approval: ApprovalCallback | None = None,
         controls: AgentControls | None = None,
         count_tokens: TokenCounter | None = None,
+        snapshot: SnapshotMode | None = None,
         **limits: Any,
     ) -> AgentResult:
         """Let the model drive ``page`` step by step until ``task`` is done (see
         :meth:`AsyncStagehandPage.agent`)."""
         check_instruction("agent", task, required=True)
         check_open(page, "agent")
+        mode = self._snapshot_mode(snapshot)
         run = AsyncAgentRun(
             page,
             lambda: self.llm,
@@ -347,6 +355,7 @@ class AsyncStagehand:
             prices=self.usage.prices,
             count_tokens=count_tokens,
             options=request_options(self.settings, "agent"),
+            snapshot=mode,
         )
         result = await run.run()
         if same_page(result.page, page) and isinstance(page, AsyncStagehandPage):
@@ -388,12 +397,21 @@ class AsyncStagehand:
     def _settings(self, limits: Mapping[str, Any]) -> Settings:
         return self.settings.updated(**limits) if limits else self.settings
 
+    def _snapshot_mode(self, snapshot: SnapshotMode | None) -> SnapshotMode:
+        """The call's ``snapshot=`` (checked), else ``Settings.snapshot``."""
+        return self._settings(_snapshot_limit(snapshot)).snapshot
+
 
 # True here, False in the generated sync twin (where `async def` becomes `def`).
 async def _probe() -> None: ...
 
 
 _ASYNC_API = inspect.iscoroutinefunction(_probe)
+
+
+def _snapshot_limit(snapshot: SnapshotMode | None) -> dict[str, Any]:
+    """A call's ``snapshot=`` as a settings override (none when not given)."""
+    return {} if snapshot is None else {"snapshot": snapshot}
 
 
 def _model_limits(max_tokens: object, temperature: object) -> dict[str, Any]:

@@ -10,6 +10,12 @@ part the page changed after it was shown is offered again. Unusable replies go b
 model as tool errors a bounded number of times. When the model says the goal is reached, a
 separate structured request on a fresh snapshot (``verify_act_completion``) decides. Every
 string that leaves for the model or the result is redacted of variable values first.
+
+``Settings.snapshot`` picks the view (``"dom"`` or ``"aria"``); both give the same numbered,
+chunked :class:`Snapshot`, so this one loop serves both. Only elements with a selector are
+offered; an action whose element was re-rendered is retried once on the fresh snapshot without
+a model call; a canvas target ends with CANVAS_UNSUPPORTED; when every part was skipped, a
+scrollable list is searched (:mod:`.act_vlist`) before giving up.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .._act_decision import (
@@ -28,6 +34,7 @@ from .._act_decision import (
     TargetNotFound,
     decide_all,
 )
+from .._act_targets import canvas_choice, canvas_message, offered, same_element
 from .._errors import (
     ConfigurationError,
     IncompleteOutputError,
@@ -45,6 +52,7 @@ from ..prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_ver
 from ._deadline import DeadlineExceeded, call_with_deadline
 from .act_batch import BatchOutcome, run_batch
 from .act_state import ActState, ActStep, LLMSource, StopAct
+from .act_vlist import ListWalk
 from .inspect import take_snapshot
 from .llm.base import LLM
 from .settle import PageVersion, page_version, settle
@@ -77,10 +85,13 @@ class _TurnResult:
     kind: Literal["skip", "acted", "replaced"]
     batch: BatchOutcome | None = None
     note: str = ""
+    look: _Look | None = None  # "replaced": the fresh look the retry already took
 
 
 class ActRun(ActState):
     """One act(): settle, look, ask, run, verify (state and records in :class:`ActState`)."""
+
+    _lists: ListWalk  # the virtualised-list search of the run (see .act_vlist)
 
     # ----------------------------------------------------------------- model calls
     @property
@@ -188,7 +199,7 @@ class ActRun(ActState):
             self._settled = True
         if version is None:
             version = page_version(self.page)
-        snapshot = take_snapshot(self.page)
+        snapshot = take_snapshot(self.page, mode=self.settings.snapshot)
         return _Look(snapshot, version, self.variables.redact)
 
     def _still_current(self, look: _Look) -> bool:
@@ -203,7 +214,7 @@ class ActRun(ActState):
             return self._result(True, message)
         except StopAct as stop:
             logger.info("stagehand_py: act failed: %s", stop.message)
-            return self._result(False, stop.message, code=stop.code)
+            return self._result(False, stop.message, code=stop.code, details=stop.details)
 
     def _loop(self) -> str:
         sections = SectionTracker()
@@ -211,6 +222,7 @@ class ActRun(ActState):
         next_version: PageVersion | None = None  # read by the settle that preceded a new look
         notes: list[str] = []
         replaced_looks = 0
+        lists = self._lists = ListWalk(self)
         while True:
             self.check_time()
             if look is None:
@@ -225,6 +237,11 @@ class ActRun(ActState):
                 if version is None or version != look.version:
                     look = self._look(version)
                     new = sections.new_chunks(look.snapshot.chunk_order(), look.content)
+                if not new and not self.steps and lists.step():
+                    # A virtualised list scrolled: show what came into view (same loop).
+                    sections.scrolled()
+                    look, next_version = None, self._settle()
+                    continue
                 if not new:
                     return self._all_sections_refused(look.snapshot)
             group = first_group(look.snapshot, new, self.settings.max_section_chars)
@@ -246,10 +263,13 @@ class ActRun(ActState):
                     )
                 sections.forget(group)
                 notes = [f"Your last choice was not run: {turn.note}. Here is the page again."]
-                next_version = self._settle()
+                look = turn.look
+                if look is None:
+                    next_version = self._settle()
                 continue
             batch = turn.batch
             assert batch is not None
+            lists.found()
             replaced_looks = 0
             sections.reset()
             notes, next_version = batch.notes, batch.version
@@ -279,6 +299,9 @@ class ActRun(ActState):
                 f"(looked at {described}); the verifier says: {verification.reason}",
                 "GOAL_NOT_REACHED",
             )
+        not_reached = self._lists.not_reached()
+        if not_reached is not None:
+            raise not_reached
         if not snapshot.elements:
             raise StopAct(
                 f"{snapshot.url} shows nothing to act on (no visible text or controls). It may "
@@ -298,7 +321,8 @@ class ActRun(ActState):
         """One prompt: ask, re-ask on unusable replies, run the chosen actions."""
         snapshot = look.snapshot
         in_order = sorted(group)  # the model reads the part shown top to bottom
-        shown = {i for c in snapshot.chunks if c.index in group for i in c.element_indexes}
+        # Only elements with a selector are offered (pre-check: a ladder with no unique rung).
+        shown = offered(snapshot, group)
         messages = build_act_messages(
             self.instruction,
             steps=self._step_lines(),
@@ -325,11 +349,17 @@ class ActRun(ActState):
                     "TARGET_NOT_FOUND",
                 )
             if isinstance(first, DoAction):
+                canvas = canvas_choice(snapshot, decisions)
+                if canvas is not None:
+                    raise StopAct(canvas_message(canvas, snapshot.url), "CANVAS_UNSUPPORTED")
                 batch = run_batch(self, snapshot, decisions)
                 if batch.ran:
                     return _TurnResult("acted", batch)
                 if batch.replaced:
-                    return _TurnResult("replaced", note=batch.failure)
+                    retried, fresh = self._retry_without_model(snapshot, decisions)
+                    if retried is not None:
+                        return _TurnResult("acted", retried)
+                    return _TurnResult("replaced", note=batch.failure, look=fresh)
                 decisions[0] = first = InvalidReply(
                     f"{first.method} on element {first.element} failed: {batch.failure}. "
                     "Choose another element or method, or skipSection.",
@@ -345,6 +375,31 @@ class ActRun(ActState):
             f"Last problem: {self.variables.redact(problems[-1])}",
             "NO_USABLE_REPLY",
         )
+
+    def _retry_without_model(
+        self, seen: Snapshot, decisions: list[Decision]
+    ) -> tuple[BatchOutcome | None, _Look]:
+        """The chosen element no longer resolved (counted as a failed attempt): look again
+        and, when every element of the reply is found again unchanged, run the reply on the
+        fresh snapshot without asking the model. ``(None, look)`` when that cannot be done:
+        the model is then shown ``look``."""
+        look = self._look(self._settle())
+        retargeted: list[Decision] = []
+        for decision in decisions:
+            if not isinstance(decision, DoAction):
+                break
+            element = same_element(seen.element(decision.element), look.snapshot)
+            target = decision.target
+            if target is not None:
+                target = same_element(seen.element(target), look.snapshot)
+                if target is None:
+                    return None, look
+            if element is None:
+                return None, look
+            retargeted.append(replace(decision, element=element, target=target))
+        logger.info("stagehand_py: chosen element re-rendered; retrying without the model")
+        batch = run_batch(self, look.snapshot, retargeted)
+        return (batch, look) if batch.ran else (None, look)
 
     def _check_variables(self, decision: Decision) -> Decision:
         """A placeholder the user did not define is refused (never typed in literally)."""

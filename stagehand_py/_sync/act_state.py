@@ -10,7 +10,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from playwright.sync_api import Page as Page
 
@@ -49,10 +49,13 @@ class StopAct(Exception):
     """Ends a run early with a failure message and its code (ActRun.run turns it into the
     failed ActResult; it never escapes act())."""
 
-    def __init__(self, message: str, code: ActErrorCode) -> None:
+    def __init__(
+        self, message: str, code: ActErrorCode, details: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.code: ActErrorCode = code
+        self.details = details  # machine-readable facts of the stop (VLIST_NOT_REACHED's log)
 
     @property
     def timed_out(self) -> bool:
@@ -182,7 +185,12 @@ class ActState:
         return result
 
     def _result(
-        self, success: bool, message: str, *, code: ActErrorCode | None = None
+        self,
+        success: bool,
+        message: str,
+        *,
+        code: ActErrorCode | None = None,
+        details: dict[str, Any] | None = None,
     ) -> ActResult:
         return ActResult(
             success=success,
@@ -197,6 +205,7 @@ class ActState:
             opened_pages=[self.variables.redact(u) for u in self.opened_pages],
             timed_out=code == "TIMEOUT",
             code=code,
+            details=details,
             confidence=self._confidence(),
             page=self.page,
         )

@@ -24,6 +24,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
+from .._config import SnapshotMode
 from .._errors import ConfigurationError, StagehandError
 from .._variables import Variables
 from ..agent._actions import AgentOutput, DoneAction, FinalSummary, output_model
@@ -85,8 +86,10 @@ class AgentRun:
         prices: PriceTable | None = None,
         count_tokens: TokenCounter | None = None,
         options: RequestOptions | None = None,
+        snapshot: SnapshotMode = "dom",
     ) -> None:
         self.page = page
+        self.snapshot_mode: SnapshotMode = snapshot  # the view each step reads
         self.task = task
         self.variables = variables
         self.settings = settings
@@ -204,6 +207,7 @@ class AgentRun:
             clock=self.clock,
             settle_first=not self._settled,
             downloads=self._new_downloads,
+            mode=self.snapshot_mode,
         )
         self._new_downloads = []
         self._settled = True

@@ -111,7 +111,8 @@ def _changed(
         return "the action moved to another tab: look at it first"
     if action in _CHANGES_PAGE or navigations or context.page.url != url_before:
         return f"the page changed to {context.page.url}: look at it first"
-    appeared = new_elements(context.observation.snapshot, take_snapshot(context.page))
+    fresh = take_snapshot(context.page, mode=context.observation.mode)
+    appeared = new_elements(context.observation.snapshot, fresh)
     if appeared:
         return f"{appeared} new element(s) appeared: look at them first"
     return None

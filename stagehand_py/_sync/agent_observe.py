@@ -21,6 +21,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 
+from .._config import SnapshotMode
 from .._variables import Variables
 from ..agent._clock import RunClock, RunEnded
 from ..agent._js import load_agent_js
@@ -44,6 +45,7 @@ class Observation:
     state: AgentState
     snapshot: Snapshot
     page: Page
+    mode: SnapshotMode = "dom"  # the view the snapshot was taken in (Settings.snapshot)
 
 
 def same_page(a: object, b: object) -> bool:
@@ -85,12 +87,13 @@ def observe(
     clock: RunClock,
     settle_first: bool,
     downloads: list[str],
+    mode: SnapshotMode = "dom",
 ) -> Observation:
     """Look at ``page`` (settling first when the last action did not)."""
     page = live_page(page)
     if settle_first:
         settle(page, timeout_ms=clock.cap_ms(settings.settle_timeout_ms))
-    snapshot = take_snapshot(page)
+    snapshot = take_snapshot(page, mode=mode)
     view: list[float] = page.evaluate(load_agent_js("view.js"), snapshot.scroll_container)
     window_y, inner_h, inner_w, scroll_top, scroll_h, client_h = view
     in_view = [e for e in snapshot.elements if _in_view(e.box, window_y, inner_h, inner_w)]
@@ -124,7 +127,7 @@ def observe(
         time_left_s=max(0.0, clock.run_left()),
         screenshot=screenshot,
     )
-    return Observation(state=state, snapshot=snapshot, page=page)
+    return Observation(state=state, snapshot=snapshot, page=page, mode=mode)
 
 
 def _secret_locators(

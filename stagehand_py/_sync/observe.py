@@ -5,6 +5,8 @@ The page is sent a group of chunks at a time (nearest first, up to ``max_prompt_
 With an instruction, the first group that yields matches ends the search; without one, every
 group is listed. The model's element numbers are checked against what it was shown and its
 methods against the allow-list; selectors come from the snapshot, never from the model.
+``Settings.snapshot="aria"`` reads the accessibility-tree view: each result then carries the
+element's locator ladder (``selectors``, and ``ladder`` as readable calls).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .._errors import LLMError
 from .._sections import chunk_groups
 from .._types import ObserveResult
 from .._variables import Variables
+from ..aria._ladder import readable_ladder
 from ..dom import Snapshot
 from ..llm._options import request_options
 from ..llm._usage import Usage
@@ -73,6 +76,7 @@ def _to_result(
         element=item.element,
         selectors=list(element.selectors),
         frame=list(element.frame),
+        ladder=readable_ladder(element.view, element.selectors, element.frame),
     )
 
 
@@ -94,7 +98,7 @@ def observe(
     started = time.monotonic()
     outcome = outcome if outcome is not None else ObserveOutcome(results=[])
     settle(page, timeout_ms=settings.settle_timeout_ms)
-    snapshot = take_snapshot(page)
+    snapshot = take_snapshot(page, mode=settings.snapshot)
     chunk_elements = {c.index: c.element_indexes for c in snapshot.chunks}
     seen_elements: set[int] = set()
     for group in chunk_groups(snapshot, settings.max_prompt_chars):

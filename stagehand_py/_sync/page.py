@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
+from .._config import SnapshotMode
 from .._inputs import check_page_type
 from .._types import ActResult, ObserveResult
 from ..agent import AgentControls, AgentResult, TokenCounter
@@ -54,7 +55,7 @@ class StagehandPage(Page):
         reach the model, logs or results. On failure raises :class:`~stagehand_py.ActError`
         (its ``.result`` says what happened); pass ``raise_on_failure=False`` to get the
         unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
-        this call, e.g. ``max_steps=3, timeout_s=20, max_tokens=512``.
+        this call, e.g. ``max_steps=3, timeout_s=20, max_tokens=512, snapshot="aria"``.
         """
         return self._stagehand.act(
             self, action, variables=variables, raise_on_failure=raise_on_failure, **limits
@@ -70,6 +71,7 @@ class StagehandPage(Page):
         variables: Mapping[str, object] | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> M: ...
 
     @overload
@@ -82,6 +84,7 @@ class StagehandPage(Page):
         variables: Mapping[str, object] | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> dict[str, Any]: ...
 
     @overload
@@ -94,6 +97,7 @@ class StagehandPage(Page):
         variables: Mapping[str, object] | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> str: ...
 
     def extract(
@@ -105,11 +109,13 @@ class StagehandPage(Page):
         variables: Mapping[str, object] | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
         ``selector`` limits the extraction to part of the page; ``max_tokens`` and
-        ``temperature`` override the Stagehand's for this call."""
+        ``temperature`` override the Stagehand's for this call; ``snapshot="aria"`` reads the
+        accessibility tree instead of the cleaned HTML (default: ``Settings.snapshot``)."""
         outcome = self._stagehand.extract(
             self,
             instruction,
@@ -118,6 +124,7 @@ class StagehandPage(Page):
             variables=variables,
             max_tokens=max_tokens,
             temperature=temperature,
+            snapshot=snapshot,
         )
         if schema is None:
             return outcome.value["text"]
@@ -130,12 +137,19 @@ class StagehandPage(Page):
         variables: Mapping[str, object] | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
+        snapshot: SnapshotMode | None = None,
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
         one to :meth:`act` to run it without a model call. ``max_tokens`` and ``temperature``
-        override the Stagehand's for this call."""
+        override the Stagehand's for this call; so does ``snapshot`` for ``Settings.snapshot``
+        (``"dom"`` or ``"aria"``)."""
         outcome = self._stagehand.observe(
-            self, instruction, variables=variables, max_tokens=max_tokens, temperature=temperature
+            self,
+            instruction,
+            variables=variables,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            snapshot=snapshot,
         )
         return outcome.results
 
@@ -147,6 +161,7 @@ class StagehandPage(Page):
         approval: ApprovalCallback | None = None,
         controls: AgentControls | None = None,
         count_tokens: TokenCounter | None = None,
+        snapshot: SnapshotMode | None = None,
         **limits: Any,
     ) -> AgentResult:
         """Let the model drive this page, step by step and across tabs, until ``task`` is done.
@@ -158,6 +173,7 @@ class StagehandPage(Page):
         async function works too); ``controls`` pauses, resumes or stops the run from another
         task or thread. ``limits`` override ``Settings.agent`` for this run, e.g.
         ``max_steps=20, timeout_s=300, use_vision=True, allowed_domains=["*.example.com"]``.
+        ``snapshot`` overrides ``Settings.snapshot`` (how each step reads the page).
         Returns an :class:`~stagehand_py.agent.AgentResult` (``success``, ``final_text``,
         ``data``, ``reason``, ``steps``...); it never raises for a task that was not reached.
         """
@@ -168,12 +184,14 @@ class StagehandPage(Page):
             approval=approval,
             controls=controls,
             count_tokens=count_tokens,
+            snapshot=snapshot,
             **limits,
         )
 
-    def snapshot(self) -> Snapshot:
-        """What the model sees: numbered elements in chunks (``.render_chunk(i)``)."""
-        return take_snapshot(self)
+    def snapshot(self, mode: SnapshotMode | None = None) -> Snapshot:
+        """What the model sees: numbered elements in chunks (``.render_chunk(i)``), in
+        ``mode`` (default: the Stagehand's ``Settings.snapshot``)."""
+        return take_snapshot(self, mode=mode or self._stagehand.settings.snapshot)
 
     def annotated_screenshot(self, path: str | os.PathLike[str]) -> Snapshot:
         """Save a screenshot with the snapshot's element numbers drawn over the elements."""

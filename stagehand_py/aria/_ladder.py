@@ -177,3 +177,9 @@ def public_form(selector: str, frame: Sequence[str] = ()) -> str:
     exact=True)``; frames become ``frame_locator(...)`` steps. Pure, for display and codegen."""
     steps = [f"frame_locator({_py(f)})" for f in frame]
     return ".".join(["page", *steps, _method_call(selector)])
+
+
+def readable_ladder(element_view: str, selectors: Sequence[str], frame: Sequence[str]) -> list[str]:
+    """An accessibility-tree element's ladder as readable calls (empty for a DOM element,
+    whose selectors are XPaths the cache and the executor use as they are)."""
+    return [public_form(s, frame) for s in selectors] if element_view == "aria" else []

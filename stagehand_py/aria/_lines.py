@@ -81,12 +81,28 @@ def _attributes(node: AriaNode) -> dict[str, str]:
     return shown
 
 
-def _holds_controls(node: AriaNode) -> bool:
-    return any(is_control(n) for n in node.nodes())
+def _control_holders(roots: list[AriaNode]) -> set[int]:
+    """``id()`` of every node that is or holds a control, in one pass (asking each node's
+    subtree again would make the walk quadratic on a deep page)."""
+    holders: set[int] = set()
+
+    def visit(node: AriaNode) -> bool:
+        held = is_control(node)
+        for child in node.children:
+            if isinstance(child, AriaNode) and visit(child):
+                held = True
+        if held:
+            holders.add(id(node))
+        return held
+
+    for root in roots:
+        visit(root)
+    return holders
 
 
 class _Collector:
-    def __init__(self) -> None:
+    def __init__(self, holders: set[int]) -> None:
+        self._holders = holders
         self.lines: list[Line] = []
         self.anchor: AriaNode | None = None  # the last node with a visible box, in order
 
@@ -97,9 +113,11 @@ class _Collector:
             self.anchor = node
         if node.role == "iframe":
             return self.children(node, hidden)
-        if is_control(node):
+        if is_control(node) and (node.role in CONTROL_ROLES or not self.holds_inner(node)):
             return self.control(node, hidden)
-        if not _holds_controls(node):
+        # A container clickable only by its pointer cursor (a product card) that holds
+        # controls is read as a container: its headings and text stay beside its controls.
+        if not self.holds(node):
             text = _join(node.texts())
             leaf = not any(isinstance(c, AriaNode) for c in node.children)
             if len(text) <= MAX_TEXT_CHARS or leaf:
@@ -108,6 +126,14 @@ class _Collector:
         if node.name and node.role not in UNQUERYABLE_ROLES:
             out.append(self.line("header", node, hidden, name=node.name))
         return out + self.children(node, hidden)
+
+    def holds(self, node: AriaNode) -> bool:
+        """``node`` is a control or holds one."""
+        return id(node) in self._holders
+
+    def holds_inner(self, node: AriaNode) -> bool:
+        """A control below ``node`` (not ``node`` itself)."""
+        return any(isinstance(c, AriaNode) and self.holds(c) for c in node.children)
 
     def line(
         self, kind: LineKind, node: AriaNode, hidden: bool, name: str = "", text: str = ""
@@ -135,7 +161,7 @@ class _Collector:
             line.text = node.text or ", ".join(chosen)
         else:
             for child in node.children:  # controls inside a control (a listbox's options)
-                if isinstance(child, AriaNode) and _holds_controls(child):
+                if isinstance(child, AriaNode) and self.holds(child):
                     nested += self.children_of_kind(child, hidden)
             if not nested:
                 text = _join(node.texts())
@@ -214,7 +240,7 @@ def _repeats_label(groups: list[list[Line]], i: int) -> bool:
 
 def collect_lines(roots: list[AriaNode]) -> list[Line]:
     """Every line of the list, in reading order."""
-    collector = _Collector()
+    collector = _Collector(_control_holders(roots))
     lines: list[Line] = []
     for root in roots:
         if root.role == "text":

@@ -70,11 +70,13 @@ class AriaNode:
         return self.states.get("cursor") == "pointer"
 
     def nodes(self) -> Iterator[AriaNode]:
-        """This node and every node below it, in document order."""
-        yield self
-        for child in self.children:
-            if isinstance(child, AriaNode):
-                yield from child.nodes()
+        """This node and every node below it, in document order (iteratively: a chain of
+        nested generators costs a step per level for every node of a deep tree)."""
+        stack: list[AriaNode] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(c for c in reversed(node.children) if isinstance(c, AriaNode))
 
     def texts(self) -> Iterator[str]:
         """Every piece of text in this subtree, in reading order (names of leaves included)."""
@@ -109,7 +111,9 @@ def _fail(line: int, what: str, text: str) -> SerializationError:
 def _node_from_key(match: re.Match[str], line: int) -> AriaNode:
     role, name, attributes = match.group(1), match.group(2), match.group(3)
     node = AriaNode(role=role)
-    if name:
+    if name and "\\" not in name and name.startswith('"') and name.endswith('"'):
+        node.name = name[1:-1]  # no escapes: the common case, without a JSON decode
+    elif name:
         try:
             node.name = json.loads(name)
         except json.JSONDecodeError:

@@ -69,6 +69,8 @@ def render_aria_element(element: Element, *, redact: Redactor | None = None) -> 
     elif element.name and element.name != element.text:
         parts.append("name=" + _value(page(element.name), MAX_TEXT_CHARS))
     for key, value in element.attributes.items():
+        if key.startswith("."):
+            continue  # kept for the SDK, not for the model (see _assemble.HIDDEN_URL)
         if value == "":
             parts.append(key)
         else:

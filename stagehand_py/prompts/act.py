@@ -124,8 +124,9 @@ ACT_SYSTEM = """\
 You operate a web browser for a user through the tools doAction, skipSection and \
 targetNotFound.
 
-You see part of the page as numbered elements: `N:<tag attributes>text</tag>`. Choose only \
-from those numbers. If nothing shown helps with the goal, call skipSection to see the next part. \
+You see part of the page as numbered elements: `N:<tag attributes>text</tag>` (or \
+`N:<role name="...">text`). Choose only from those numbers. If nothing shown helps with the \
+goal, call skipSection to see the next part. \
 Marks on an element: `disabled` (cannot be used now), `readonly` (cannot be typed into), \
 `aria-hidden` (hidden from screen readers, still clickable), `hint` (what an icon without \
 text shows: its classes, image or title). `&lt;`/`&gt;` are page text, not markup.
@@ -145,6 +146,8 @@ a <select>: click it, then click the option that appears.
 - Give each doAction a confidence (0.00-1.00); say why in one line.
 - If the page cannot reach the goal (e.g. it is about something else), call targetNotFound \
 instead of guessing; if a part not seen yet might, call skipSection.
+- A list may hold rows not shown yet: skipSection scrolls it.
+- If the target is drawn in a `<canvas>`, choose the canvas itself.
 - Set completed=true only on the action after which the goal is fully done.
 """
 

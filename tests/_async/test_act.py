@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from typing import Any
 
 import pytest
 from playwright.async_api import Page as AsyncPage
@@ -18,12 +19,17 @@ from stagehand_py.testing import AsyncFunctionLLM, AsyncScriptedLLM, do_action
 from tests import secret_values
 from tests._async.plan_llm import AsyncPlanLLM, Step
 
-INPUT = r"^<input\b"
+# Plans below find their element in either view: the DOM line (``<input id=...>``) or the
+# accessibility-tree line (``<textbox name="...">``), so the same plan runs in both modes.
+INPUT = r"^<(?:input|textbox)\b"
+SELECT = r"^<(?:select|combobox)\b"
+# Each test marked MODES runs once per snapshot mode (Stagehand(snapshot=mode)).
+MODES = pytest.mark.parametrize("mode", ["dom", "aria"])
 
 
 def _field(name: str) -> str:
-    """A pattern for the <input> whose attributes mention ``name``."""
-    return rf"^<input\b[^>]*{name}"
+    """A pattern for the form field whose attributes (DOM) or name (aria) mention ``name``."""
+    return rf"(?i)^<(?:input\b[^>]*|(?:textbox|checkbox|searchbox)\b.*){name}"
 
 
 async def _open(page: AsyncPage, url: str) -> None:
@@ -37,16 +43,17 @@ def _count_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     count = [0]
     original = act_module.take_snapshot
 
-    async def counting(page: AsyncPage) -> Snapshot:
+    async def counting(page: AsyncPage, **options: Any) -> Snapshot:
         count[0] += 1
-        return await original(page)
+        return await original(page, **options)
 
     monkeypatch.setattr(act_module, "take_snapshot", counting)
     return count
 
 
+@MODES
 async def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
-    async_page: AsyncPage, pages_url: str
+    async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
     llm = AsyncPlanLLM(
         [
@@ -54,12 +61,12 @@ async def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
             Step("fill", _field("email"), ["<|EMAIL|>"]),
             Step("fill", _field("password"), ["%password%"]),
             Step("fill", _field("phone"), ["<|PHONE|>"]),
-            Step("select_option", r"^<select\b", ["United Kingdom"]),
+            Step("select_option", SELECT, ["United Kingdom"]),
             Step("check", _field("terms")),
             Step("click", r"^<button\b[^>]*>.*Submit"),
         ]
     )
-    page = AsyncStagehand(llm=llm).wrap(async_page)
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "form.html")
     variables = {
         "email": secret_values.EMAIL,
@@ -91,30 +98,43 @@ async def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
     assert result.actions[2].arguments == ["<|PASSWORD|>"] or result.actions[2].arguments == [
         "%password%"
     ]
+    if mode == "aria":  # the record shows the ladder, most user-facing rung first
+        assert result.actions[0].ladder[0] == (
+            'page.get_by_role("textbox", name="First name", exact=True)'
+        )
+        assert len(result.actions[0].ladder) == len(result.actions[0].selectors)
+    else:
+        assert not result.actions[0].ladder
 
 
+@MODES
 async def test_picks_a_radio_hidden_behind_its_styled_label(
-    async_page: AsyncPage, pages_url: str
+    async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
-    llm = AsyncPlanLLM([Step("click", r"(?i)^<input\b[^>]*radio[^>]*express")])
-    page = AsyncStagehand(llm=llm).wrap(async_page)
+    llm = AsyncPlanLLM([Step("click", r"(?i)^<(?:input\b[^>]*radio[^>]*|radio\b.*)express")])
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "radios.html")
     result = await page.act("choose express shipping")
     assert result.success
     assert await page.locator("input[type=radio][value*=express i]").is_checked()
 
 
-async def test_native_select_and_custom_dropdown(async_page: AsyncPage, pages_url: str) -> None:
+@MODES
+async def test_native_select_and_custom_dropdown(
+    async_page: AsyncPage, pages_url: str, mode: str
+) -> None:
     llm = AsyncPlanLLM(
         [
-            Step("select_option", r"^<select\b", ["Large"], completed=False),
+            Step("select_option", SELECT, ["Large"], completed=False),
             Step(
-                "click", r"(?i)^<(button|div)\b[^>]*(combobox|haspopup|dropdown)", completed=False
+                "click",
+                r"(?i)^<((button|div)\b[^>]*(combobox|haspopup|dropdown)|button\b.*Choose a)",
+                completed=False,
             ),
-            Step("click", r"(?i)^<div\b[^>]*option[^>]*>.*Blue"),
+            Step("click", r"(?i)^<(div\b[^>]*option[^>]*>.*|option\b.*)Blue"),
         ]
     )
-    page = AsyncStagehand(llm=llm).wrap(async_page)
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "dropdowns.html")
     result = await page.act("choose size Large and colour Blue")
     assert result.success, result.message
@@ -122,18 +142,24 @@ async def test_native_select_and_custom_dropdown(async_page: AsyncPage, pages_ur
     assert "blue" in (await page.locator("#custom-value").inner_text()).lower()
 
 
-async def test_acts_inside_nested_shadow_dom(async_page: AsyncPage, pages_url: str) -> None:
+@MODES
+async def test_acts_inside_nested_shadow_dom(
+    async_page: AsyncPage, pages_url: str, mode: str
+) -> None:
     llm = AsyncPlanLLM([Step("fill", INPUT, ["deep value"]), Step("click", r"^<button\b")])
-    page = AsyncStagehand(llm=llm).wrap(async_page)
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "shadow.html")
     result = await page.act("type 'deep value' in the field and press the button")
     assert result.success, result.message
     assert "deep value" in await page.locator("#shadow-result").inner_text()
 
 
-async def test_acts_inside_a_nested_iframe(async_page: AsyncPage, pages_url: str) -> None:
+@MODES
+async def test_acts_inside_a_nested_iframe(
+    async_page: AsyncPage, pages_url: str, mode: str
+) -> None:
     llm = AsyncPlanLLM([Step("fill", INPUT, ["framed"]), Step("click", r"^<button\b")])
-    page = AsyncStagehand(llm=llm).wrap(async_page)
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "frames.html")
     result = await page.act("type 'framed' in the inner frame's field and press its button")
     assert result.success, result.message
@@ -142,11 +168,12 @@ async def test_acts_inside_a_nested_iframe(async_page: AsyncPage, pages_url: str
     assert "framed" in await inner.locator("#frame-result").inner_text()
 
 
+@MODES
 async def test_finds_an_element_only_present_in_the_third_chunk(
-    async_page: AsyncPage, pages_url: str
+    async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
     llm = AsyncPlanLLM([Step("click", r"^<button\b[^>]*>.*Load more reviews")])
-    page = AsyncStagehand(llm=llm).wrap(async_page)
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "long.html")
     result = await page.act("load more reviews")
     assert result.success, result.message
@@ -156,11 +183,12 @@ async def test_finds_an_element_only_present_in_the_third_chunk(
     assert await page.locator("#long-result").inner_text() != ""
 
 
+@MODES
 async def test_skipping_every_section_fails_clearly(
-    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
+    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
     llm = AsyncPlanLLM([Step("click", r"a button that is not there")])
-    page = AsyncStagehand(llm=llm, max_section_chars=0).wrap(async_page)
+    page = AsyncStagehand(llm=llm, max_section_chars=0, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "long.html")
     snapshot = await page.snapshot()
     serialized = _count_snapshots(monkeypatch)
@@ -175,25 +203,32 @@ async def test_skipping_every_section_fails_clearly(
     assert serialized == [1]
 
 
-async def test_dismisses_the_cookie_banner_first(async_page: AsyncPage, pages_url: str) -> None:
+@MODES
+async def test_dismisses_the_cookie_banner_first(
+    async_page: AsyncPage, pages_url: str, mode: str
+) -> None:
     llm = AsyncPlanLLM(
         [
             Step("click", r"^<button\b[^>]*>.*Accept all", completed=False),
             Step("click", r"^<button\b[^>]*>.*Subscribe"),
         ]
     )
-    page = AsyncStagehand(llm=llm).wrap(async_page)
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "cookie.html")
     before = await page.snapshot()
-    assert "Subscribe" not in before.render_all(), "the banner should cover Subscribe at first"
+    if mode == "dom":  # the tree lists a covered button too; the click waits for the banner
+        assert "Subscribe" not in before.render_all(), "the banner should cover Subscribe at first"
     result = await page.act("subscribe to the newsletter")
     assert result.success, result.message
     assert [a.method for a in result.actions] == ["click", "click"]
 
 
-async def test_follows_a_link_that_opens_a_new_tab(async_page: AsyncPage, pages_url: str) -> None:
-    llm = AsyncPlanLLM([Step("click", r"^<a\b")])
-    page = AsyncStagehand(llm=llm).wrap(async_page)
+@MODES
+async def test_follows_a_link_that_opens_a_new_tab(
+    async_page: AsyncPage, pages_url: str, mode: str
+) -> None:
+    llm = AsyncPlanLLM([Step("click", r"^<(a|link)\b")])
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "new_tab.html")
     result = await page.act("open the link")
     assert result.success, result.message
@@ -202,7 +237,10 @@ async def test_follows_a_link_that_opens_a_new_tab(async_page: AsyncPage, pages_
     assert await result.page.snapshot() is not None  # the new tab is wrapped too
 
 
-async def test_verify_says_not_yet_then_done(async_page: AsyncPage, pages_url: str) -> None:
+@MODES
+async def test_verify_says_not_yet_then_done(
+    async_page: AsyncPage, pages_url: str, mode: str
+) -> None:
     llm = AsyncPlanLLM(
         [
             Step("click", r"^<button\b[^>]*>.*Next", completed=True),
@@ -211,7 +249,7 @@ async def test_verify_says_not_yet_then_done(async_page: AsyncPage, pages_url: s
         ],
         verdicts=[False, True],
     )
-    page = AsyncStagehand(llm=llm).wrap(async_page)
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "changes.html")
     result = await page.act("go through both steps")
     assert result.success, result.message

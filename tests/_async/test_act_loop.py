@@ -4,6 +4,7 @@ confidence and codes. Pages are under tests/pages/loop/."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 from playwright.async_api import Page as AsyncPage
@@ -29,9 +30,9 @@ def _count_snapshots(
     count = [0]
     original = act_module.take_snapshot
 
-    async def counting(page: AsyncPage) -> Snapshot:
+    async def counting(page: AsyncPage, **options: Any) -> Snapshot:
         count[0] += 1
-        snapshot = await original(page)
+        snapshot = await original(page, **options)
         if after is not None:
             await after(page, count[0])
         return snapshot

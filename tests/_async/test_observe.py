@@ -17,6 +17,10 @@ from stagehand_py.testing import AsyncFunctionLLM
 from tests import secret_values
 from tests._async.plan_llm import AsyncPlanLLM, Step, find_element
 
+# The email field's line in either view (DOM attributes or the tree's name).
+EMAIL_FIELD = r"(?i)^<(?:input\b[^>]*|textbox\b.*)email"
+MODES = pytest.mark.parametrize("mode", ["dom", "aria"])
+
 
 def _finder(*wanted: tuple[str, str, list[str]]) -> AsyncFunctionLLM:
     """A model that answers observe requests by finding lines in the page text it was sent."""
@@ -47,14 +51,15 @@ async def _resolves_to_one(page: AsyncPage, result: ObserveResult) -> None:
         assert used == selector and await locator.count() == 1
 
 
+@MODES
 async def test_observe_returns_resolvable_selectors_and_suggested_methods(
-    async_page: AsyncPage, pages_url: str
+    async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
     llm = _finder(
-        (r"^<input\b[^>]*email", "fill", ["<|EMAIL|>"]),
+        (EMAIL_FIELD, "fill", ["<|EMAIL|>"]),
         (r"^<button\b[^>]*>.*Submit", "click", []),
     )
-    page = AsyncStagehand(llm=llm).wrap(async_page)
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "form.html")
     results = await page.observe("the email field and the submit button")
     assert [r.method for r in results] == ["fill", "click"]
@@ -62,17 +67,22 @@ async def test_observe_returns_resolvable_selectors_and_suggested_methods(
     for result in results:
         assert result.selector == result.selectors[0]
         await _resolves_to_one(page, result)
+        assert len(result.ladder) == (len(result.selectors) if mode == "aria" else 0)
     assert llm.calls == 1
+    if mode == "aria":
+        assert results[1].ladder[0] == 'page.get_by_role("button", name="Submit", exact=True)'
 
 
+@MODES
 async def test_observe_sees_into_shadow_dom_and_nested_frames(
-    async_page: AsyncPage, pages_url: str
+    async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
     for name in ("shadow.html", "frames.html"):
         llm = _finder((r"^<button\b", "click", []))
+        # The mode per call overrides the Stagehand's (dom here).
         page = AsyncStagehand(llm=llm).wrap(async_page)
         await page.goto(pages_url + name)
-        [result] = await page.observe("the button")
+        [result] = await page.observe("the button", snapshot=mode)
         await _resolves_to_one(page, result)
         if name == "frames.html":
             assert len(result.frame) == 2
@@ -107,11 +117,12 @@ async def test_observe_drops_unshown_elements_and_unknown_methods(
     assert result.method == "click"  # an unknown method never survives
 
 
+@MODES
 async def test_act_on_an_observed_result_makes_no_model_call(
-    async_page: AsyncPage, pages_url: str
+    async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
-    llm = _finder((r"^<input\b[^>]*email", "fill", ["<|EMAIL|>"]))
-    page = AsyncStagehand(llm=llm).wrap(async_page)
+    llm = _finder((EMAIL_FIELD, "fill", ["<|EMAIL|>"]))
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "form.html")
     [field] = await page.observe("the email field")
     calls = llm.calls

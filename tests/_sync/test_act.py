@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 import re
 import time
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page as Page
@@ -19,12 +20,17 @@ from stagehand_py.testing import FunctionLLM, ScriptedLLM, do_action
 from tests import secret_values
 from tests._sync.plan_llm import PlanLLM, Step
 
-INPUT = r"^<input\b"
+# Plans below find their element in either view: the DOM line (``<input id=...>``) or the
+# accessibility-tree line (``<textbox name="...">``), so the same plan runs in both modes.
+INPUT = r"^<(?:input|textbox)\b"
+SELECT = r"^<(?:select|combobox)\b"
+# Each test marked MODES runs once per snapshot mode (Stagehand(snapshot=mode)).
+MODES = pytest.mark.parametrize("mode", ["dom", "aria"])
 
 
 def _field(name: str) -> str:
-    """A pattern for the <input> whose attributes mention ``name``."""
-    return rf"^<input\b[^>]*{name}"
+    """A pattern for the form field whose attributes (DOM) or name (aria) mention ``name``."""
+    return rf"(?i)^<(?:input\b[^>]*|(?:textbox|checkbox|searchbox)\b.*){name}"
 
 
 def _open(page: Page, url: str) -> None:
@@ -38,16 +44,17 @@ def _count_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     count = [0]
     original = act_module.take_snapshot
 
-    def counting(page: Page) -> Snapshot:
+    def counting(page: Page, **options: Any) -> Snapshot:
         count[0] += 1
-        return original(page)
+        return original(page, **options)
 
     monkeypatch.setattr(act_module, "take_snapshot", counting)
     return count
 
 
+@MODES
 def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
-    sync_page: Page, pages_url: str
+    sync_page: Page, pages_url: str, mode: str
 ) -> None:
     llm = PlanLLM(
         [
@@ -55,12 +62,12 @@ def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
             Step("fill", _field("email"), ["<|EMAIL|>"]),
             Step("fill", _field("password"), ["%password%"]),
             Step("fill", _field("phone"), ["<|PHONE|>"]),
-            Step("select_option", r"^<select\b", ["United Kingdom"]),
+            Step("select_option", SELECT, ["United Kingdom"]),
             Step("check", _field("terms")),
             Step("click", r"^<button\b[^>]*>.*Submit"),
         ]
     )
-    page = Stagehand(llm=llm).wrap(sync_page)
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "form.html")
     variables = {
         "email": secret_values.EMAIL,
@@ -92,30 +99,43 @@ def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
     assert result.actions[2].arguments == ["<|PASSWORD|>"] or result.actions[2].arguments == [
         "%password%"
     ]
+    if mode == "aria":  # the record shows the ladder, most user-facing rung first
+        assert result.actions[0].ladder[0] == (
+            'page.get_by_role("textbox", name="First name", exact=True)'
+        )
+        assert len(result.actions[0].ladder) == len(result.actions[0].selectors)
+    else:
+        assert not result.actions[0].ladder
 
 
+@MODES
 def test_picks_a_radio_hidden_behind_its_styled_label(
-    sync_page: Page, pages_url: str
+    sync_page: Page, pages_url: str, mode: str
 ) -> None:
-    llm = PlanLLM([Step("click", r"(?i)^<input\b[^>]*radio[^>]*express")])
-    page = Stagehand(llm=llm).wrap(sync_page)
+    llm = PlanLLM([Step("click", r"(?i)^<(?:input\b[^>]*radio[^>]*|radio\b.*)express")])
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "radios.html")
     result = page.act("choose express shipping")
     assert result.success
     assert page.locator("input[type=radio][value*=express i]").is_checked()
 
 
-def test_native_select_and_custom_dropdown(sync_page: Page, pages_url: str) -> None:
+@MODES
+def test_native_select_and_custom_dropdown(
+    sync_page: Page, pages_url: str, mode: str
+) -> None:
     llm = PlanLLM(
         [
-            Step("select_option", r"^<select\b", ["Large"], completed=False),
+            Step("select_option", SELECT, ["Large"], completed=False),
             Step(
-                "click", r"(?i)^<(button|div)\b[^>]*(combobox|haspopup|dropdown)", completed=False
+                "click",
+                r"(?i)^<((button|div)\b[^>]*(combobox|haspopup|dropdown)|button\b.*Choose a)",
+                completed=False,
             ),
-            Step("click", r"(?i)^<div\b[^>]*option[^>]*>.*Blue"),
+            Step("click", r"(?i)^<(div\b[^>]*option[^>]*>.*|option\b.*)Blue"),
         ]
     )
-    page = Stagehand(llm=llm).wrap(sync_page)
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "dropdowns.html")
     result = page.act("choose size Large and colour Blue")
     assert result.success, result.message
@@ -123,18 +143,24 @@ def test_native_select_and_custom_dropdown(sync_page: Page, pages_url: str) -> N
     assert "blue" in (page.locator("#custom-value").inner_text()).lower()
 
 
-def test_acts_inside_nested_shadow_dom(sync_page: Page, pages_url: str) -> None:
+@MODES
+def test_acts_inside_nested_shadow_dom(
+    sync_page: Page, pages_url: str, mode: str
+) -> None:
     llm = PlanLLM([Step("fill", INPUT, ["deep value"]), Step("click", r"^<button\b")])
-    page = Stagehand(llm=llm).wrap(sync_page)
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "shadow.html")
     result = page.act("type 'deep value' in the field and press the button")
     assert result.success, result.message
     assert "deep value" in page.locator("#shadow-result").inner_text()
 
 
-def test_acts_inside_a_nested_iframe(sync_page: Page, pages_url: str) -> None:
+@MODES
+def test_acts_inside_a_nested_iframe(
+    sync_page: Page, pages_url: str, mode: str
+) -> None:
     llm = PlanLLM([Step("fill", INPUT, ["framed"]), Step("click", r"^<button\b")])
-    page = Stagehand(llm=llm).wrap(sync_page)
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "frames.html")
     result = page.act("type 'framed' in the inner frame's field and press its button")
     assert result.success, result.message
@@ -143,11 +169,12 @@ def test_acts_inside_a_nested_iframe(sync_page: Page, pages_url: str) -> None:
     assert "framed" in inner.locator("#frame-result").inner_text()
 
 
+@MODES
 def test_finds_an_element_only_present_in_the_third_chunk(
-    sync_page: Page, pages_url: str
+    sync_page: Page, pages_url: str, mode: str
 ) -> None:
     llm = PlanLLM([Step("click", r"^<button\b[^>]*>.*Load more reviews")])
-    page = Stagehand(llm=llm).wrap(sync_page)
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "long.html")
     result = page.act("load more reviews")
     assert result.success, result.message
@@ -157,11 +184,12 @@ def test_finds_an_element_only_present_in_the_third_chunk(
     assert page.locator("#long-result").inner_text() != ""
 
 
+@MODES
 def test_skipping_every_section_fails_clearly(
-    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
+    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
     llm = PlanLLM([Step("click", r"a button that is not there")])
-    page = Stagehand(llm=llm, max_section_chars=0).wrap(sync_page)
+    page = Stagehand(llm=llm, max_section_chars=0, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "long.html")
     snapshot = page.snapshot()
     serialized = _count_snapshots(monkeypatch)
@@ -176,25 +204,32 @@ def test_skipping_every_section_fails_clearly(
     assert serialized == [1]
 
 
-def test_dismisses_the_cookie_banner_first(sync_page: Page, pages_url: str) -> None:
+@MODES
+def test_dismisses_the_cookie_banner_first(
+    sync_page: Page, pages_url: str, mode: str
+) -> None:
     llm = PlanLLM(
         [
             Step("click", r"^<button\b[^>]*>.*Accept all", completed=False),
             Step("click", r"^<button\b[^>]*>.*Subscribe"),
         ]
     )
-    page = Stagehand(llm=llm).wrap(sync_page)
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "cookie.html")
     before = page.snapshot()
-    assert "Subscribe" not in before.render_all(), "the banner should cover Subscribe at first"
+    if mode == "dom":  # the tree lists a covered button too; the click waits for the banner
+        assert "Subscribe" not in before.render_all(), "the banner should cover Subscribe at first"
     result = page.act("subscribe to the newsletter")
     assert result.success, result.message
     assert [a.method for a in result.actions] == ["click", "click"]
 
 
-def test_follows_a_link_that_opens_a_new_tab(sync_page: Page, pages_url: str) -> None:
-    llm = PlanLLM([Step("click", r"^<a\b")])
-    page = Stagehand(llm=llm).wrap(sync_page)
+@MODES
+def test_follows_a_link_that_opens_a_new_tab(
+    sync_page: Page, pages_url: str, mode: str
+) -> None:
+    llm = PlanLLM([Step("click", r"^<(a|link)\b")])
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "new_tab.html")
     result = page.act("open the link")
     assert result.success, result.message
@@ -203,7 +238,10 @@ def test_follows_a_link_that_opens_a_new_tab(sync_page: Page, pages_url: str) ->
     assert result.page.snapshot() is not None  # the new tab is wrapped too
 
 
-def test_verify_says_not_yet_then_done(sync_page: Page, pages_url: str) -> None:
+@MODES
+def test_verify_says_not_yet_then_done(
+    sync_page: Page, pages_url: str, mode: str
+) -> None:
     llm = PlanLLM(
         [
             Step("click", r"^<button\b[^>]*>.*Next", completed=True),
@@ -212,7 +250,7 @@ def test_verify_says_not_yet_then_done(sync_page: Page, pages_url: str) -> None:
         ],
         verdicts=[False, True],
     )
-    page = Stagehand(llm=llm).wrap(sync_page)
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "changes.html")
     result = page.act("go through both steps")
     assert result.success, result.message

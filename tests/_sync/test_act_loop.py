@@ -5,6 +5,7 @@ confidence and codes. Pages are under tests/pages/loop/."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page as Page
@@ -30,9 +31,9 @@ def _count_snapshots(
     count = [0]
     original = act_module.take_snapshot
 
-    def counting(page: Page) -> Snapshot:
+    def counting(page: Page, **options: Any) -> Snapshot:
         count[0] += 1
-        snapshot = original(page)
+        snapshot = original(page, **options)
         if after is not None:
             after(page, count[0])
         return snapshot

@@ -18,6 +18,10 @@ from stagehand_py.testing import FunctionLLM
 from tests import secret_values
 from tests._sync.plan_llm import PlanLLM, Step, find_element
 
+# The email field's line in either view (DOM attributes or the tree's name).
+EMAIL_FIELD = r"(?i)^<(?:input\b[^>]*|textbox\b.*)email"
+MODES = pytest.mark.parametrize("mode", ["dom", "aria"])
+
 
 def _finder(*wanted: tuple[str, str, list[str]]) -> FunctionLLM:
     """A model that answers observe requests by finding lines in the page text it was sent."""
@@ -48,14 +52,15 @@ def _resolves_to_one(page: Page, result: ObserveResult) -> None:
         assert used == selector and locator.count() == 1
 
 
+@MODES
 def test_observe_returns_resolvable_selectors_and_suggested_methods(
-    sync_page: Page, pages_url: str
+    sync_page: Page, pages_url: str, mode: str
 ) -> None:
     llm = _finder(
-        (r"^<input\b[^>]*email", "fill", ["<|EMAIL|>"]),
+        (EMAIL_FIELD, "fill", ["<|EMAIL|>"]),
         (r"^<button\b[^>]*>.*Submit", "click", []),
     )
-    page = Stagehand(llm=llm).wrap(sync_page)
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "form.html")
     results = page.observe("the email field and the submit button")
     assert [r.method for r in results] == ["fill", "click"]
@@ -63,17 +68,22 @@ def test_observe_returns_resolvable_selectors_and_suggested_methods(
     for result in results:
         assert result.selector == result.selectors[0]
         _resolves_to_one(page, result)
+        assert len(result.ladder) == (len(result.selectors) if mode == "aria" else 0)
     assert llm.calls == 1
+    if mode == "aria":
+        assert results[1].ladder[0] == 'page.get_by_role("button", name="Submit", exact=True)'
 
 
+@MODES
 def test_observe_sees_into_shadow_dom_and_nested_frames(
-    sync_page: Page, pages_url: str
+    sync_page: Page, pages_url: str, mode: str
 ) -> None:
     for name in ("shadow.html", "frames.html"):
         llm = _finder((r"^<button\b", "click", []))
+        # The mode per call overrides the Stagehand's (dom here).
         page = Stagehand(llm=llm).wrap(sync_page)
         page.goto(pages_url + name)
-        [result] = page.observe("the button")
+        [result] = page.observe("the button", snapshot=mode)
         _resolves_to_one(page, result)
         if name == "frames.html":
             assert len(result.frame) == 2
@@ -108,11 +118,12 @@ def test_observe_drops_unshown_elements_and_unknown_methods(
     assert result.method == "click"  # an unknown method never survives
 
 
+@MODES
 def test_act_on_an_observed_result_makes_no_model_call(
-    sync_page: Page, pages_url: str
+    sync_page: Page, pages_url: str, mode: str
 ) -> None:
-    llm = _finder((r"^<input\b[^>]*email", "fill", ["<|EMAIL|>"]))
-    page = Stagehand(llm=llm).wrap(sync_page)
+    llm = _finder((EMAIL_FIELD, "fill", ["<|EMAIL|>"]))
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "form.html")
     [field] = page.observe("the email field")
     calls = llm.calls

@@ -98,7 +98,7 @@ const SHOWN_ATTRS = [
 ];
 const SHOWN_SET = new Set(SHOWN_ATTRS);
 // Attribute names go on the wire as indexes into this list (sent once as attribute_names).
-const WIRE_ATTRS = SHOWN_ATTRS.concat(["value", "checked", "contenteditable"]);
+const WIRE_ATTRS = SHOWN_ATTRS.concat(["value", "checked", "contenteditable", "size"]);
 const WIRE_ATTR_INDEX = new Map(WIRE_ATTRS.map((a, i) => [a, i]));
 // Value of attribute `name` in a pairs list from attributesOf, or undefined.
 const attrOf = (pairs, name) => {

@@ -149,8 +149,10 @@ function walk(el, ctx, xpath, anchor, hidden, inTextOwner, parentArea) {
     const free = !marked && !inTextOwner;
     const content = free && leaf && tag !== "svg" ? el.textContent : null; // read once
     // Something that shows no text is only seen if it is a clickable (45_clickable.js).
+    // A <canvas> is always a line (with its size, see attributesOf), so a target drawn in one
+    // is seen and refused (CANVAS_UNSUPPORTED), never guessed at.
     const implicit = free && leaf && (content === null || !/\S/.test(content)) &&
-      implicitClick(el, tag, ctx);
+      (tag === "canvas" || implicitClick(el, tag, ctx));
     if (marked || implicit) {
       ownsText = ownsText || implicit || TEXT_OWNER_TAGS.has(tag) ||
         TEXT_OWNER_ROLES.has(el.getAttribute("role"));

@@ -53,6 +53,9 @@ function attributesOf(el) {
     }
   } else if ((tag === "textarea" || tag === "select") && el.value) {
     pairs.push(VALUE, wireString(el.value, WIRE_VALUE));
+  } else if (tag === "canvas") {
+    const box = el.getBoundingClientRect(); // its drawn size, as the aria view shows it
+    pairs.push(WIRE_ATTR_INDEX.get("size"), round(box.width) + "x" + round(box.height));
   }
   return pairs;
 }
