@@ -82,6 +82,10 @@ class Settings(BaseModel):
             "0 means one chunk per prompt)"
         ),
     )
+    instructions: str = Field(
+        default="",
+        description="your own instructions, added to the system prompt of every model request",
+    )
 
     @classmethod
     def from_env(cls, *, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:

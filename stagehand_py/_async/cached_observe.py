@@ -42,6 +42,7 @@ async def cached_observe(
     cache: ActionCache | None,
 ) -> ObserveOutcome:
     """observe() through the cache (``llm`` is called only when the model is needed)."""
+    __tracebackhide__ = True
     if cache is None:
         if settings.cache_mode == "require":
             raise ConfigurationError(

@@ -53,8 +53,11 @@ class AsyncStagehandPage(AsyncPage):
         reach the model, logs or results. On failure raises :class:`~stagehand_py.ActError`
         (its ``.result`` says what happened); pass ``raise_on_failure=False`` to get the
         unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
-        this call, e.g. ``max_steps=3, timeout_s=20``.
+        this call, e.g. ``max_steps=3, timeout_s=20``; ``model="openai/gpt-4.1"`` or ``llm=``
+        asks another model than the session's, and ``instructions=`` adds to the session's
+        own instructions, for this call only (the same three work on extract, observe, agent).
         """
+        __tracebackhide__ = True
         return await self._stagehand.act(
             self, action, variables=variables, raise_on_failure=raise_on_failure, **limits
         )
@@ -67,6 +70,7 @@ class AsyncStagehandPage(AsyncPage):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        **call: Any,
     ) -> M: ...
 
     @overload
@@ -77,6 +81,7 @@ class AsyncStagehandPage(AsyncPage):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        **call: Any,
     ) -> dict[str, Any]: ...
 
     @overload
@@ -87,6 +92,7 @@ class AsyncStagehandPage(AsyncPage):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        **call: Any,
     ) -> str: ...
 
     async def extract(
@@ -96,12 +102,15 @@ class AsyncStagehandPage(AsyncPage):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        **call: Any,
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
-        ``selector`` limits the extraction to part of the page."""
+        ``selector`` limits the extraction to part of the page. ``model=`` / ``llm=`` /
+        ``instructions=`` apply to this call only (see :meth:`act`)."""
+        __tracebackhide__ = True
         outcome = await self._stagehand.extract(
-            self, instruction, schema, selector=selector, variables=variables
+            self, instruction, schema, selector=selector, variables=variables, **call
         )
         if schema is None:
             return outcome.value["text"]
@@ -112,10 +121,13 @@ class AsyncStagehandPage(AsyncPage):
         instruction: str | None = None,
         *,
         variables: Mapping[str, object] | None = None,
+        **call: Any,
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
-        one to :meth:`act` to run it without a model call."""
-        outcome = await self._stagehand.observe(self, instruction, variables=variables)
+        one to :meth:`act` to run it without a model call. ``model=`` / ``llm=`` /
+        ``instructions=`` apply to this call only (see :meth:`act`)."""
+        __tracebackhide__ = True
+        outcome = await self._stagehand.observe(self, instruction, variables=variables, **call)
         return outcome.results
 
     async def agent(
@@ -140,6 +152,7 @@ class AsyncStagehandPage(AsyncPage):
         Returns an :class:`~stagehand_py.agent.AgentResult` (``success``, ``final_text``,
         ``data``, ``reason``, ``steps``...); it never raises for a task that was not reached.
         """
+        __tracebackhide__ = True
         return await self._stagehand.agent(
             self,
             task,

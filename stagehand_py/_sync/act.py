@@ -34,6 +34,7 @@ from .._types import ActResult, Verification
 from .._variables import Variables
 from ..dom import Snapshot
 from ..llm._messages import ChatResponse, Message, RequestOptions
+from ..llm._request_context import RequestContext, request_context
 from ..prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_verify_messages
 from ._deadline import DeadlineExceeded, call_with_deadline
 from .act_batch import BatchOutcome, run_batch
@@ -114,16 +115,18 @@ class ActRun(ActState):
         messages = build_verify_messages(self.instruction, steps=self._step_lines(), page_text=text)
         self.check_time()
         asked = time.monotonic()
+        context = RequestContext("verify", self._said, snapshot, step=len(self.steps))
         try:
-            answer = call_with_deadline(
-                lambda: self._llm.structured(
-                    messages,
-                    VerifyAnswer,
-                    max_retries=1,
-                    options=RequestOptions(kind="verify", timeout_s=self._remaining_s()),
-                ),
-                self._remaining_s(),
-            )
+            with request_context(context):
+                answer = call_with_deadline(
+                    lambda: self._llm.structured(
+                        messages,
+                        VerifyAnswer,
+                        max_retries=1,
+                        options=RequestOptions(kind="verify", timeout_s=self._remaining_s()),
+                    ),
+                    self._remaining_s(),
+                )
         except DeadlineExceeded:
             self._model_s += time.monotonic() - asked
             raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
@@ -140,6 +143,10 @@ class ActRun(ActState):
             verification.reason,
         )
         return verification
+
+    @property
+    def _said(self) -> str:
+        return self.variables.redact(self.instruction)
 
     # ----------------------------------------------------------------- looking at the page
     def _step_lines(self) -> list[str]:
@@ -281,8 +288,18 @@ class ActRun(ActState):
             notes=[self.variables.redact(n) for n in notes],
         )
         problems: list[str] = []
-        for _ in range(self.settings.max_reasks + 1):
-            response = self._chat(messages)
+        for attempt in range(1, self.settings.max_reasks + 2):
+            context = RequestContext(
+                "act",
+                self._said,
+                snapshot,
+                tuple(in_order),
+                frozenset(shown),
+                len(self.steps),
+                attempt,
+            )
+            with request_context(context):  # for test fakes: what this request shows
+                response = self._chat(messages)
             decisions = [self._check_variables(d) for d in decide_all(response, shown)]
             first = decisions[0]
             if isinstance(first, SkipSection):

@@ -35,10 +35,12 @@ from .._errors import (
 from ..extract import ExtractTarget, PageText, load_js, merge, page_text, split_chunks
 from ..extract._merge import filled_fields
 from ..llm._messages import RequestOptions
+from ..llm._request_context import RequestContext, request_context
 from ..llm._usage import Usage
 from ..prompts.extract import build_extract_messages
 from .frames import MAX_FRAMES
 from .llm.base import LLM
+from .page_scripts import run_page_script
 from .settle import settle
 
 logger = logging.getLogger("stagehand_py")
@@ -112,7 +114,7 @@ def _frame_html(
             handles.append(None)  # detached meanwhile: its placeholder never appears
     try:
         if roots is None:
-            raw = frame.evaluate(script, {"frames": handles})
+            raw = run_page_script(frame, "page_html", script, {"frames": handles})
         else:
             raw = roots.evaluate_all(script, handles)
     finally:
@@ -155,6 +157,7 @@ def extract(
     With no schema and a blank instruction the page's readable text is returned without
     asking the model.
     """
+    __tracebackhide__ = True
     started = time.monotonic()
     target = ExtractTarget.from_schema(schema)
     settle(page)
@@ -179,20 +182,22 @@ def extract(
         )
         answer_model = target.plan.answer_model(chunk.link_ids)
         outcome.chunks += 1
+        context = RequestContext("extract", redact(instruction), section=(chunk.index,))
         try:
-            response = llm.structured(
-                messages,
-                answer_model,
-                max_retries=max_retries,
-                options=RequestOptions(kind="extract"),
-            )
+            with request_context(context):
+                response = llm.structured(
+                    messages,
+                    answer_model,
+                    max_retries=max_retries,
+                    options=RequestOptions(kind="extract"),
+                )
         except StructuredOutputError as exc:
             raise ExtractError(
                 f"extract() got no valid answer for part {chunk.index + 1} of {len(chunks)} of "
                 f"{redact(text.url)} after {max_retries} re-ask(s): {exc}. Simplify the schema "
                 "or the instruction, or raise max_retries.",
                 last_attempt=exc.last_answer,
-            ) from exc
+            ) from None  # the message says why; the chain only adds internal frames
         outcome.llm_calls += response.attempts
         outcome.usage = outcome.usage + response.usage
         data, complete = _answer_data(response.value)
@@ -212,7 +217,7 @@ def extract(
             f"does not fit the schema: {exc.error_count()} error(s), first: {_first_error(exc)}. "
             "Check that the page shows every required field, or make fields optional.",
             last_attempt=merged,
-        ) from exc
+        ) from None  # the message names the first error
     return outcome
 
 

@@ -22,6 +22,7 @@ from .._types import ObserveResult
 from .._variables import Variables
 from ..dom import Snapshot
 from ..llm._messages import RequestOptions
+from ..llm._request_context import RequestContext, request_context
 from ..llm._usage import Usage
 from ..prompts.act import ALLOWED_METHODS
 from ..prompts.observe import (
@@ -84,6 +85,7 @@ def observe(
     settings: Settings | None = None,
 ) -> ObserveOutcome:
     """Find elements matching ``instruction`` (or the page's main controls when None)."""
+    __tracebackhide__ = True
     settings = settings or Settings()
     variables = variables or Variables()
     started = time.monotonic()
@@ -100,15 +102,18 @@ def observe(
             variable_names=variables.names,
             url=snapshot.url,
         )
-        answer = llm.structured(
-            messages,
-            ObserveAnswer,
-            max_retries=settings.max_reasks,
-            options=RequestOptions(kind="observe"),
-        )
+        shown = {i for c in group for i in chunk_elements[c]}
+        said = variables.redact(instruction or "")
+        context = RequestContext("observe", said, snapshot, tuple(group), frozenset(shown))
+        with request_context(context):
+            answer = llm.structured(
+                messages,
+                ObserveAnswer,
+                max_retries=settings.max_reasks,
+                options=RequestOptions(kind="observe"),
+            )
         outcome.llm_calls += 1
         outcome.usage = outcome.usage + answer.usage
-        shown = {i for c in group for i in chunk_elements[c]}
         for item in answer.value.elements:
             result = _to_result(snapshot, item, shown, variables)
             if result is not None and result.element not in seen_elements:
