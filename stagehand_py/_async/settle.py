@@ -59,7 +59,7 @@ def _version(raw: Any) -> PageVersion | None:
 
 async def _watch(page: AsyncPage, op: str) -> PageVersion | None:
     try:
-        raw = await page.evaluate(load_js("watch_state.js"), {"op": op})
+        raw = await run_page_script(page, "watch_state", load_js("watch_state.js"), {"op": op})
         if raw is None:  # no watcher in this document yet: install one
             options = {"op": op, "shortTimerMs": SHORT_TIMER_MS}
             raw = await run_page_script(page, "settle", load_js("settle.js"), options)

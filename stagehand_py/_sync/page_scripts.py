@@ -4,7 +4,8 @@
 The first call in a document sends the script inside ``dom/page_script_install.js``, which
 defines it on the page's main-world ``globalThis`` under a key naming the script and a hash of
 its source (a new SDK version never runs an old copy) and runs it. Every later call sends
-only ``dom/page_script_call.js`` and the key. A navigation gives a new document without the
+only ``dom/page_script_call.js`` and the key. Both go without comment lines and indentation
+(:func:`~stagehand_py._js_compact.compact_js`). A navigation gives a new document without the
 script: the stub reports that, and the script is installed again. Frames are documents of
 their own: each gets its copy the same way.
 
@@ -24,6 +25,7 @@ from playwright.sync_api import Frame as Frame
 from playwright.sync_api import Page as Page
 
 from .._errors import SerializationError
+from .._js_compact import compact_js
 from ..dom import load_js
 
 _MARKER = "/* STAGEHAND_PY_SCRIPT */"
@@ -48,7 +50,12 @@ def _installer(source: str) -> str:
     template = load_js("page_script_install.js")
     if _MARKER not in template:
         raise SerializationError("page_script_install.js lost its script marker")
-    return template.replace(_MARKER, source.strip().rstrip(";"))
+    return compact_js(template.replace(_MARKER, source.strip().rstrip(";")))
+
+
+@functools.cache
+def _caller() -> str:
+    return compact_js(load_js("page_script_call.js"))
 
 
 def run_page_script(
@@ -63,7 +70,7 @@ def run_page_script(
     if not _install_once:
         return target.evaluate(source, arg)
     call = {"key": script_key(name, source), "arg": arg}
-    answer = target.evaluate(load_js("page_script_call.js"), call)
+    answer = target.evaluate(_caller(), call)
     if not (isinstance(answer, dict) and answer.get("installed")):
         answer = target.evaluate(_installer(source), call)
     if not isinstance(answer, dict):

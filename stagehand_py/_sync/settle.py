@@ -60,7 +60,7 @@ def _version(raw: Any) -> PageVersion | None:
 
 def _watch(page: Page, op: str) -> PageVersion | None:
     try:
-        raw = page.evaluate(load_js("watch_state.js"), {"op": op})
+        raw = run_page_script(page, "watch_state", load_js("watch_state.js"), {"op": op})
         if raw is None:  # no watcher in this document yet: install one
             options = {"op": op, "shortTimerMs": SHORT_TIMER_MS}
             raw = run_page_script(page, "settle", load_js("settle.js"), options)
