@@ -8,6 +8,7 @@ methods against the allow-list; selectors come from the snapshot, never from the
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from playwright.async_api import Page as AsyncPage
 
 from .._act_decision import argument_problem
 from .._config import Settings
+from .._errors import LLMError
 from .._sections import chunk_groups
 from .._types import ObserveResult
 from .._variables import Variables
@@ -30,6 +32,7 @@ from ..prompts.observe import (
     ObservedElement,
     build_observe_messages,
 )
+from ._deadline import DeadlineExceeded, call_with_deadline
 from .inspect import take_snapshot
 from .llm.base import AsyncLLM
 from .settle import settle
@@ -88,6 +91,7 @@ async def observe(
     settings = settings or Settings()
     variables = variables or Variables()
     started = time.monotonic()
+    deadline = started + settings.timeout_s  # model requests are bounded by what is left
     await settle(page, timeout_ms=settings.settle_timeout_ms)
     snapshot = await take_snapshot(page)
     outcome = ObserveOutcome(results=[])
@@ -104,13 +108,21 @@ async def observe(
         shown = {i for c in group for i in chunk_elements[c]}
         said = variables.redact(instruction or "")
         context = RequestContext("observe", said, snapshot, tuple(group), frozenset(shown))
-        with request_context(context):
-            answer = await llm.structured(
-                messages,
-                ObserveAnswer,
-                max_retries=settings.max_reasks,
-                options=RequestOptions(kind="observe"),
-            )
+        request = functools.partial(
+            llm.structured,
+            messages,
+            ObserveAnswer,
+            max_retries=settings.max_reasks,
+            options=RequestOptions(kind="observe", timeout_s=deadline - time.monotonic()),
+        )
+        try:
+            with request_context(context):
+                answer = await call_with_deadline(request, deadline - time.monotonic())
+        except DeadlineExceeded:
+            raise LLMError(
+                f"observe() got no answer from the model within timeout_s="
+                f"{settings.timeout_s:g} s. Raise timeout_s, or use a faster model."
+            ) from None
         outcome.llm_calls += 1
         outcome.usage = outcome.usage + answer.usage
         for item in answer.value.elements:

@@ -11,6 +11,7 @@ then validate against the user's schema, or :class:`ExtractError` carries it.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import time
@@ -38,6 +39,7 @@ from ..llm._messages import RequestOptions
 from ..llm._request_context import RequestContext, request_context
 from ..llm._usage import Usage
 from ..prompts.extract import build_extract_messages
+from ._deadline import DeadlineExceeded, call_with_deadline
 from .frames import MAX_FRAMES
 from .llm.base import LLM
 from .page_scripts import run_page_script
@@ -151,6 +153,7 @@ def extract(
     max_chars_per_chunk: int = 12000,
     max_retries: int = 2,
     redact: Callable[[str], str] = _keep,
+    timeout_s: float = 120.0,
 ) -> ExtractOutcome:
     """Extract ``schema`` (or, with no schema, text) from the page as ``instruction`` asks.
 
@@ -159,6 +162,7 @@ def extract(
     """
     __tracebackhide__ = True
     started = time.monotonic()
+    deadline = started + timeout_s  # model requests are bounded by what is left
     target = ExtractTarget.from_schema(schema)
     settle(page)
     text = read_page_text(page, selector, redact=redact)
@@ -183,14 +187,23 @@ def extract(
         answer_model = target.plan.answer_model(chunk.link_ids)
         outcome.chunks += 1
         context = RequestContext("extract", redact(instruction), section=(chunk.index,))
+        request = functools.partial(
+            llm.structured,
+            messages,
+            answer_model,
+            max_retries=max_retries,
+            options=RequestOptions(kind="extract", timeout_s=deadline - time.monotonic()),
+        )
         try:
             with request_context(context):
-                response = llm.structured(
-                    messages,
-                    answer_model,
-                    max_retries=max_retries,
-                    options=RequestOptions(kind="extract"),
-                )
+                response = call_with_deadline(request, deadline - time.monotonic())
+        except DeadlineExceeded:
+            raise ExtractError(
+                f"extract() ran out of time (timeout_s={timeout_s:g} s) waiting for the model "
+                f"on part {chunk.index + 1} of {len(chunks)} of {redact(text.url)}. Raise "
+                "timeout_s, or use a faster model.",
+                last_attempt=merged,
+            ) from None
         except StructuredOutputError as exc:
             raise ExtractError(
                 f"extract() got no valid answer for part {chunk.index + 1} of {len(chunks)} of "

@@ -9,6 +9,7 @@ methods against the allow-list; selectors come from the snapshot, never from the
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from playwright.sync_api import Page as Page
 
 from .._act_decision import argument_problem
 from .._config import Settings
+from .._errors import LLMError
 from .._sections import chunk_groups
 from .._types import ObserveResult
 from .._variables import Variables
@@ -31,6 +33,7 @@ from ..prompts.observe import (
     ObservedElement,
     build_observe_messages,
 )
+from ._deadline import DeadlineExceeded, call_with_deadline
 from .inspect import take_snapshot
 from .llm.base import LLM
 from .settle import settle
@@ -89,6 +92,7 @@ def observe(
     settings = settings or Settings()
     variables = variables or Variables()
     started = time.monotonic()
+    deadline = started + settings.timeout_s  # model requests are bounded by what is left
     settle(page, timeout_ms=settings.settle_timeout_ms)
     snapshot = take_snapshot(page)
     outcome = ObserveOutcome(results=[])
@@ -105,13 +109,21 @@ def observe(
         shown = {i for c in group for i in chunk_elements[c]}
         said = variables.redact(instruction or "")
         context = RequestContext("observe", said, snapshot, tuple(group), frozenset(shown))
-        with request_context(context):
-            answer = llm.structured(
-                messages,
-                ObserveAnswer,
-                max_retries=settings.max_reasks,
-                options=RequestOptions(kind="observe"),
-            )
+        request = functools.partial(
+            llm.structured,
+            messages,
+            ObserveAnswer,
+            max_retries=settings.max_reasks,
+            options=RequestOptions(kind="observe", timeout_s=deadline - time.monotonic()),
+        )
+        try:
+            with request_context(context):
+                answer = call_with_deadline(request, deadline - time.monotonic())
+        except DeadlineExceeded:
+            raise LLMError(
+                f"observe() got no answer from the model within timeout_s="
+                f"{settings.timeout_s:g} s. Raise timeout_s, or use a faster model."
+            ) from None
         outcome.llm_calls += 1
         outcome.usage = outcome.usage + answer.usage
         for item in answer.value.elements:

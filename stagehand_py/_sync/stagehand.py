@@ -290,6 +290,7 @@ class Stagehand:
                 max_chars_per_chunk=max_chars_per_chunk,
                 max_retries=self.settings.max_reasks,
                 redact=values.redact,
+                timeout_s=self.settings.timeout_s,
             )
         except StagehandError as exc:
             self._record_failure("extract", instruction, page, exc, values)
