@@ -22,7 +22,7 @@ from .._sections import chunk_groups
 from .._types import ObserveResult
 from .._variables import Variables
 from ..dom import Snapshot
-from ..llm._messages import RequestOptions
+from ..llm._options import request_options
 from ..llm._request_context import RequestContext, request_context
 from ..llm._usage import Usage
 from ..prompts.act import ALLOWED_METHODS
@@ -85,16 +85,20 @@ async def observe(
     *,
     variables: Variables | None = None,
     settings: Settings | None = None,
+    outcome: ObserveOutcome | None = None,
 ) -> ObserveOutcome:
-    """Find elements matching ``instruction`` (or the page's main controls when None)."""
+    """Find elements matching ``instruction`` (or the page's main controls when None).
+
+    ``outcome`` (returned) is filled as the work goes, so a caller still knows what a failed
+    observe cost."""
     __tracebackhide__ = True
     settings = settings or Settings()
     variables = variables or Variables()
     started = time.monotonic()
     deadline = started + settings.timeout_s  # model requests are bounded by what is left
+    outcome = outcome if outcome is not None else ObserveOutcome(results=[])
     await settle(page, timeout_ms=settings.settle_timeout_ms)
     snapshot = await take_snapshot(page)
-    outcome = ObserveOutcome(results=[])
     chunk_elements = {c.index: c.element_indexes for c in snapshot.chunks}
     seen_elements: set[int] = set()
     for group in chunk_groups(snapshot, settings.max_prompt_chars):
@@ -113,17 +117,24 @@ async def observe(
             messages,
             ObserveAnswer,
             max_retries=settings.max_reasks,
-            options=RequestOptions(kind="observe", timeout_s=deadline - time.monotonic()),
+            options=request_options(settings, "observe", timeout_s=deadline - time.monotonic()),
         )
         try:
             with request_context(context):
                 answer = await call_with_deadline(request, deadline - time.monotonic())
         except DeadlineExceeded:
+            outcome.duration_s = time.monotonic() - started
             raise LLMError(
                 f"observe() got no answer from the model within timeout_s="
                 f"{settings.timeout_s:g} s. Raise timeout_s, or use a faster model."
             ) from None
-        outcome.llm_calls += 1
+        except LLMError as exc:
+            # Every request the failed call sent counts (re-asks and retries included).
+            outcome.llm_calls += max(exc.usage.requests, 1)
+            outcome.usage = outcome.usage + exc.usage
+            outcome.duration_s = time.monotonic() - started
+            raise
+        outcome.llm_calls += max(answer.usage.requests, answer.attempts)
         outcome.usage = outcome.usage + answer.usage
         for item in answer.value.elements:
             result = _to_result(snapshot, item, shown, variables)

@@ -22,6 +22,7 @@ from .inspect import annotated_screenshot, take_snapshot
 
 if TYPE_CHECKING:
     from .agent_think import ApprovalCallback
+    from .llm.base import LLM
     from .stagehand import Stagehand
 
 M = TypeVar("M", bound=BaseModel)
@@ -54,9 +55,10 @@ class StagehandPage(Page):
         reach the model, logs or results. On failure raises :class:`~stagehand_py.ActError`
         (its ``.result`` says what happened); pass ``raise_on_failure=False`` to get the
         unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
-        this call, e.g. ``max_steps=3, timeout_s=20``; ``model="openai/gpt-4.1"`` or ``llm=``
-        asks another model than the session's, and ``instructions=`` adds to the session's
-        own instructions, for this call only (the same three work on extract, observe, agent).
+        this call, e.g. ``max_steps=3, timeout_s=20, max_tokens=512``; ``model="openai/gpt-4.1"``
+        or ``llm=`` asks another model than the session's, and ``instructions=`` adds to the
+        session's own instructions, for this call only (the same three work on extract,
+        observe, agent).
         """
         __tracebackhide__ = True
         return self._stagehand.act(
@@ -71,7 +73,11 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
-        **call: Any,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
+        model: str | None = None,
+        llm: LLM | None = None,
+        instructions: str | None = None,
     ) -> M: ...
 
     @overload
@@ -82,7 +88,11 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
-        **call: Any,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
+        model: str | None = None,
+        llm: LLM | None = None,
+        instructions: str | None = None,
     ) -> dict[str, Any]: ...
 
     @overload
@@ -93,7 +103,11 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
-        **call: Any,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
+        model: str | None = None,
+        llm: LLM | None = None,
+        instructions: str | None = None,
     ) -> str: ...
 
     def extract(
@@ -103,15 +117,29 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
-        **call: Any,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
+        model: str | None = None,
+        llm: LLM | None = None,
+        instructions: str | None = None,
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
-        ``selector`` limits the extraction to part of the page. ``model=`` / ``llm=`` /
-        ``instructions=`` apply to this call only (see :meth:`act`)."""
+        ``selector`` limits the extraction to part of the page; ``max_tokens``,
+        ``temperature``, ``model`` / ``llm`` and ``instructions`` apply to this call only (see
+        :meth:`act`)."""
         __tracebackhide__ = True
         outcome = self._stagehand.extract(
-            self, instruction, schema, selector=selector, variables=variables, **call
+            self,
+            instruction,
+            schema,
+            selector=selector,
+            variables=variables,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            model=model,
+            llm=llm,
+            instructions=instructions,
         )
         if schema is None:
             return outcome.value["text"]
@@ -122,13 +150,26 @@ class StagehandPage(Page):
         instruction: str | None = None,
         *,
         variables: Mapping[str, object] | None = None,
-        **call: Any,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
+        model: str | None = None,
+        llm: LLM | None = None,
+        instructions: str | None = None,
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
-        one to :meth:`act` to run it without a model call. ``model=`` / ``llm=`` /
-        ``instructions=`` apply to this call only (see :meth:`act`)."""
+        one to :meth:`act` to run it without a model call. ``max_tokens``, ``temperature``,
+        ``model`` / ``llm`` and ``instructions`` apply to this call only (see :meth:`act`)."""
         __tracebackhide__ = True
-        outcome = self._stagehand.observe(self, instruction, variables=variables, **call)
+        outcome = self._stagehand.observe(
+            self,
+            instruction,
+            variables=variables,
+            max_tokens=max_tokens,
+            temperature=temperature,
+            model=model,
+            llm=llm,
+            instructions=instructions,
+        )
         return outcome.results
 
     def agent(

@@ -19,6 +19,7 @@ from .._errors import (
     CacheMissError,
     ConfigurationError,
     ElementNotFoundError,
+    LLMError,
     PageError,
     StagehandError,
 )
@@ -31,7 +32,8 @@ from ..agent import AgentControls, AgentResult, TokenCounter
 from ..agent._history import call_record
 from ..cache import ActionCache
 from ..llm._fake_support import check_llm_flavour
-from ..llm._usage import PriceTable, UsageMeter
+from ..llm._options import request_options
+from ..llm._usage import PriceTable, Usage, UsageMeter
 from ..prompts.user_instructions import combine_instructions
 from .act import ActRun
 from .agent import AgentRun
@@ -158,7 +160,7 @@ class Stagehand:
                     result = cached_act(
                         page, source, action, variables=values, settings=settings, cache=self.cache
                     )
-            except StagehandError as exc:  # a CacheMissError in require mode, above all
+            except StagehandError as exc:
                 self._record_failure("act", said, page, exc, values)
                 raise
         if result.page is not None and result.page is not page:
@@ -240,6 +242,8 @@ class Stagehand:
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
         max_chars_per_chunk: int = 12000,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
         model: str | None = None,
         llm: LLM | None = None,
         instructions: str | None = None,
@@ -248,13 +252,21 @@ class Stagehand:
         check_instruction("extract", instruction, required=False)
         check_open(page, "extract")
         values = Variables(variables)
-        source = self._call_llm("extract", values, self.settings, model, llm, instructions)
+        settings = self._settings(_model_limits(max_tokens, temperature))
+        source = self._call_llm("extract", values, settings, model, llm, instructions)
         with TraceGroup(
             page, call_group_name("extract", instruction or ""), values.redact
         ):
             try:
                 return self._extract(
-                    page, instruction, schema, selector, values, max_chars_per_chunk, source
+                    page,
+                    instruction,
+                    schema,
+                    selector,
+                    values,
+                    max_chars_per_chunk,
+                    settings,
+                    source,
                 )
             except CacheMissError as exc:  # refused before any model call: recorded here
                 self._record_failure("extract", instruction, page, exc, values)
@@ -268,10 +280,11 @@ class Stagehand:
         selector: str | None,
         values: Variables,
         max_chars_per_chunk: int,
+        settings: Settings,
         source: Callable[[], LLM],
     ) -> ExtractOutcome:
         __tracebackhide__ = True
-        if self.settings.cache_mode == "require" and (schema is not None or instruction):
+        if settings.cache_mode == "require" and (schema is not None or instruction):
             raise CacheMissError(
                 f"extract({values.redact(instruction or '')!r}) needs the model, and "
                 "cache_mode='require' never calls it: extract() results are not cached (the "
@@ -280,20 +293,22 @@ class Stagehand:
                 key="",
                 reason="miss",
             )
+        outcome = ExtractOutcome(value=None)  # filled as it goes: a failure still has its cost
         try:
-            outcome = extract(
+            extract(
                 page,
                 source(),
                 instruction or "",  # with no schema either: the page text, no model call
                 schema,
                 selector=selector,
                 max_chars_per_chunk=max_chars_per_chunk,
-                max_retries=self.settings.max_reasks,
+                max_retries=settings.max_reasks,
                 redact=values.redact,
-                timeout_s=self.settings.timeout_s,
+                settings=settings,
+                outcome=outcome,
             )
         except StagehandError as exc:
-            self._record_failure("extract", instruction, page, exc, values)
+            self._record_failure("extract", instruction, page, exc, values, outcome)
             raise
         self.usage.add("extract", outcome.usage, model=self._model_name())
         self.history.append(
@@ -316,6 +331,8 @@ class Stagehand:
         instruction: str | None = None,
         *,
         variables: Mapping[str, object] | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
         model: str | None = None,
         llm: LLM | None = None,
         instructions: str | None = None,
@@ -324,7 +341,9 @@ class Stagehand:
         check_instruction("observe", instruction, required=False)
         check_open(page, "observe")
         values = Variables(variables)
-        source = self._call_llm("observe", values, self.settings, model, llm, instructions)
+        settings = self._settings(_model_limits(max_tokens, temperature))
+        source = self._call_llm("observe", values, settings, model, llm, instructions)
+        outcome = ObserveOutcome(results=[])  # filled as it goes: a failure still has its cost
         try:
             with TraceGroup(
                 page, call_group_name("observe", instruction or ""), values.redact
@@ -334,11 +353,12 @@ class Stagehand:
                     source,
                     instruction,
                     variables=values,
-                    settings=self.settings,
+                    settings=settings,
                     cache=self.cache,
+                    outcome=outcome,
                 )
         except StagehandError as exc:
-            self._record_failure("observe", instruction, page, exc, values)
+            self._record_failure("observe", instruction, page, exc, values, outcome)
             raise
         self.usage.add("observe", outcome.usage, model=self._model_name())
         self.history.append(
@@ -387,6 +407,7 @@ class Stagehand:
             controls=controls,
             prices=self.usage.prices,
             count_tokens=count_tokens,
+            options=request_options(self.settings, "agent"),
         )
         with TraceGroup(page, call_group_name("agent", task), values.redact):
             result = run.run()
@@ -405,7 +426,14 @@ class Stagehand:
         page: Page,
         error: StagehandError,
         values: Variables,
+        spent: ExtractOutcome | ObserveOutcome | None = None,
     ) -> None:
+        """History and usage of a call that raised: every model request it sent counts."""
+        usage = spent.usage if spent is not None else Usage()
+        calls = spent.llm_calls if spent is not None else 0
+        if spent is None and isinstance(error, LLMError):
+            usage, calls = error.usage, error.usage.requests
+        self.usage.add(kind, usage, model=self._model_name())
         self.history.append(
             CallRecord(
                 kind=kind,
@@ -413,6 +441,9 @@ class Stagehand:
                 success=False,
                 message=values.redact(f"{type(error).__name__}: {error}"),
                 url=values.redact(page.url),
+                llm_calls=calls,
+                usage=usage,
+                duration_s=spent.duration_s if spent is not None else 0.0,
             )
         )
 
@@ -453,6 +484,12 @@ def _probe() -> None: ...
 
 
 _ASYNC_API = inspect.iscoroutinefunction(_probe)
+
+
+def _model_limits(max_tokens: object, temperature: object) -> dict[str, Any]:
+    """Per-call model settings that were given (None leaves the Stagehand's own)."""
+    given = {"max_tokens": max_tokens, "temperature": temperature}
+    return {name: value for name, value in given.items() if value is not None}
 
 
 def _instruction_for(observed: ObserveResult) -> str:
