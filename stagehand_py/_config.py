@@ -85,6 +85,10 @@ class Settings(BaseModel):
             "0 means one chunk per prompt)"
         ),
     )
+    instructions: str = Field(
+        default="",
+        description="your own instructions, added to the system prompt of every model request",
+    )
 
     max_tokens: int | dict[str, int] | None = Field(
         default=None,

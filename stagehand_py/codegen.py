@@ -269,20 +269,45 @@ def playwright_code(
     variable from ``os.environ``, ``"params"`` makes it a parameter of the function. ``url``
     adds a ``page.goto`` first; ``title`` becomes a comment (e.g. the instruction).
     """
-    if style not in ("sync", "async"):
-        raise ConfigurationError(f"style must be 'sync' or 'async', not {style!r}")
-    if variables not in ("env", "params"):
-        raise ConfigurationError(f"variables must be 'env' or 'params', not {variables!r}")
-    if not function_name.isidentifier():
-        raise ConfigurationError(f"function_name {function_name!r} is not a Python identifier")
+    check_code_options(style, variables, function_name)
     recorded = list(steps)
-    names = variable_names(recorded)
     wait = "await " if style == "async" else ""
     body: list[str] = []
     if url is not None:
         body.append(f"{wait}page.goto({py_string(url)})")
     for step in recorded:
         body.extend(step_lines(step, variables=variables, wait=wait))
+    return module_code(
+        body,
+        variable_names(recorded),
+        style=style,
+        variables=variables,
+        function_name=function_name,
+        title=title,
+    )
+
+
+def check_code_options(style: str, variables: str, function_name: str) -> None:
+    """A :class:`ConfigurationError` for a style, variables mode or name that cannot be."""
+    if style not in ("sync", "async"):
+        raise ConfigurationError(f"style must be 'sync' or 'async', not {style!r}")
+    if variables not in ("env", "params"):
+        raise ConfigurationError(f"variables must be 'env' or 'params', not {variables!r}")
+    if not function_name.isidentifier():
+        raise ConfigurationError(f"function_name {function_name!r} is not a Python identifier")
+
+
+def module_code(
+    body: list[str],
+    names: Sequence[str],
+    *,
+    style: Style,
+    variables: VariablesAs,
+    function_name: str,
+    title: str,
+) -> str:
+    """The module around ``body`` (the function's statements): imports, the signature with
+    one parameter per variable name (``variables="params"``), a title comment."""
     if not body:
         body.append("pass  # nothing was done")
     params = "".join(f", {name.lower()}: str" for name in names) if variables == "params" else ""

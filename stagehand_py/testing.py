@@ -5,7 +5,10 @@ Models
     keep every request they received (``.requests``, each a ``RecordedRequest`` with its
     ``options.kind``: act, verify, observe, extract, agent ...), so a test can assert on what
     the model was sent. ``FunctionLLM`` / ``AsyncFunctionLLM`` compute answers with your
-    functions ``chat(messages, tools)`` and ``structured(messages, schema)``. Use the sync
+    functions ``chat(messages, tools)`` and ``structured(messages, schema)``; a function with a
+    third parameter also gets the request's ``RequestContext`` (``kind``, the ``snapshot``
+    shown, the ``section``, the ``step`` count, the ``attempt``, and ``find("Save")`` for the
+    number of the shown element whose text is Save). Use the sync
     fakes with ``Stagehand`` and the async ones with ``AsyncStagehand`` (the other way round is
     a ``ConfigurationError``).
 
@@ -41,6 +44,7 @@ from ._async.llm.testing import (
     AsyncFunctionLLM,
     AsyncScriptedLLM,
     RecordedRequest,
+    RequestContext,
     agent_output,
     do_action,
     extract_answer,
@@ -58,6 +62,7 @@ __all__ = [
     "AsyncScriptedLLM",
     "FunctionLLM",
     "RecordedRequest",
+    "RequestContext",
     "ScriptedLLM",
     "agent_output",
     "do_action",

@@ -211,3 +211,27 @@ def test_stagehand_page_agent_in_a_users_suite_and_its_failure_report(
 
 
 pytest_plugins = ["pytester"]
+
+
+def test_agent_command_prints_the_runs_playwright_code(
+    capsys: pytest.CaptureFixture[str], wire_model: LLMWireServer, pages_url: str
+) -> None:
+    fill = {"action": "fill", "text": "<|EMAIL|>"}
+    wire_model.reply(
+        agent_answer(
+            lambda prompt: [{**fill, "index": find_element(prompt, 'name="email"')}], "type"
+        )
+    )
+    wire_model.reply(
+        agent_answer(lambda _: [{"action": "done", "success": True, "text": "Typed."}], "done")
+    )
+    url = pages_url + "agent/checkout.html"
+    code, out, err = run_cli(
+        capsys, "agent", url, "Type <|EMAIL|>", "--var", f"EMAIL={secret_values.EMAIL}",
+        "--codegen", "--json", "-q",
+    )  # fmt: skip
+    assert code == 0, err
+    generated = json.loads(out)["playwright_code"]
+    assert generated.startswith("# agent: Type <|EMAIL|>\nimport os\n")
+    assert f'page.goto("{url}")' in generated and '.fill(os.environ["EMAIL"])' in generated
+    assert secret_values.EMAIL not in out + err

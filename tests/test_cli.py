@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import quote
@@ -152,6 +153,31 @@ def test_extract_with_a_json_schema_and_observe_over_the_wire(
     assert code == 0, err
     assert out.startswith("1. the Hi button\n   click() on ")
     assert "usage: 1 LLM call(s)" in out and err == ""
+
+
+@pytest.mark.parametrize("command", ["extract", "observe"])
+def test_extract_and_observe_honour_timeout(
+    capsys: pytest.CaptureFixture[str],
+    llm_server: LLMWireServer,
+    no_model: None,
+    monkeypatch: pytest.MonkeyPatch,
+    pages_url: str,
+    command: str,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-secret")
+    monkeypatch.setenv("STAGEHAND_PY_MODEL", "openai/wire-model")
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    found = {"elements": [{"element": 0, "description": "the Hi button"}]}
+    # A model that takes a minute to answer (the server drops it when the test ends).
+    llm_server.reply(openai_completion(content=json.dumps(found)), delay=60, times=3)
+    started = time.monotonic()
+    code, out, err = run_cli(
+        capsys, command, pages_url + "hello.html", "the button", "--timeout", "3", "-q"
+    )
+    elapsed = time.monotonic() - started
+    assert code == 1 and out == ""
+    assert "timeout_s=3 s" in err and "Traceback" not in err
+    assert elapsed < 3 + 30  # a minute without the bound; generous for a loaded machine
 
 
 def test_a_failure_is_one_line_on_stderr_and_exit_code_1(

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -86,8 +87,17 @@ async def _sign_in_and_replay(browser: Browser, pages_url: str, cache_dir: Path)
             await context.new_page()
         )
         await page.goto(pages_url + "ci/signin.html")
+        await context.tracing.start()  # the act's trace groups work on a remote browser too
         result = await page.act(INSTRUCTION, variables=variables)
+        await context.tracing.stop(path=cache_dir.parent / "trace.zip")
         assert result.success and result.cache == "miss"
+        with zipfile.ZipFile(cache_dir.parent / "trace.zip") as archive:
+            lines = archive.read("trace.trace").decode("utf-8").splitlines()
+        groups = [
+            e.get("title", "") for e in map(json.loads, lines) if e.get("method") == "tracingGroup"
+        ]
+        assert any(g.startswith("act: ") for g in groups) and len(groups) >= 2, groups
+        assert not any(secret_values.EMAIL in g for g in groups)
         shown = await page.locator("#result").inner_text()
         assert shown.startswith(f"Signed in as {secret_values.EMAIL}")
         assert shown.endswith("kept signed in.")

@@ -46,6 +46,7 @@ from .._variables import Variables
 from ..dom import Snapshot
 from ..llm._messages import ChatResponse, Message
 from ..llm._options import request_options
+from ..llm._request_context import RequestContext, request_context
 from ..llm._usage import Usage
 from ..prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_verify_messages
 from ._deadline import DeadlineExceeded, call_with_deadline
@@ -143,16 +144,20 @@ class AsyncActRun(ActState):
         messages = build_verify_messages(self.instruction, steps=self._step_lines(), page_text=text)
         self.check_time()
         asked = time.monotonic()
+        context = RequestContext("verify", self._said, snapshot, step=len(self.steps))
         try:
-            answer = await call_with_deadline(
-                lambda: self._llm.structured(
-                    messages,
-                    VerifyAnswer,
-                    max_retries=1,
-                    options=request_options(self.settings, "verify", timeout_s=self._remaining_s()),
-                ),
-                self._remaining_s(),
-            )
+            with request_context(context):
+                answer = await call_with_deadline(
+                    lambda: self._llm.structured(
+                        messages,
+                        VerifyAnswer,
+                        max_retries=1,
+                        options=request_options(
+                            self.settings, "verify", timeout_s=self._remaining_s()
+                        ),
+                    ),
+                    self._remaining_s(),
+                )
         except DeadlineExceeded:
             self._model_s += time.monotonic() - asked
             # The abandoned request was sent: it counts, with the time it took.
@@ -181,6 +186,10 @@ class AsyncActRun(ActState):
             verification.reason,
         )
         return verification
+
+    @property
+    def _said(self) -> str:
+        return self.variables.redact(self.instruction)
 
     # ----------------------------------------------------------------- looking at the page
     def _step_lines(self) -> list[str]:
@@ -335,8 +344,18 @@ class AsyncActRun(ActState):
             notes=[self.variables.redact(n) for n in notes],
         )
         problems: list[str] = []
-        for _ in range(self.settings.max_reasks + 1):
-            response = await self._chat(messages)
+        for attempt in range(1, self.settings.max_reasks + 2):
+            context = RequestContext(
+                "act",
+                self._said,
+                snapshot,
+                tuple(in_order),
+                frozenset(shown),
+                len(self.steps),
+                attempt,
+            )
+            with request_context(context):  # for test fakes: what this request shows
+                response = await self._chat(messages)
             decisions = [self._check_variables(d) for d in decide_all(response, shown)]
             first = decisions[0]
             if isinstance(first, SkipSection):

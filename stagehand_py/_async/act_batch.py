@@ -25,6 +25,7 @@ from .act_state import ActState
 from .cache_fingerprint import fingerprint_of_locator, locate_fingerprinted
 from .executor import Performed, perform
 from .settle import PageVersion
+from .tracing import AsyncTraceGroup, action_name
 
 logger = logging.getLogger("stagehand_py")
 
@@ -60,6 +61,7 @@ class BatchOutcome:
 async def run_batch(run: ActState, snapshot: Snapshot, decisions: list[Decision]) -> BatchOutcome:
     """Run ``decisions`` (the first is a :class:`DoAction`) in order, as far as they hold."""
     outcome = BatchOutcome()
+    redact = run.variables.redact
     for position, decision in enumerate(decisions):
         label = f"action {position + 1} of your last reply"
         if not isinstance(decision, DoAction):
@@ -70,7 +72,8 @@ async def run_batch(run: ActState, snapshot: Snapshot, decisions: list[Decision]
         if len(run.steps) >= run.settings.max_steps:
             break
         try:
-            performed = await act_on(run, snapshot, decision)
+            async with AsyncTraceGroup(run.page, action_name(snapshot, decision, redact), redact):
+                performed = await act_on(run, snapshot, decision)
         except (ElementReplaced, ActionFailed) as problem:
             run.attempt_failed(decision)
             if outcome.ran == 0:

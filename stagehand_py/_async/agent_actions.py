@@ -150,6 +150,8 @@ async def _element_action(
         tag=element.tag,
     )
     outcome.selector = ctx.variables.redact(performed.selector)
+    outcome.selectors = [ctx.variables.redact(s) for s in element.selectors]
+    outcome.frame = [ctx.variables.redact(s) for s in element.frame]
     if performed.opened:
         outcome.note = f"opened {len(performed.opened)} new tab(s)"
     if performed.via_label:
@@ -165,6 +167,7 @@ async def _scroll(ctx: AsyncActionContext, action: ScrollAction, outcome: Action
         element = ctx.observation.snapshot.element(action.index)
         locator, selector = await locate_selectors(ctx.page, element.frame, element.selectors)
         outcome.selector = ctx.variables.redact(selector)
+        outcome.frame = [ctx.variables.redact(s) for s in element.frame]
     where = await scroll(
         locator,
         action.direction,

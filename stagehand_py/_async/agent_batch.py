@@ -22,6 +22,7 @@ from ..agent._state import AgentState
 from .agent_actions import AsyncActionContext, run_action
 from .agent_observe import same_page
 from .inspect import take_snapshot
+from .tracing import AsyncTraceGroup
 
 logger = logging.getLogger("stagehand_py")
 
@@ -65,8 +66,11 @@ async def run_batch(
                     navigations.append(frame.url)
 
             page_before.on("framenavigated", on_navigated)
+            index = getattr(action, "index", None)
+            line = state.element_line(index) if isinstance(index, int) else None
             try:
-                outcome = await run_action(context, action)
+                async with AsyncTraceGroup(page_before, describe_action(action, line), redact):
+                    outcome = await run_action(context, action)
             finally:
                 page_before.remove_listener("framenavigated", on_navigated)
             record.results.append(outcome)

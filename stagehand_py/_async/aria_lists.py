@@ -27,6 +27,7 @@ from ..aria._vlist import (
 )
 from ..dom import load_js
 from .executor import scroll
+from .page_scripts import run_page_script
 from .settle import settle
 
 logger = logging.getLogger("stagehand_py")
@@ -38,7 +39,7 @@ async def find_list_containers(
     """Candidate containers in the page's own document, scrollers first."""
     options = json.dumps({"task": "lists", "minRatio": min_ratio})
     try:
-        raw = await page.evaluate(load_js("aria_page"), options)
+        raw = await run_page_script(page, "aria_page", load_js("aria_page"), options)
         found = [ListContainer.read(item) for item in json.loads(raw)["lists"]]
     except PlaywrightError as exc:
         raise PageError(

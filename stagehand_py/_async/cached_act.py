@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from .._config import Settings
 from .._errors import CacheError, CacheMissError, ConfigurationError, PageError
+from .._trace_names import action_group_name
 from .._types import ActionRecord, ActResult
 from .._variables import Variables
 from ..cache import ActionCache, CachedAction, CacheEntry, CacheKey
@@ -30,6 +31,7 @@ from .cache_fingerprint import locate_fingerprinted
 from .executor import perform
 from .locate import locate_selectors
 from .settle import settle
+from .tracing import AsyncTraceGroup
 
 logger = logging.getLogger("stagehand_py")
 
@@ -47,6 +49,7 @@ async def cached_act(
     settings: Settings,
     cache: ActionCache | None,
 ) -> ActResult:
+    __tracebackhide__ = True
     if cache is None:
         if settings.cache_mode == "require":
             raise ConfigurationError(
@@ -88,11 +91,14 @@ async def _replay_or_heal(
     settings: Settings,
     cache: ActionCache,
 ) -> ActResult:
+    __tracebackhide__ = True
     started = time.monotonic()
     run = AsyncActRun(page, llm, instruction, variables=variables, settings=settings)
     try:
         for action in entry.actions:
-            run.steps.append(await _replay_step(run.page, action, variables, settings, run))
+            name = action_group_name(action.method, action.selectors[0], action.arguments)
+            async with AsyncTraceGroup(run.page, f"cached {name}", variables.redact):
+                run.steps.append(await _replay_step(run.page, action, variables, settings, run))
     except _StepDrifted as drift:
         reason = variables.redact(str(drift))
         if settings.cache_mode == "require" or not settings.self_heal:

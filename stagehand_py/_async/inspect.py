@@ -18,6 +18,7 @@ from ..dom import Snapshot, load_js
 from ..dom._wire import FramePart, load_wire, snapshot_from_wire
 from .aria_snapshot import take_aria_snapshot
 from .frames import MAX_FRAMES, frame_at
+from .page_scripts import run_page_script
 
 logger = logging.getLogger("stagehand_py")
 
@@ -31,7 +32,7 @@ async def _evaluate_serializer(page: AsyncPage, options: dict[str, Any]) -> str:
     # A navigation can destroy the context mid-walk; the new document is tried once more.
     for _ in range(2):
         try:
-            result = await page.evaluate(load_js("serializer"), options)
+            result = await run_page_script(page, "serializer", load_js("serializer"), options)
         except PlaywrightError as exc:
             last_error = (exc.message or str(exc)).splitlines()[0]
             with contextlib.suppress(PlaywrightError):
@@ -51,7 +52,7 @@ async def _evaluate_serializer(page: AsyncPage, options: dict[str, Any]) -> str:
 
 async def _serialize_frame(frame: AsyncFrame, options: dict[str, Any]) -> dict[str, Any] | None:
     try:
-        result = await frame.evaluate(load_js("serializer"), options)
+        result = await run_page_script(frame, "serializer", load_js("serializer"), options)
     except PlaywrightError as exc:
         # Navigating or detached while we looked: the rest of the page is still worth showing.
         logger.info("stagehand_py: frame %s not serialized: %s", frame.url, exc.message)

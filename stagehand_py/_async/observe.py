@@ -10,6 +10,7 @@ element's locator ladder (``selectors``, and ``ladder`` as readable calls).
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from .._variables import Variables
 from ..aria._ladder import readable_ladder
 from ..dom import Snapshot
 from ..llm._options import request_options
+from ..llm._request_context import RequestContext, request_context
 from ..llm._usage import Usage
 from ..prompts.act import ALLOWED_METHODS
 from ..prompts.observe import (
@@ -33,6 +35,7 @@ from ..prompts.observe import (
     ObservedElement,
     build_observe_messages,
 )
+from ._deadline import DeadlineExceeded, call_with_deadline
 from .inspect import take_snapshot
 from .llm.base import AsyncLLM
 from .settle import settle
@@ -92,9 +95,11 @@ async def observe(
 
     ``outcome`` (returned) is filled as the work goes, so a caller still knows what a failed
     observe cost."""
+    __tracebackhide__ = True
     settings = settings or Settings()
     variables = variables or Variables()
     started = time.monotonic()
+    deadline = started + settings.timeout_s  # model requests are bounded by what is left
     outcome = outcome if outcome is not None else ObserveOutcome(results=[])
     await settle(page, timeout_ms=settings.settle_timeout_ms)
     snapshot = await take_snapshot(page, mode=settings.snapshot)
@@ -108,13 +113,25 @@ async def observe(
             variable_names=variables.names,
             url=snapshot.url,
         )
+        shown = {i for c in group for i in chunk_elements[c]}
+        said = variables.redact(instruction or "")
+        context = RequestContext("observe", said, snapshot, tuple(group), frozenset(shown))
+        request = functools.partial(
+            llm.structured,
+            messages,
+            ObserveAnswer,
+            max_retries=settings.max_reasks,
+            options=request_options(settings, "observe", timeout_s=deadline - time.monotonic()),
+        )
         try:
-            answer = await llm.structured(
-                messages,
-                ObserveAnswer,
-                max_retries=settings.max_reasks,
-                options=request_options(settings, "observe"),
-            )
+            with request_context(context):
+                answer = await call_with_deadline(request, deadline - time.monotonic())
+        except DeadlineExceeded:
+            outcome.duration_s = time.monotonic() - started
+            raise LLMError(
+                f"observe() got no answer from the model within timeout_s="
+                f"{settings.timeout_s:g} s. Raise timeout_s, or use a faster model."
+            ) from None
         except LLMError as exc:
             # Every request the failed call sent counts (re-asks and retries included).
             outcome.llm_calls += max(exc.usage.requests, 1)
@@ -123,7 +140,6 @@ async def observe(
             raise
         outcome.llm_calls += max(answer.usage.requests, answer.attempts)
         outcome.usage = outcome.usage + answer.usage
-        shown = {i for c in group for i in chunk_elements[c]}
         for item in answer.value.elements:
             result = _to_result(snapshot, item, shown, variables)
             if result is not None and result.element not in seen_elements:

@@ -22,6 +22,7 @@ from .inspect import annotated_screenshot, take_snapshot
 
 if TYPE_CHECKING:
     from .agent_think import ApprovalCallback
+    from .llm.base import AsyncLLM
     from .stagehand import AsyncStagehand
 
 M = TypeVar("M", bound=BaseModel)
@@ -54,8 +55,12 @@ class AsyncStagehandPage(AsyncPage):
         reach the model, logs or results. On failure raises :class:`~stagehand_py.ActError`
         (its ``.result`` says what happened); pass ``raise_on_failure=False`` to get the
         unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
-        this call, e.g. ``max_steps=3, timeout_s=20, max_tokens=512, snapshot="aria"``.
+        this call, e.g. ``max_steps=3, timeout_s=20, max_tokens=512, snapshot="aria"``;
+        ``model="openai/gpt-4.1"`` or ``llm=`` asks another model than the session's, and
+        ``instructions=`` adds to the session's own instructions, for this call only (the same
+        three work on extract, observe, agent).
         """
+        __tracebackhide__ = True
         return await self._stagehand.act(
             self, action, variables=variables, raise_on_failure=raise_on_failure, **limits
         )
@@ -71,6 +76,9 @@ class AsyncStagehandPage(AsyncPage):
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
+        model: str | None = None,
+        llm: AsyncLLM | None = None,
+        instructions: str | None = None,
     ) -> M: ...
 
     @overload
@@ -84,6 +92,9 @@ class AsyncStagehandPage(AsyncPage):
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
+        model: str | None = None,
+        llm: AsyncLLM | None = None,
+        instructions: str | None = None,
     ) -> dict[str, Any]: ...
 
     @overload
@@ -97,6 +108,9 @@ class AsyncStagehandPage(AsyncPage):
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
+        model: str | None = None,
+        llm: AsyncLLM | None = None,
+        instructions: str | None = None,
     ) -> str: ...
 
     async def extract(
@@ -109,12 +123,17 @@ class AsyncStagehandPage(AsyncPage):
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
+        model: str | None = None,
+        llm: AsyncLLM | None = None,
+        instructions: str | None = None,
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
-        ``selector`` limits the extraction to part of the page; ``max_tokens`` and
-        ``temperature`` override the Stagehand's for this call; ``snapshot="aria"`` reads the
-        accessibility tree instead of the cleaned HTML (default: ``Settings.snapshot``)."""
+        ``selector`` limits the extraction to part of the page; ``max_tokens``,
+        ``temperature``, ``model`` / ``llm`` and ``instructions`` apply to this call only (see
+        :meth:`act`); ``snapshot="aria"`` reads the accessibility tree instead of the cleaned
+        HTML (default: ``Settings.snapshot``)."""
+        __tracebackhide__ = True
         outcome = await self._stagehand.extract(
             self,
             instruction,
@@ -124,6 +143,9 @@ class AsyncStagehandPage(AsyncPage):
             max_tokens=max_tokens,
             temperature=temperature,
             snapshot=snapshot,
+            model=model,
+            llm=llm,
+            instructions=instructions,
         )
         if schema is None:
             return outcome.value["text"]
@@ -137,11 +159,15 @@ class AsyncStagehandPage(AsyncPage):
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
+        model: str | None = None,
+        llm: AsyncLLM | None = None,
+        instructions: str | None = None,
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
-        one to :meth:`act` to run it without a model call. ``max_tokens`` and ``temperature``
-        override the Stagehand's for this call; so does ``snapshot`` for ``Settings.snapshot``
-        (``"dom"`` or ``"aria"``)."""
+        one to :meth:`act` to run it without a model call. ``max_tokens``, ``temperature``,
+        ``model`` / ``llm`` and ``instructions`` apply to this call only (see :meth:`act`); so
+        does ``snapshot`` for ``Settings.snapshot`` (``"dom"`` or ``"aria"``)."""
+        __tracebackhide__ = True
         outcome = await self._stagehand.observe(
             self,
             instruction,
@@ -149,6 +175,9 @@ class AsyncStagehandPage(AsyncPage):
             max_tokens=max_tokens,
             temperature=temperature,
             snapshot=snapshot,
+            model=model,
+            llm=llm,
+            instructions=instructions,
         )
         return outcome.results
 
@@ -176,6 +205,7 @@ class AsyncStagehandPage(AsyncPage):
         Returns an :class:`~stagehand_py.agent.AgentResult` (``success``, ``final_text``,
         ``data``, ``reason``, ``steps``...); it never raises for a task that was not reached.
         """
+        __tracebackhide__ = True
         return await self._stagehand.agent(
             self,
             task,

@@ -26,6 +26,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
 from ..dom import load_js
+from .page_scripts import run_page_script
 
 logger = logging.getLogger("stagehand_py")
 
@@ -58,10 +59,10 @@ def _version(raw: Any) -> PageVersion | None:
 
 async def _watch(page: AsyncPage, op: str) -> PageVersion | None:
     try:
-        raw = await page.evaluate(load_js("watch_state.js"), {"op": op})
+        raw = await run_page_script(page, "watch_state", load_js("watch_state.js"), {"op": op})
         if raw is None:  # no watcher in this document yet: install one
             options = {"op": op, "shortTimerMs": SHORT_TIMER_MS}
-            raw = await page.evaluate(load_js("settle.js"), options)
+            raw = await run_page_script(page, "settle", load_js("settle.js"), options)
     except PlaywrightError as exc:
         # Navigating or closed: no version, which callers read as "changed".
         logger.debug("watch %s: %s", op, exc.message.splitlines()[0] if exc.message else exc)
@@ -102,7 +103,7 @@ async def settle(
     }
     for _ in range(2):
         try:
-            return _version(await page.evaluate(load_js("settle.js"), options))
+            return _version(await run_page_script(page, "settle", load_js("settle.js"), options))
         except PlaywrightError as exc:
             # A navigation destroyed the context mid-wait: wait for the new document once.
             logger.debug("settle: %s", exc.message.splitlines()[0] if exc.message else exc)

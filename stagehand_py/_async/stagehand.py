@@ -24,6 +24,7 @@ from .._errors import (
 )
 from .._history import CallRecord
 from .._inputs import check_instruction, check_open
+from .._trace_names import call_group_name
 from .._types import ActResult, ObserveResult
 from .._variables import Variables
 from ..agent import AgentControls, AgentResult, TokenCounter
@@ -32,18 +33,21 @@ from ..cache import ActionCache
 from ..llm._fake_support import check_llm_flavour
 from ..llm._options import request_options
 from ..llm._usage import PriceTable, Usage, UsageMeter
+from ..prompts.user_instructions import combine_instructions
 from .act import AsyncActRun
 from .agent import AsyncAgentRun
 from .agent_observe import same_page
 from .agent_think import ApprovalCallback
 from .cached_act import cached_act
 from .cached_observe import cached_observe
+from .call_model import call_llm_source, check_call_model
 from .executor import perform
 from .extract import ExtractOutcome, extract
 from .llm.base import AsyncLLM
 from .llm.factory import create_llm, model_spec
 from .observe import ObserveOutcome
 from .page import AsyncStagehandPage
+from .tracing import AsyncTraceGroup
 
 logger = logging.getLogger("stagehand_py")
 
@@ -105,6 +109,7 @@ class AsyncStagehand:
                 "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
             )
         self.history: list[CallRecord] = []
+        self._call_models: dict[str, AsyncLLM] = {}
         self.usage = UsageMeter(prices=prices)
 
     @property
@@ -129,30 +134,34 @@ class AsyncStagehand:
         *,
         variables: Mapping[str, object] | None = None,
         raise_on_failure: bool = True,
+        model: str | None = None,
+        llm: AsyncLLM | None = None,
+        instructions: str | None = None,
         **limits: Any,
     ) -> ActResult:
-        """Run ``action`` on ``page``: an instruction, or an observe() result (no LLM call)."""
+        """Run ``action`` on ``page``: an instruction, or an observe() result (no LLM call).
+
+        ``model=`` / ``llm=`` ask another model than the session's for this call;
+        ``instructions=`` adds to the session's own instructions for this call."""
+        __tracebackhide__ = True
         if not isinstance(action, ObserveResult):
             check_instruction("act", action, required=True)
         check_open(page, "act")
         values = Variables(variables)
         settings = self._settings(limits)
-        try:
-            if isinstance(action, ObserveResult):
-                result = await self._act_observed(page, action, values, settings)
-            else:
-                result = await cached_act(
-                    page,
-                    lambda: self.llm,
-                    action,
-                    variables=values,
-                    settings=settings,
-                    cache=self.cache,
-                )
-        except StagehandError as exc:
-            instruction = action.description if isinstance(action, ObserveResult) else action
-            self._record_failure("act", instruction, page, exc, values)
-            raise
+        source = self._call_llm("act", values, settings, model, llm, instructions)
+        said = action.description if isinstance(action, ObserveResult) else action
+        async with AsyncTraceGroup(page, call_group_name("act", said), values.redact):
+            try:
+                if isinstance(action, ObserveResult):
+                    result = await self._act_observed(page, action, values, settings, source)
+                else:
+                    result = await cached_act(
+                        page, source, action, variables=values, settings=settings, cache=self.cache
+                    )
+            except StagehandError as exc:
+                self._record_failure("act", said, page, exc, values)
+                raise
         if result.page is not None and result.page is not page:
             result.page = self.wrap(result.page)
         self.usage.add("act", result.usage, model=self._model_name())
@@ -177,11 +186,14 @@ class AsyncStagehand:
         return result
 
     async def _act_observed(
-        self, page: AsyncPage, observed: ObserveResult, values: Variables, settings: Settings
+        self,
+        page: AsyncPage,
+        observed: ObserveResult,
+        values: Variables,
+        settings: Settings,
+        source: Callable[[], AsyncLLM],
     ) -> ActResult:
-        run = AsyncActRun(
-            page, self._llm, observed.description, variables=values, settings=settings
-        )
+        run = AsyncActRun(page, None, observed.description, variables=values, settings=settings)
         try:
             performed = await perform(
                 page,
@@ -207,7 +219,7 @@ class AsyncStagehand:
             logger.info("stagehand_py: observed element is stale (%s); healing with act()", reason)
             healed = await AsyncActRun(
                 page,
-                lambda: self.llm,
+                source,
                 _instruction_for(observed),
                 variables=values,
                 settings=settings,
@@ -232,13 +244,48 @@ class AsyncStagehand:
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
+        model: str | None = None,
+        llm: AsyncLLM | None = None,
+        instructions: str | None = None,
     ) -> ExtractOutcome:
+        __tracebackhide__ = True
         check_instruction("extract", instruction, required=False)
         check_open(page, "extract")
         values = Variables(variables)
         settings = self._settings(
             {**_model_limits(max_tokens, temperature), **_snapshot_limit(snapshot)}
         )
+        source = self._call_llm("extract", values, settings, model, llm, instructions)
+        async with AsyncTraceGroup(
+            page, call_group_name("extract", instruction or ""), values.redact
+        ):
+            try:
+                return await self._extract(
+                    page,
+                    instruction,
+                    schema,
+                    selector,
+                    values,
+                    max_chars_per_chunk,
+                    settings,
+                    source,
+                )
+            except CacheMissError as exc:  # refused before any model call: recorded here
+                self._record_failure("extract", instruction, page, exc, values)
+                raise
+
+    async def _extract(
+        self,
+        page: AsyncPage,
+        instruction: str | None,
+        schema: Any,
+        selector: str | None,
+        values: Variables,
+        max_chars_per_chunk: int,
+        settings: Settings,
+        source: Callable[[], AsyncLLM],
+    ) -> ExtractOutcome:
+        __tracebackhide__ = True
         if settings.cache_mode == "require" and (schema is not None or instruction):
             raise CacheMissError(
                 f"extract({values.redact(instruction or '')!r}) needs the model, and "
@@ -252,7 +299,7 @@ class AsyncStagehand:
         try:
             await extract(
                 page,
-                self.llm,
+                source(),
                 instruction or "",  # with no schema either: the page text, no model call
                 schema,
                 selector=selector,
@@ -289,24 +336,32 @@ class AsyncStagehand:
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
+        model: str | None = None,
+        llm: AsyncLLM | None = None,
+        instructions: str | None = None,
     ) -> ObserveOutcome:
+        __tracebackhide__ = True
         check_instruction("observe", instruction, required=False)
         check_open(page, "observe")
         values = Variables(variables)
         settings = self._settings(
             {**_model_limits(max_tokens, temperature), **_snapshot_limit(snapshot)}
         )
+        source = self._call_llm("observe", values, settings, model, llm, instructions)
         outcome = ObserveOutcome(results=[])  # filled as it goes: a failure still has its cost
         try:
-            outcome = await cached_observe(
-                page,
-                lambda: self.llm,
-                instruction,
-                variables=values,
-                settings=settings,
-                cache=self.cache,
-                outcome=outcome,
-            )
+            async with AsyncTraceGroup(
+                page, call_group_name("observe", instruction or ""), values.redact
+            ):
+                outcome = await cached_observe(
+                    page,
+                    source,
+                    instruction,
+                    variables=values,
+                    settings=settings,
+                    cache=self.cache,
+                    outcome=outcome,
+                )
         except StagehandError as exc:
             self._record_failure("observe", instruction, page, exc, values, outcome)
             raise
@@ -337,18 +392,23 @@ class AsyncStagehand:
         controls: AgentControls | None = None,
         count_tokens: TokenCounter | None = None,
         snapshot: SnapshotMode | None = None,
+        model: str | None = None,
+        llm: AsyncLLM | None = None,
+        instructions: str | None = None,
         **limits: Any,
     ) -> AgentResult:
         """Let the model drive ``page`` step by step until ``task`` is done (see
         :meth:`AsyncStagehandPage.agent`)."""
+        __tracebackhide__ = True
         check_instruction("agent", task, required=True)
         check_open(page, "agent")
         mode = self._snapshot_mode(snapshot)
+        values = Variables(variables)
         run = AsyncAgentRun(
             page,
-            lambda: self.llm,
+            self._call_llm("agent", values, self.settings, model, llm, instructions),
             task,
-            variables=Variables(variables),
+            variables=values,
             settings=self.settings.agent.updated(**limits),
             approval=approval,
             controls=controls,
@@ -357,7 +417,8 @@ class AsyncStagehand:
             options=request_options(self.settings, "agent"),
             snapshot=mode,
         )
-        result = await run.run()
+        async with AsyncTraceGroup(page, call_group_name("agent", task), values.redact):
+            result = await run.run()
         if same_page(result.page, page) and isinstance(page, AsyncStagehandPage):
             result.page = page
         elif result.page is not None:
@@ -393,6 +454,34 @@ class AsyncStagehand:
                 duration_s=spent.duration_s if spent is not None else 0.0,
             )
         )
+
+    def _call_llm(
+        self,
+        kind: str,
+        values: Variables,
+        settings: Settings,
+        model: str | None,
+        llm: AsyncLLM | None,
+        instructions: str | None,
+    ) -> Callable[[], AsyncLLM]:
+        """The model this call asks (its own ``model=``/``llm=`` or the session's), carrying
+        the session's and the call's ``instructions``, redacted by the call's variables."""
+        owner = f"{type(self).__name__}.{kind}"
+        check_call_model(
+            owner, model=model, llm=llm, base_url=self._base_url, wants_async=_ASYNC_API
+        )
+        said = values.redact(combine_instructions(settings.instructions, instructions))
+        return call_llm_source(
+            lambda: self.llm, self._model_for, model=model, llm=llm, instructions=said
+        )
+
+    def _model_for(self, model: str) -> AsyncLLM:
+        """A client for a per-call ``model=`` string, made once per string."""
+        if model not in self._call_models:
+            self._call_models[model] = create_llm(
+                model, api_key=self._api_key, base_url=self._base_url
+            )
+        return self._call_models[model]
 
     def _settings(self, limits: Mapping[str, Any]) -> Settings:
         return self.settings.updated(**limits) if limits else self.settings

@@ -8,6 +8,7 @@ Only the model request runs in the thread, never Playwright (the sync API is sin
 from __future__ import annotations
 
 import concurrent.futures
+import contextvars
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -24,7 +25,8 @@ def call_with_deadline(call: Callable[[], T], seconds: float) -> T:
     """Return ``call()``; raise :class:`DeadlineExceeded` after ``seconds``."""
     if seconds <= 0:
         raise DeadlineExceeded
-    future = _POOL.submit(call)
+    # The caller's context goes along (a test fake reads the request context from it).
+    future = _POOL.submit(contextvars.copy_context().run, call)
     try:
         return future.result(timeout=seconds)
     except concurrent.futures.TimeoutError:

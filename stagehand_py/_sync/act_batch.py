@@ -26,6 +26,7 @@ from .act_state import ActState
 from .cache_fingerprint import fingerprint_of_locator, locate_fingerprinted
 from .executor import Performed, perform
 from .settle import PageVersion
+from .tracing import TraceGroup, action_name
 
 logger = logging.getLogger("stagehand_py")
 
@@ -61,6 +62,7 @@ class BatchOutcome:
 def run_batch(run: ActState, snapshot: Snapshot, decisions: list[Decision]) -> BatchOutcome:
     """Run ``decisions`` (the first is a :class:`DoAction`) in order, as far as they hold."""
     outcome = BatchOutcome()
+    redact = run.variables.redact
     for position, decision in enumerate(decisions):
         label = f"action {position + 1} of your last reply"
         if not isinstance(decision, DoAction):
@@ -71,7 +73,8 @@ def run_batch(run: ActState, snapshot: Snapshot, decisions: list[Decision]) -> B
         if len(run.steps) >= run.settings.max_steps:
             break
         try:
-            performed = act_on(run, snapshot, decision)
+            with TraceGroup(run.page, action_name(snapshot, decision, redact), redact):
+                performed = act_on(run, snapshot, decision)
         except (ElementReplaced, ActionFailed) as problem:
             run.attempt_failed(decision)
             if outcome.ran == 0:

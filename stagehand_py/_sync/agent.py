@@ -26,6 +26,7 @@ from playwright.sync_api import Page as Page
 
 from .._config import SnapshotMode
 from .._errors import ConfigurationError, StagehandError
+from .._trace_names import step_group_name
 from .._variables import Variables
 from ..agent._actions import AgentOutput, DoneAction, FinalSummary, output_model
 from ..agent._clock import (
@@ -42,11 +43,13 @@ from ..agent._prompts import history_item, retry_message, state_message, summary
 from ..agent._settings import AgentSettings
 from ..agent._state import Approve, Cancel, Retry, Skip
 from ..llm._messages import ImagePart, RequestOptions
+from ..llm._request_context import RequestContext, request_context
 from ..llm._usage import PriceTable, Usage
 from .agent_actions import ActionContext
 from .agent_batch import not_run, run_batch
 from .agent_observe import DownloadTracker, Observation, observe
 from .agent_think import ApprovalCallback, BoundedLLM, LLMSource, ask_approval, think
+from .tracing import TraceGroup
 
 logger = logging.getLogger("stagehand_py")
 _MEMORY_ITEMS = 10
@@ -137,7 +140,9 @@ class AgentRun:
                     return self._summary("max_steps")
                 if self._failures >= self.settings.max_failures:
                     return self._summary("max_failures")
-                ending = self._step()
+                name = step_group_name(self._steps_run + 1, "")
+                with TraceGroup(self.page, name, self._redact):
+                    ending = self._step()
                 if ending is not None:
                     return ending
         except RunTimedOut:
@@ -227,15 +232,20 @@ class AgentRun:
         verdicts: list[str] = []
         while True:
             started = time.perf_counter()
-            output = think(
-                self._llm,
-                self.messages,
-                self._schema,
-                observation.state,
-                record,
-                settings=self.settings,
-                variables=self.variables,
+            shown = frozenset(observation.state.elements)
+            context = RequestContext(
+                "agent", self._redact(self.task), observation.snapshot, (), shown, record.number
             )
+            with request_context(context):  # for test fakes: what this request shows
+                output = think(
+                    self._llm,
+                    self.messages,
+                    self._schema,
+                    observation.state,
+                    record,
+                    settings=self.settings,
+                    variables=self.variables,
+                )
             record.timings.think_s += time.perf_counter() - started
             record.output = redacted(output.model_dump(mode="json", by_alias=True), self._redact)
             record.actions = list(record.output["actions"])

@@ -151,6 +151,8 @@ def _element_action(
         tag=element.tag,
     )
     outcome.selector = ctx.variables.redact(performed.selector)
+    outcome.selectors = [ctx.variables.redact(s) for s in element.selectors]
+    outcome.frame = [ctx.variables.redact(s) for s in element.frame]
     if performed.opened:
         outcome.note = f"opened {len(performed.opened)} new tab(s)"
     if performed.via_label:
@@ -166,6 +168,7 @@ def _scroll(ctx: ActionContext, action: ScrollAction, outcome: ActionOutcome) ->
         element = ctx.observation.snapshot.element(action.index)
         locator, selector = locate_selectors(ctx.page, element.frame, element.selectors)
         outcome.selector = ctx.variables.redact(selector)
+        outcome.frame = [ctx.variables.redact(s) for s in element.frame]
     where = scroll(
         locator,
         action.direction,

@@ -23,6 +23,7 @@ from ..agent._state import AgentState
 from .agent_actions import ActionContext, run_action
 from .agent_observe import same_page
 from .inspect import take_snapshot
+from .tracing import TraceGroup
 
 logger = logging.getLogger("stagehand_py")
 
@@ -66,8 +67,11 @@ def run_batch(
                     navigations.append(frame.url)
 
             page_before.on("framenavigated", on_navigated)
+            index = getattr(action, "index", None)
+            line = state.element_line(index) if isinstance(index, int) else None
             try:
-                outcome = run_action(context, action)
+                with TraceGroup(page_before, describe_action(action, line), redact):
+                    outcome = run_action(context, action)
             finally:
                 page_before.remove_listener("framenavigated", on_navigated)
             record.results.append(outcome)

@@ -28,6 +28,7 @@ from ..aria._vlist import (
 )
 from ..dom import load_js
 from .executor import scroll
+from .page_scripts import run_page_script
 from .settle import settle
 
 logger = logging.getLogger("stagehand_py")
@@ -39,7 +40,7 @@ def find_list_containers(
     """Candidate containers in the page's own document, scrollers first."""
     options = json.dumps({"task": "lists", "minRatio": min_ratio})
     try:
-        raw = page.evaluate(load_js("aria_page"), options)
+        raw = run_page_script(page, "aria_page", load_js("aria_page"), options)
         found = [ListContainer.read(item) for item in json.loads(raw)["lists"]]
     except PlaywrightError as exc:
         raise PageError(

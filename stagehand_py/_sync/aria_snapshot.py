@@ -44,6 +44,7 @@ from ..aria._parser import AriaNode, parse_aria_snapshot
 from ..dom import Snapshot, load_js
 from ..dom._wire import _cyclic_gc_paused
 from .aria_checks import resolves_to_ref
+from .page_scripts import run_page_script
 
 logger = logging.getLogger("stagehand_py")
 
@@ -90,7 +91,7 @@ def _frame_facts(frame: Frame, wanted: list[list[Any]], top: bool) -> dict[str, 
     # which on a large page costs seconds; a string crosses in one piece.
     options = json.dumps({"task": "facts", "wanted": wanted, "top": top})
     try:
-        raw = frame.evaluate(load_js("aria_page"), options)
+        raw = run_page_script(frame, "aria_page", load_js("aria_page"), options)
     except PlaywrightError as exc:
         if top:
             raise SerializationError(

@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 from .._errors import ElementNotFoundError, PageError
 from ..cache import ElementFingerprint, fingerprint_from_element, load_fingerprint_js
 from .locate import frame_scope
+from .page_scripts import run_page_script
 
 
 class LiveElement(BaseModel):
@@ -112,7 +113,9 @@ def _check_xpaths(
     if not xpaths:
         return {}
     try:
-        answers = page.evaluate(load_fingerprint_js(), {"xpaths": list(xpaths.values())})
+        answers = run_page_script(
+            page, "fingerprint", load_fingerprint_js(), {"xpaths": list(xpaths.values())}
+        )
     except PlaywrightError:
         return {}
     if not isinstance(answers, list) or len(answers) != len(xpaths):

@@ -47,6 +47,7 @@ def cached_observe(
 
     ``outcome`` is filled as the model work goes, so a caller still knows what a failed
     observe cost."""
+    __tracebackhide__ = True
     if cache is None:
         if settings.cache_mode == "require":
             raise ConfigurationError(

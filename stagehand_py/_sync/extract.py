@@ -11,6 +11,7 @@ then validate against the user's schema, or :class:`ExtractError` carries it.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import time
@@ -38,11 +39,14 @@ from ..aria._text import aria_page_text
 from ..extract import ExtractTarget, PageText, load_js, merge, page_text, split_chunks
 from ..extract._merge import filled_fields
 from ..llm._options import request_options
+from ..llm._request_context import RequestContext, request_context
 from ..llm._usage import Usage
 from ..prompts.extract import build_extract_messages
+from ._deadline import DeadlineExceeded, call_with_deadline
 from .frames import MAX_FRAMES
 from .inspect import take_snapshot
 from .llm.base import LLM
+from .page_scripts import run_page_script
 from .settle import settle
 
 logger = logging.getLogger("stagehand_py")
@@ -116,7 +120,7 @@ def _frame_html(
             handles.append(None)  # detached meanwhile: its placeholder never appears
     try:
         if roots is None:
-            raw = frame.evaluate(script, {"frames": handles})
+            raw = run_page_script(frame, "page_html", script, {"frames": handles})
         else:
             raw = roots.evaluate_all(script, handles)
     finally:
@@ -164,9 +168,11 @@ def extract(
     the page through the accessibility-tree snapshot (one line per element, links numbered
     the same way) unless ``selector`` narrows it.
     """
+    __tracebackhide__ = True
     started = time.monotonic()
     settings = settings or Settings()
     outcome = outcome if outcome is not None else ExtractOutcome(value=None)
+    deadline = started + settings.timeout_s  # model requests are bounded by what is left
     target = ExtractTarget.from_schema(schema)
     settle(page)
     if settings.snapshot == "aria" and selector is None:
@@ -192,13 +198,25 @@ def extract(
         )
         answer_model = target.plan.answer_model(chunk.link_ids)
         outcome.chunks += 1
+        context = RequestContext("extract", redact(instruction), section=(chunk.index,))
+        request = functools.partial(
+            llm.structured,
+            messages,
+            answer_model,
+            max_retries=max_retries,
+            options=request_options(settings, "extract", timeout_s=deadline - time.monotonic()),
+        )
         try:
-            response = llm.structured(
-                messages,
-                answer_model,
-                max_retries=max_retries,
-                options=request_options(settings, "extract"),
-            )
+            with request_context(context):
+                response = call_with_deadline(request, deadline - time.monotonic())
+        except DeadlineExceeded:
+            outcome.duration_s = time.monotonic() - started
+            raise ExtractError(
+                f"extract() ran out of time (timeout_s={settings.timeout_s:g} s) waiting for the "
+                f"model on part {chunk.index + 1} of {len(chunks)} of {redact(text.url)}. Raise "
+                "timeout_s, or use a faster model.",
+                last_attempt=merged,
+            ) from None
         except LLMError as exc:
             # Every request the failed call sent counts (re-asks and retries included).
             outcome.llm_calls += max(exc.usage.requests, 1)
@@ -211,7 +229,7 @@ def extract(
                 f"{redact(text.url)} after {max_retries} re-ask(s): {exc}. Simplify the schema "
                 "or the instruction, or raise max_retries.",
                 last_attempt=exc.last_answer,
-            ) from exc
+            ) from None  # the message says why; the chain only adds internal frames
         outcome.llm_calls += max(response.usage.requests, response.attempts)
         outcome.usage = outcome.usage + response.usage
         data, complete = _answer_data(response.value)
@@ -231,7 +249,7 @@ def extract(
             f"does not fit the schema: {exc.error_count()} error(s), first: {_first_error(exc)}. "
             "Check that the page shows every required field, or make fields optional.",
             last_attempt=merged,
-        ) from exc
+        ) from None  # the message names the first error
     return outcome
 
 

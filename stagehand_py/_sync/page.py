@@ -23,6 +23,7 @@ from .inspect import annotated_screenshot, take_snapshot
 
 if TYPE_CHECKING:
     from .agent_think import ApprovalCallback
+    from .llm.base import LLM
     from .stagehand import Stagehand
 
 M = TypeVar("M", bound=BaseModel)
@@ -55,8 +56,12 @@ class StagehandPage(Page):
         reach the model, logs or results. On failure raises :class:`~stagehand_py.ActError`
         (its ``.result`` says what happened); pass ``raise_on_failure=False`` to get the
         unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
-        this call, e.g. ``max_steps=3, timeout_s=20, max_tokens=512, snapshot="aria"``.
+        this call, e.g. ``max_steps=3, timeout_s=20, max_tokens=512, snapshot="aria"``;
+        ``model="openai/gpt-4.1"`` or ``llm=`` asks another model than the session's, and
+        ``instructions=`` adds to the session's own instructions, for this call only (the same
+        three work on extract, observe, agent).
         """
+        __tracebackhide__ = True
         return self._stagehand.act(
             self, action, variables=variables, raise_on_failure=raise_on_failure, **limits
         )
@@ -72,6 +77,9 @@ class StagehandPage(Page):
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
+        model: str | None = None,
+        llm: LLM | None = None,
+        instructions: str | None = None,
     ) -> M: ...
 
     @overload
@@ -85,6 +93,9 @@ class StagehandPage(Page):
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
+        model: str | None = None,
+        llm: LLM | None = None,
+        instructions: str | None = None,
     ) -> dict[str, Any]: ...
 
     @overload
@@ -98,6 +109,9 @@ class StagehandPage(Page):
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
+        model: str | None = None,
+        llm: LLM | None = None,
+        instructions: str | None = None,
     ) -> str: ...
 
     def extract(
@@ -110,12 +124,17 @@ class StagehandPage(Page):
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
+        model: str | None = None,
+        llm: LLM | None = None,
+        instructions: str | None = None,
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
-        ``selector`` limits the extraction to part of the page; ``max_tokens`` and
-        ``temperature`` override the Stagehand's for this call; ``snapshot="aria"`` reads the
-        accessibility tree instead of the cleaned HTML (default: ``Settings.snapshot``)."""
+        ``selector`` limits the extraction to part of the page; ``max_tokens``,
+        ``temperature``, ``model`` / ``llm`` and ``instructions`` apply to this call only (see
+        :meth:`act`); ``snapshot="aria"`` reads the accessibility tree instead of the cleaned
+        HTML (default: ``Settings.snapshot``)."""
+        __tracebackhide__ = True
         outcome = self._stagehand.extract(
             self,
             instruction,
@@ -125,6 +144,9 @@ class StagehandPage(Page):
             max_tokens=max_tokens,
             temperature=temperature,
             snapshot=snapshot,
+            model=model,
+            llm=llm,
+            instructions=instructions,
         )
         if schema is None:
             return outcome.value["text"]
@@ -138,11 +160,15 @@ class StagehandPage(Page):
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
+        model: str | None = None,
+        llm: LLM | None = None,
+        instructions: str | None = None,
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
-        one to :meth:`act` to run it without a model call. ``max_tokens`` and ``temperature``
-        override the Stagehand's for this call; so does ``snapshot`` for ``Settings.snapshot``
-        (``"dom"`` or ``"aria"``)."""
+        one to :meth:`act` to run it without a model call. ``max_tokens``, ``temperature``,
+        ``model`` / ``llm`` and ``instructions`` apply to this call only (see :meth:`act`); so
+        does ``snapshot`` for ``Settings.snapshot`` (``"dom"`` or ``"aria"``)."""
+        __tracebackhide__ = True
         outcome = self._stagehand.observe(
             self,
             instruction,
@@ -150,6 +176,9 @@ class StagehandPage(Page):
             max_tokens=max_tokens,
             temperature=temperature,
             snapshot=snapshot,
+            model=model,
+            llm=llm,
+            instructions=instructions,
         )
         return outcome.results
 
@@ -177,6 +206,7 @@ class StagehandPage(Page):
         Returns an :class:`~stagehand_py.agent.AgentResult` (``success``, ``final_text``,
         ``data``, ``reason``, ``steps``...); it never raises for a task that was not reached.
         """
+        __tracebackhide__ = True
         return self._stagehand.agent(
             self,
             task,

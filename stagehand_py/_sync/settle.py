@@ -27,6 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
 from ..dom import load_js
+from .page_scripts import run_page_script
 
 logger = logging.getLogger("stagehand_py")
 
@@ -59,10 +60,10 @@ def _version(raw: Any) -> PageVersion | None:
 
 def _watch(page: Page, op: str) -> PageVersion | None:
     try:
-        raw = page.evaluate(load_js("watch_state.js"), {"op": op})
+        raw = run_page_script(page, "watch_state", load_js("watch_state.js"), {"op": op})
         if raw is None:  # no watcher in this document yet: install one
             options = {"op": op, "shortTimerMs": SHORT_TIMER_MS}
-            raw = page.evaluate(load_js("settle.js"), options)
+            raw = run_page_script(page, "settle", load_js("settle.js"), options)
     except PlaywrightError as exc:
         # Navigating or closed: no version, which callers read as "changed".
         logger.debug("watch %s: %s", op, exc.message.splitlines()[0] if exc.message else exc)
@@ -103,7 +104,7 @@ def settle(
     }
     for _ in range(2):
         try:
-            return _version(page.evaluate(load_js("settle.js"), options))
+            return _version(run_page_script(page, "settle", load_js("settle.js"), options))
         except PlaywrightError as exc:
             # A navigation destroyed the context mid-wait: wait for the new document once.
             logger.debug("settle: %s", exc.message.splitlines()[0] if exc.message else exc)

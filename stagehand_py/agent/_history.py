@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_fie
 
 from .._errors import ConfigurationError
 from .._history import CallRecord
-from .._types import ActionRecord
+from .._types import ActionRecord, CodeStyle, CodeVariables
 from ..llm._usage import Usage
 from ._state import TabInfo
 
@@ -59,6 +59,10 @@ class ActionOutcome(BaseModel):
     note: str = ""
     extracted: Any = None
     selector: str | None = None
+    # Every selector of the element acted on (most exact first) and its frame path, for
+    # AgentResult.to_playwright_code(); redacted like everything else.
+    selectors: list[str] = Field(default_factory=list)
+    frame: list[str] = Field(default_factory=list)
     url: str = ""
 
     @property
@@ -154,6 +158,28 @@ class AgentResult(BaseModel):
 
     def __bool__(self) -> bool:
         return self.success
+
+    def to_playwright_code(
+        self,
+        style: CodeStyle = "sync",
+        *,
+        variables: CodeVariables = "env",
+        function_name: str = "run",
+        url: str | None = None,
+    ) -> str:
+        """Plain Playwright Python that redoes this run's successful actions with no model
+        (see :mod:`stagehand_py.codegen_agent`): variables as ``os.environ[...]`` lookups or
+        parameters, never values. ``url`` adds a ``page.goto`` first."""
+        from ..codegen_agent import agent_playwright_code
+
+        return agent_playwright_code(
+            [outcome for step in self.steps for outcome in step.results],
+            style=style,
+            variables=variables,
+            function_name=function_name,
+            url=url,
+            title=f"agent: {self.task}",
+        )
 
     def summary(self) -> str:
         """A few readable lines per step, as the command line and test reports show them."""

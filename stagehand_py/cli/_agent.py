@@ -49,6 +49,14 @@ def add_agent_command(
         metavar="PATTERN",
         help="only let the agent reach hosts matching this glob (repeatable)",
     )
+    agent.add_argument(
+        "--codegen",
+        nargs="?",
+        const="sync",
+        choices=("sync", "async"),
+        help="also print the plain Playwright Python code of the run's actions (sync by "
+        "default); variables are read from os.environ, never written out",
+    )
     page_options(agent)
     agent.set_defaults(run=agent_command)
 
@@ -69,10 +77,18 @@ def agent_command(args: argparse.Namespace) -> int:
         with progress(f"agent: {title}", enabled=not args.quiet):
             result = page.agent(args.task, variables=variables, approval=approval, **limits)
         saved = result.save(args.save) if args.save else None
+        code = None
+        if args.codegen and result.success:
+            # The history holds placeholders only; redacting again is a second lock.
+            code = Variables(variables).redact(
+                result.to_playwright_code(args.codegen, url=args.url)
+            )
         if json_mode(args):
             payload: dict[str, Any] = {"result": result.model_dump(mode="json")}
             if saved is not None:
                 payload["saved"] = str(saved)
+            if code is not None:
+                payload["playwright_code"] = code
             if result.success:
                 emit_json(args, payload)
         else:
@@ -81,6 +97,9 @@ def agent_command(args: argparse.Namespace) -> int:
                 print(f"data: {result.data}")
             if saved is not None:
                 print(f"saved: {saved}")
+            if code is not None:
+                print("\n# ---- plain Playwright code of this run ----")
+                print(code, end="")
         usage_out(args, usage_line(stagehand.history))
     if not result.success:
         first = result.final_text.strip().splitlines()[0] if result.final_text.strip() else ""

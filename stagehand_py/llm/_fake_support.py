@@ -10,7 +10,7 @@ import inspect
 import itertools
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
@@ -258,3 +258,20 @@ def exhausted_error(
         last_answer=answer,
         errors=error,
     )
+
+
+def answer_with_function(
+    function: Callable[..., Any], messages: list[Message], second: object, context: object
+) -> Any:
+    """Call a ``FunctionLLM`` function with ``(messages, tools_or_schema)``, adding the
+    request context as a third argument when the function takes one (older two-argument
+    functions keep working)."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature: the documented form
+        return function(messages, second)
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    takes_more = any(p.kind is p.VAR_POSITIONAL for p in parameters)
+    if len(positional) >= 3 or takes_more:
+        return function(messages, second, context)
+    return function(messages, second)

@@ -7,12 +7,16 @@ from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
 from stagehand_py import Stagehand
+from stagehand_py.llm import Message, ToolSpec
 from stagehand_py.testing import (
+    FunctionLLM,
     ScriptedLLM,
+    RequestContext,
     do_action,
     extract_answer,
     observe_answer,
     observed,
+    skip_section,
     verify_answer,
 )
 
@@ -46,3 +50,42 @@ def test_act_verify_observe_and_extract_from_builders(
     fake.queue(extract_answer(Heading(title="Sign in")))
     assert page.extract("the page heading", schema=Heading) == Heading(title="Sign in")
     assert fake.remaining == 0
+
+
+def test_function_llm_answers_from_the_request_context(
+    sync_page: Page, pages_url: str
+) -> None:
+    seen: list[RequestContext] = []
+
+    def chat(messages: list[Message], tools: list[ToolSpec], context: RequestContext) -> object:
+        seen.append(context)
+        if context.attempt == 1:
+            return "no tool call"  # an unusable reply: the loop re-asks (attempt 2)
+        return do_action("click", context.find("Save", exact=True, tag="button"), completed=True)
+
+    def structured(messages: list[Message], schema: type, context: RequestContext) -> object:
+        seen.append(context)
+        return verify_answer(True, "saved")
+
+    page = Stagehand(llm=FunctionLLM(chat, structured)).wrap(sync_page)
+    page.goto(pages_url + "hello.html")
+    page.set_content(
+        "<button onclick=\"document.title='draft'\">Save draft</button>"
+        "<button onclick=\"document.title='saved'\">Save</button>"
+    )
+    result = page.act("save the document")
+    assert result.success and page.title() == "saved"
+    first, second, verify = seen
+    assert (first.kind, first.attempt, first.step) == ("act", 1, 0)
+    assert (second.kind, second.attempt) == ("act", 2)
+    assert first.instruction == "save the document" and first.section
+    assert first.snapshot is not None and all(e.selectors for e in first.elements())
+    assert (verify.kind, verify.step) == ("verify", 1)
+
+
+def test_two_argument_functions_still_work(sync_page: Page, pages_url: str) -> None:
+    fake = FunctionLLM(chat=lambda messages, tools: skip_section("not here"))
+    page = Stagehand(llm=fake).wrap(sync_page)
+    page.goto(pages_url + "hello.html")
+    result = page.act("find the moon", raise_on_failure=False)
+    assert result.code == "ALL_SECTIONS_SKIPPED" and fake.calls == 1

@@ -23,6 +23,7 @@ from ...llm._fake_support import (
     StructuredAnswer,
     agent_output,
     answer_json,
+    answer_with_function,
     as_chat_response,
     chat_answer_text,
     do_action,
@@ -45,17 +46,27 @@ from ...llm._messages import (
     StructuredResponse,
     ToolSpec,
 )
+from ...llm._request_context import RequestContext, current_request_context
 from ...llm._usage import Usage
 
 T = TypeVar("T", bound=BaseModel)
 
-ChatFunction = Callable[[list[Message], list[ToolSpec]], ChatAnswer]
-StructuredFunction = Callable[[list[Message], type[BaseModel]], StructuredAnswer]
+# Either form works: (messages, tools) or (messages, tools, context), the context being the
+# RequestContext of the request (the snapshot shown, the section, the step, the attempt).
+ChatFunction = (
+    Callable[[list[Message], list[ToolSpec]], ChatAnswer]
+    | Callable[[list[Message], list[ToolSpec], RequestContext], ChatAnswer]
+)
+StructuredFunction = (
+    Callable[[list[Message], type[BaseModel]], StructuredAnswer]
+    | Callable[[list[Message], type[BaseModel], RequestContext], StructuredAnswer]
+)
 
 __all__ = [
     "FunctionLLM",
     "ScriptedLLM",
     "RecordedRequest",
+    "RequestContext",
     "ScriptItem",
     "agent_output",
     "do_action",
@@ -93,6 +104,7 @@ class FakeLLMBase:
         tool_choice: Literal["auto", "required"] = "required",
         options: RequestOptions | None = None,
     ) -> ChatResponse:
+        __tracebackhide__ = True
         request = RecordedRequest(
             kind="chat",
             messages=list(messages),
@@ -121,6 +133,7 @@ class FakeLLMBase:
         max_retries: int = 2,
         options: RequestOptions | None = None,
     ) -> StructuredResponse[T]:
+        __tracebackhide__ = True
         conversation = list(messages)
         usage = Usage()
         for attempt in range(1, max_retries + 2):
@@ -185,7 +198,13 @@ class ScriptedLLM(FakeLLMBase):
 
 class FunctionLLM(FakeLLMBase):
     """Answers with your functions: ``chat(messages, tools)`` and ``structured(messages,
-    schema)`` (plain functions). Their answers take the same forms as a scripted LLM's."""
+    schema)`` (plain functions). Their answers take the same forms as a scripted LLM's.
+
+    A function that takes a third argument also gets the request's
+    :class:`~stagehand_py.testing.RequestContext`: its ``kind``, the ``snapshot`` shown (numbers
+    to elements and selectors), the ``section``, the ``step`` count and the ``attempt``, with
+    ``context.find("Save")`` giving the number of the shown element whose text is Save.
+    """
 
     def __init__(
         self,
@@ -207,6 +226,7 @@ class FunctionLLM(FakeLLMBase):
         max_retries: int = 2,
         options: RequestOptions | None = None,
     ) -> StructuredResponse[T]:
+        __tracebackhide__ = True
         self._schemas[schema.__name__] = schema
         return super().structured(messages, schema, max_retries=max_retries, options=options)
 
@@ -215,11 +235,23 @@ class FunctionLLM(FakeLLMBase):
         if request.kind == "chat":
             if self._chat_function is None:
                 raise ScriptExhaustedError(f"{name} got a chat request but has no chat function.")
-            return self._chat_function(list(request.messages), list(request.tools))
+            return answer_with_function(
+                self._chat_function, list(request.messages), list(request.tools), self._context()
+            )
         if self._structured_function is None:
             raise ScriptExhaustedError(
                 f"{name} got a structured request ({request.schema_name}) but has no "
                 f"structured function."
             )
         schema = self._schemas[request.schema_name or ""]
-        return self._structured_function(list(request.messages), schema)
+        return answer_with_function(
+            self._structured_function, list(request.messages), schema, self._context()
+        )
+
+    def _context(self) -> RequestContext:
+        """The loop's context for this request, or a bare one for a direct call."""
+        current = current_request_context()
+        if current is not None:
+            return current
+        kind = self.requests[-1].options.kind if self.requests else "other"
+        return RequestContext(kind=kind)
