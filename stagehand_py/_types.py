@@ -53,6 +53,8 @@ class ActResult(BaseModel):
     # Why a failed act stopped (None on success); ActError carries the same code.
     code: ActErrorCode | None = None
     opened_pages: list[str] = Field(default_factory=list)
+    # What the caller should know that did not stop the act (e.g. why it was not cached).
+    notes: list[str] = Field(default_factory=list)
     # The page the act ended on (a new tab when a click opened one and it was followed).
     page: Any = Field(default=None, exclude=True, repr=False)
 

@@ -15,12 +15,14 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel, ValidationError
 
+from .._deadline_clock import Deadline
 from .._errors import (
     ConfigurationError,
     ElementNotFoundError,
@@ -33,10 +35,13 @@ from ..extract._merge import filled_fields
 from ..llm._messages import RequestOptions
 from ..llm._usage import Usage
 from ..prompts.extract import build_extract_messages
+from ._deadline import call_with_deadline, compute_in_time
 from .llm.base import AsyncLLM
 from .settle import settle
 
 logger = logging.getLogger("stagehand_py")
+# When a caller passes no deadline (the public call always does).
+_DEFAULT_TIMEOUT_S = 120.0
 
 
 @dataclass
@@ -85,7 +90,10 @@ async def read_page_text(
             f"{redact(exc.message.splitlines()[0])}. "
             "Wait for the page to finish loading and try again."
         ) from exc
-    return page_text(found["html"], url=found["url"], title=found["title"])
+    # Cleaning a huge page takes seconds: bounded by the call's deadline (hardening #13).
+    return await compute_in_time(
+        lambda: page_text(found["html"], url=found["url"], title=found["title"])
+    )
 
 
 def _answer_data(answer: BaseModel) -> tuple[Any, bool]:
@@ -102,6 +110,7 @@ async def extract(
     max_chars_per_chunk: int = 12000,
     max_retries: int = 2,
     redact: Callable[[str], str] = _keep,
+    deadline: Deadline | None = None,
 ) -> ExtractOutcome:
     """Extract ``schema`` (or, with no schema, text) from the page as ``instruction`` asks.
 
@@ -109,8 +118,9 @@ async def extract(
     asking the model.
     """
     started = time.monotonic()
+    deadline = deadline or Deadline.after(_DEFAULT_TIMEOUT_S)
     target = ExtractTarget.from_schema(schema)
-    await settle(page)
+    await settle(page, timeout_ms=deadline.cap_ms(3000))
     text = await read_page_text(page, selector, redact=redact)
     outcome = ExtractOutcome(value=None)
     if target.kind == "text" and not instruction.strip():
@@ -133,11 +143,15 @@ async def extract(
         answer_model = target.plan.answer_model(chunk.link_ids)
         outcome.chunks += 1
         try:
-            response = await llm.structured(
-                messages,
-                answer_model,
-                max_retries=max_retries,
-                options=RequestOptions(kind="extract"),
+            response = await call_with_deadline(
+                partial(
+                    llm.structured,
+                    messages,
+                    answer_model,
+                    max_retries=max_retries,
+                    options=RequestOptions(kind="extract", timeout_s=deadline.remaining()),
+                ),
+                deadline.remaining(),
             )
         except StructuredOutputError as exc:
             raise ExtractError(

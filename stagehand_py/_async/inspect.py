@@ -13,6 +13,7 @@ from .._errors import ConfigurationError, SerializationError
 from .._inputs import check_screenshot_path
 from ..dom import Snapshot, load_js, parse_snapshot
 from ..dom._snapshot import MAX_TEXT_CHARS
+from ._deadline import compute_in_time
 
 
 async def _evaluate_serializer(page: AsyncPage, options: dict[str, Any]) -> str:
@@ -49,7 +50,9 @@ async def take_snapshot(
             f"got {chunk_ratio}."
         )
     options = {"chunkRatio": chunk_ratio, "maxText": max_text}
-    return parse_snapshot(await _evaluate_serializer(page, options))
+    raw = await _evaluate_serializer(page, options)
+    # Parsing a huge page takes seconds: bounded by the call's deadline (hardening #13).
+    return await compute_in_time(lambda: parse_snapshot(raw))
 
 
 async def annotated_screenshot(

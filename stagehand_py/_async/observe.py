@@ -11,10 +11,12 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 from playwright.async_api import Page as AsyncPage
 
 from .._config import Settings
+from .._deadline_clock import Deadline
 from .._types import ObserveResult
 from .._variables import Variables
 from ..dom import Snapshot
@@ -27,6 +29,7 @@ from ..prompts.observe import (
     ObservedElement,
     build_observe_messages,
 )
+from ._deadline import call_with_deadline
 from .inspect import take_snapshot
 from .llm.base import AsyncLLM
 from .settle import settle
@@ -73,13 +76,18 @@ def _to_result(
     arguments = [variables.redact(str(a)) for a in item.arguments][:high]
     if len(arguments) < low:
         method, arguments = "click", []
+    # A selector that quotes the page's echo of a secret is not handed out (hardening #13).
+    selectors = [s for s in element.selectors if not variables.contains_secret(s)]
+    if not selectors:
+        return None
     return ObserveResult(
-        selector=element.selectors[0],
-        description=variables.redact(item.description) or snapshot.render_element(item.element),
+        selector=selectors[0],
+        description=variables.redact(item.description)
+        or variables.redact(snapshot.render_element(item.element)),
         method=method,
         arguments=arguments,
         element=item.element,
-        selectors=list(element.selectors),
+        selectors=selectors,
         frame=list(element.frame),
     )
 
@@ -91,12 +99,14 @@ async def observe(
     *,
     variables: Variables | None = None,
     settings: Settings | None = None,
+    deadline: Deadline | None = None,
 ) -> ObserveOutcome:
     """Find elements matching ``instruction`` (or the page's main controls when None)."""
     settings = settings or Settings()
     variables = variables or Variables()
     started = time.monotonic()
-    await settle(page, timeout_ms=settings.settle_timeout_ms)
+    deadline = deadline or Deadline.after(settings.timeout_s)
+    await settle(page, timeout_ms=deadline.cap_ms(settings.settle_timeout_ms))
     snapshot = await take_snapshot(page)
     outcome = ObserveOutcome(results=[])
     chunk_elements = {c.index: c.element_indexes for c in snapshot.chunks}
@@ -107,13 +117,17 @@ async def observe(
             instruction or DEFAULT_OBSERVE_INSTRUCTION,
             page_text=variables.redact(text),
             variable_names=variables.names,
-            url=snapshot.url,
+            url=variables.redact(snapshot.url),
         )
-        answer = await llm.structured(
-            messages,
-            ObserveAnswer,
-            max_retries=settings.max_reasks,
-            options=RequestOptions(kind="observe"),
+        answer = await call_with_deadline(
+            partial(
+                llm.structured,
+                messages,
+                ObserveAnswer,
+                max_retries=settings.max_reasks,
+                options=RequestOptions(kind="observe", timeout_s=deadline.remaining()),
+            ),
+            deadline.remaining(),
         )
         outcome.llm_calls += 1
         outcome.usage = outcome.usage + answer.usage

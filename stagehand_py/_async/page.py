@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from .._inputs import check_page_type
 from .._types import ActResult, ObserveResult
+from .._variables import Variables
 from ..dom import Snapshot
 from .inspect import annotated_screenshot, take_snapshot
 
@@ -53,8 +54,12 @@ class AsyncStagehandPage(AsyncPage):
         unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
         this call, e.g. ``max_steps=3, timeout_s=20``.
         """
+        try:
+            values = Variables.of(variables)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
         return await self._stagehand.act(
-            self, action, variables=variables, raise_on_failure=raise_on_failure, **limits
+            self, action, variables=values, raise_on_failure=raise_on_failure, **limits
         )
 
     @overload
@@ -65,6 +70,7 @@ class AsyncStagehandPage(AsyncPage):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
     ) -> M: ...
 
     @overload
@@ -75,6 +81,7 @@ class AsyncStagehandPage(AsyncPage):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
     ) -> dict[str, Any]: ...
 
     @overload
@@ -85,6 +92,7 @@ class AsyncStagehandPage(AsyncPage):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
     ) -> str: ...
 
     async def extract(
@@ -94,12 +102,18 @@ class AsyncStagehandPage(AsyncPage):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
-        ``selector`` limits the extraction to part of the page."""
+        ``selector`` limits the extraction to part of the page; ``timeout_s`` bounds the
+        whole call (default: the ``timeout_s`` setting)."""
+        try:
+            values = Variables.of(variables)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
         outcome = await self._stagehand.extract(
-            self, instruction, schema, selector=selector, variables=variables
+            self, instruction, schema, selector=selector, variables=values, timeout_s=timeout_s
         )
         if schema is None:
             return outcome.value["text"]
@@ -110,10 +124,17 @@ class AsyncStagehandPage(AsyncPage):
         instruction: str | None = None,
         *,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
-        one to :meth:`act` to run it without a model call."""
-        outcome = await self._stagehand.observe(self, instruction, variables=variables)
+        one to :meth:`act` to run it without a model call. ``timeout_s`` bounds the call."""
+        try:
+            values = Variables.of(variables)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
+        outcome = await self._stagehand.observe(
+            self, instruction, variables=values, timeout_s=timeout_s
+        )
         return outcome.results
 
     async def snapshot(self) -> Snapshot:

@@ -34,12 +34,13 @@ from ..prompts.act import (
     build_verify_messages,
     describe_step,
 )
-from ._deadline import DeadlineExceeded, call_with_deadline
+from ._deadline import DeadlineExceeded, call_with_deadline, run_with_deadline
 from .cache_fingerprint import fingerprint_of_locator
 from .executor import Performed, perform
 from .inspect import take_snapshot
 from .llm.base import LLM
 from .locate import locate_selectors
+from .secret_guard import secret_refusal
 from .settle import settle
 
 logger = logging.getLogger("stagehand_py")
@@ -196,11 +197,16 @@ class ActRun:
     def run(self) -> ActResult:
         """Run to success or a clear failure; never raises for an unreached goal."""
         try:
-            message = self._loop()
+            # The deadline also ends page-side calls that have no timeout (hardening #13).
+            message = run_with_deadline(self._loop, self._remaining_s(), lambda: self.page)
             return self._result(True, message)
         except _Stop as stop:
             logger.info("stagehand_py: act failed: %s", stop.message)
             return self._result(False, stop.message, code=stop.code)
+        except DeadlineExceeded as late:
+            message = f"{self._timeout_message()} {late.note}".strip()
+            logger.info("stagehand_py: act failed: %s", message)
+            return self._result(False, message, code="TIMEOUT")
 
     def _loop(self) -> str:
         seen: set[int] = set()
@@ -267,7 +273,7 @@ class ActRun:
             section_number=section_number,
             section_count=len(snapshot.chunks),
             variable_names=self.variables.names,
-            url=snapshot.url,
+            url=self.variables.redact(snapshot.url),
         )
         problems: list[str] = []
         for _ in range(self.settings.max_reasks + 1):
@@ -314,6 +320,12 @@ class ActRun:
         values = [self.variables.substitute(arg) for arg in decision.args]
         fingerprint = self._fingerprint(element) if self.capture_fingerprints else None
         safe_args = [self.variables.redact(arg) for arg in decision.args]
+        # A variable goes only into a plausible field on its own origin (hardening #13).
+        refused = secret_refusal(
+            self.page, element, decision.method, decision.args, self.variables
+        )
+        if refused is not None:
+            raise _ActionFailed(refused)
         try:
             performed = perform(
                 self.page,
@@ -336,8 +348,8 @@ class ActRun:
         )
         record = ActionRecord(
             method=decision.method,
-            selector=performed.selector,
-            selectors=list(element.selectors),
+            selector=self.variables.redact(performed.selector),
+            selectors=[s for s in element.selectors if not self.variables.contains_secret(s)],
             frame=list(element.frame),
             arguments=safe_args,
             element=decision.element,
@@ -366,7 +378,11 @@ class ActRun:
         record = ActionRecord(
             method=observed.method,
             selector=performed.selector,
-            selectors=list(observed.selectors or [observed.selector]),
+            selectors=[
+                s
+                for s in observed.selectors or [observed.selector]
+                if not self.variables.contains_secret(s)
+            ],
             frame=list(observed.frame),
             arguments=safe_args,
             element=observed.element,

@@ -14,6 +14,7 @@ from .._errors import ConfigurationError, SerializationError
 from .._inputs import check_screenshot_path
 from ..dom import Snapshot, load_js, parse_snapshot
 from ..dom._snapshot import MAX_TEXT_CHARS
+from ._deadline import compute_in_time
 
 
 def _evaluate_serializer(page: Page, options: dict[str, Any]) -> str:
@@ -50,7 +51,9 @@ def take_snapshot(
             f"got {chunk_ratio}."
         )
     options = {"chunkRatio": chunk_ratio, "maxText": max_text}
-    return parse_snapshot(_evaluate_serializer(page, options))
+    raw = _evaluate_serializer(page, options)
+    # Parsing a huge page takes seconds: bounded by the call's deadline (hardening #13).
+    return compute_in_time(lambda: parse_snapshot(raw))
 
 
 def annotated_screenshot(

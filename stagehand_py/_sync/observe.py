@@ -12,10 +12,12 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 from playwright.sync_api import Page as Page
 
 from .._config import Settings
+from .._deadline_clock import Deadline
 from .._types import ObserveResult
 from .._variables import Variables
 from ..dom import Snapshot
@@ -28,6 +30,7 @@ from ..prompts.observe import (
     ObservedElement,
     build_observe_messages,
 )
+from ._deadline import call_with_deadline
 from .inspect import take_snapshot
 from .llm.base import LLM
 from .settle import settle
@@ -74,13 +77,18 @@ def _to_result(
     arguments = [variables.redact(str(a)) for a in item.arguments][:high]
     if len(arguments) < low:
         method, arguments = "click", []
+    # A selector that quotes the page's echo of a secret is not handed out (hardening #13).
+    selectors = [s for s in element.selectors if not variables.contains_secret(s)]
+    if not selectors:
+        return None
     return ObserveResult(
-        selector=element.selectors[0],
-        description=variables.redact(item.description) or snapshot.render_element(item.element),
+        selector=selectors[0],
+        description=variables.redact(item.description)
+        or variables.redact(snapshot.render_element(item.element)),
         method=method,
         arguments=arguments,
         element=item.element,
-        selectors=list(element.selectors),
+        selectors=selectors,
         frame=list(element.frame),
     )
 
@@ -92,12 +100,14 @@ def observe(
     *,
     variables: Variables | None = None,
     settings: Settings | None = None,
+    deadline: Deadline | None = None,
 ) -> ObserveOutcome:
     """Find elements matching ``instruction`` (or the page's main controls when None)."""
     settings = settings or Settings()
     variables = variables or Variables()
     started = time.monotonic()
-    settle(page, timeout_ms=settings.settle_timeout_ms)
+    deadline = deadline or Deadline.after(settings.timeout_s)
+    settle(page, timeout_ms=deadline.cap_ms(settings.settle_timeout_ms))
     snapshot = take_snapshot(page)
     outcome = ObserveOutcome(results=[])
     chunk_elements = {c.index: c.element_indexes for c in snapshot.chunks}
@@ -108,13 +118,17 @@ def observe(
             instruction or DEFAULT_OBSERVE_INSTRUCTION,
             page_text=variables.redact(text),
             variable_names=variables.names,
-            url=snapshot.url,
+            url=variables.redact(snapshot.url),
         )
-        answer = llm.structured(
-            messages,
-            ObserveAnswer,
-            max_retries=settings.max_reasks,
-            options=RequestOptions(kind="observe"),
+        answer = call_with_deadline(
+            partial(
+                llm.structured,
+                messages,
+                ObserveAnswer,
+                max_retries=settings.max_reasks,
+                options=RequestOptions(kind="observe", timeout_s=deadline.remaining()),
+            ),
+            deadline.remaining(),
         )
         outcome.llm_calls += 1
         outcome.usage = outcome.usage + answer.usage

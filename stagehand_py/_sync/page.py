@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from .._inputs import check_page_type
 from .._types import ActResult, ObserveResult
+from .._variables import Variables
 from ..dom import Snapshot
 from .inspect import annotated_screenshot, take_snapshot
 
@@ -54,8 +55,12 @@ class StagehandPage(Page):
         unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
         this call, e.g. ``max_steps=3, timeout_s=20``.
         """
+        try:
+            values = Variables.of(variables)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
         return self._stagehand.act(
-            self, action, variables=variables, raise_on_failure=raise_on_failure, **limits
+            self, action, variables=values, raise_on_failure=raise_on_failure, **limits
         )
 
     @overload
@@ -66,6 +71,7 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
     ) -> M: ...
 
     @overload
@@ -76,6 +82,7 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
     ) -> dict[str, Any]: ...
 
     @overload
@@ -86,6 +93,7 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
     ) -> str: ...
 
     def extract(
@@ -95,12 +103,18 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
-        ``selector`` limits the extraction to part of the page."""
+        ``selector`` limits the extraction to part of the page; ``timeout_s`` bounds the
+        whole call (default: the ``timeout_s`` setting)."""
+        try:
+            values = Variables.of(variables)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
         outcome = self._stagehand.extract(
-            self, instruction, schema, selector=selector, variables=variables
+            self, instruction, schema, selector=selector, variables=values, timeout_s=timeout_s
         )
         if schema is None:
             return outcome.value["text"]
@@ -111,10 +125,17 @@ class StagehandPage(Page):
         instruction: str | None = None,
         *,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
-        one to :meth:`act` to run it without a model call."""
-        outcome = self._stagehand.observe(self, instruction, variables=variables)
+        one to :meth:`act` to run it without a model call. ``timeout_s`` bounds the call."""
+        try:
+            values = Variables.of(variables)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
+        outcome = self._stagehand.observe(
+            self, instruction, variables=values, timeout_s=timeout_s
+        )
         return outcome.results
 
     def snapshot(self) -> Snapshot:

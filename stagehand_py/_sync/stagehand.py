@@ -12,23 +12,48 @@ from typing import Any, Literal
 from playwright.sync_api import Page as Page
 
 from .._config import Settings
-from .._errors import ActError, ActTimeoutError, ElementNotFoundError, PageError, StagehandError
+from .._deadline_clock import Deadline
+from .._errors import (
+    ActError,
+    ActTimeoutError,
+    ElementNotFoundError,
+    PageError,
+    StagehandError,
+    StagehandTimeoutError,
+)
 from .._history import CallRecord
-from .._inputs import check_instruction, check_open
+from .._inputs import (
+    check_action,
+    check_instruction,
+    check_observed,
+    check_open,
+    check_page_type,
+    check_placeholders,
+    check_schema,
+    check_timeout,
+)
+from .._session_secrets import SecretRegistry
 from .._types import ActResult, ObserveResult
-from .._variables import Variables
+from .._variables import MIN_CACHEABLE_CHARS, Variables
 from ..cache import ActionCache
 from ..llm._usage import PriceTable, UsageMeter
+from ._deadline import DeadlineExceeded, run_blocking, run_with_deadline
 from .act import ActRun
 from .cached_act import cached_act
 from .executor import perform
 from .extract import ExtractOutcome, extract
 from .llm.base import LLM
 from .llm.factory import create_llm, model_spec
+from .locate import locate_selectors
 from .observe import ObserveOutcome, observe
 from .page import StagehandPage
+from .secret_guard import locator_refusal
 
 logger = logging.getLogger("stagehand_py")
+
+# The act loop ends itself at timeout_s; this later deadline bounds what runs outside it (a
+# cache replay, an observed action) on a page that stops answering.
+_ACT_BACKSTOP_S = 0.3
 
 
 class Stagehand:
@@ -66,6 +91,8 @@ class Stagehand:
         )
         self.history: list[CallRecord] = []
         self.usage = UsageMeter(prices=prices)
+        # Values used per page: later calls on a page keep redacting them (session-wide).
+        self._secrets = SecretRegistry()
 
     @property
     def llm(self) -> LLM:
@@ -87,28 +114,33 @@ class Stagehand:
         page: Page,
         action: str | ObserveResult,
         *,
-        variables: Mapping[str, object] | None = None,
+        variables: Mapping[str, object] | Variables | None = None,
         raise_on_failure: bool = True,
         **limits: Any,
     ) -> ActResult:
         """Run ``action`` on ``page``: an instruction, or an observe() result (no LLM call)."""
-        if not isinstance(action, ObserveResult):
-            check_instruction("act", action, required=True)
+        check_page_type(page, Page, type(self).__name__, "act")
+        check_action(action)
         check_open(page, "act")
-        values = Variables(variables)
         settings = self._settings(limits)
+        try:
+            values = self._call_variables(page, variables, settings)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
         if isinstance(action, ObserveResult):
-            result = self._act_observed(page, action, values, settings)
+            check_observed(action, values)
         else:
-            result = cached_act(
-                page,
-                lambda: self.llm,
-                action,
-                variables=values,
-                settings=settings,
-                cache=self.cache,
+            check_placeholders("act", action, values)
+        try:
+            result = run_with_deadline(
+                lambda: self._act_once(page, action, values, settings),
+                settings.timeout_s + _ACT_BACKSTOP_S,
+                lambda: page,
             )
+        except DeadlineExceeded as late:
+            result = _timed_out(page, action, values, settings, late.note)
         if result.page is not None and result.page is not page:
+            self._secrets.carry_over(page, result.page)
             result.page = self.wrap(result.page)
         self.usage.add("act", result.usage, model=self._model_name())
         self.history.append(
@@ -131,6 +163,36 @@ class Stagehand:
             raise error(result.message, result)
         return result
 
+    def _call_variables(
+        self,
+        page: Page,
+        variables: Mapping[str, object] | Variables | None,
+        settings: Settings,
+    ) -> Variables:
+        """The call's variables: remembered for the page (later calls keep redacting them),
+        redacting what earlier calls used there, bound to where they may be typed."""
+        values = self._secrets.for_call(page, variables)
+        return values.bound_to(page.url, settings.secret_domains)
+
+    def _act_once(
+        self, page: Page, action: str | ObserveResult, values: Variables, settings: Settings
+    ) -> ActResult:
+        if isinstance(action, ObserveResult):
+            return self._act_observed(page, action, values, settings)
+        cache, notes = self.cache, []
+        short = values.too_short_to_cache()
+        if cache is not None and short:
+            cache = None
+            notes.append(
+                f"Not cached: the value of {', '.join(short)} is shorter than "
+                f"{MIN_CACHEABLE_CHARS} characters, too short to keep out of a cache file."
+            )
+        result = cached_act(
+            page, lambda: self.llm, action, variables=values, settings=settings, cache=cache
+        )
+        result.notes.extend(notes)
+        return result
+
     def _act_observed(
         self, page: Page, observed: ObserveResult, values: Variables, settings: Settings
     ) -> ActResult:
@@ -138,6 +200,12 @@ class Stagehand:
             page, self._llm, observed.description, variables=values, settings=settings
         )
         try:
+            located = locate_selectors(
+                page, observed.frame, observed.selectors or [observed.selector]
+            )
+            refused = locator_refusal(located[0], observed.method, observed.arguments, values)
+            if refused is not None:
+                return _refused(page, observed, values, refused)
             performed = perform(
                 page,
                 method=observed.method,
@@ -147,6 +215,7 @@ class Stagehand:
                 timeout_ms=settings.action_timeout_ms,
                 follow_new_tabs=settings.follow_new_tabs,
                 settle_timeout_ms=settings.settle_timeout_ms,
+                located=located,
             )
         except (ElementNotFoundError, PageError) as exc:
             reason = values.redact(str(exc).splitlines()[0])
@@ -173,23 +242,41 @@ class Stagehand:
         schema: Any = None,
         *,
         selector: str | None = None,
-        variables: Mapping[str, object] | None = None,
+        variables: Mapping[str, object] | Variables | None = None,
         max_chars_per_chunk: int = 12000,
+        timeout_s: float | None = None,
     ) -> ExtractOutcome:
+        check_page_type(page, Page, type(self).__name__, "extract")
         check_instruction("extract", instruction, required=False)
+        check_schema(schema)
+        seconds = check_timeout("extract", timeout_s) or self.settings.timeout_s
         check_open(page, "extract")
-        values = Variables(variables)
         try:
-            outcome = extract(
-                page,
-                self.llm,
-                instruction or "",  # with no schema either: the page text, no model call
-                schema,
-                selector=selector,
-                max_chars_per_chunk=max_chars_per_chunk,
-                max_retries=self.settings.max_reasks,
-                redact=values.redact,
+            values = self._call_variables(page, variables, self.settings)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
+        deadline = Deadline.after(seconds)
+        try:
+            llm = self._model_in_time(deadline)
+            outcome = run_with_deadline(
+                lambda: extract(
+                    page,
+                    llm,
+                    instruction or "",  # with no schema either: the page text, no model call
+                    schema,
+                    selector=selector,
+                    max_chars_per_chunk=max_chars_per_chunk,
+                    max_retries=self.settings.max_reasks,
+                    redact=values.redact,
+                    deadline=deadline,
+                ),
+                deadline.remaining(),
+                lambda: page,
             )
+        except DeadlineExceeded as late:
+            error = _out_of_time("extract", seconds, late.note)
+            self._record_failure("extract", instruction, page, error, values)
+            raise error from None
         except StagehandError as exc:
             self._record_failure("extract", instruction, page, exc, values)
             raise
@@ -213,15 +300,36 @@ class Stagehand:
         page: Page,
         instruction: str | None = None,
         *,
-        variables: Mapping[str, object] | None = None,
+        variables: Mapping[str, object] | Variables | None = None,
+        timeout_s: float | None = None,
     ) -> ObserveOutcome:
+        check_page_type(page, Page, type(self).__name__, "observe")
         check_instruction("observe", instruction, required=False)
+        seconds = check_timeout("observe", timeout_s) or self.settings.timeout_s
         check_open(page, "observe")
-        values = Variables(variables)
         try:
-            outcome = observe(
-                page, self.llm, instruction, variables=values, settings=self.settings
+            values = self._call_variables(page, variables, self.settings)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
+        deadline = Deadline.after(seconds)
+        try:
+            llm = self._model_in_time(deadline)
+            outcome = run_with_deadline(
+                lambda: observe(
+                    page,
+                    llm,
+                    instruction,
+                    variables=values,
+                    settings=self.settings,
+                    deadline=deadline,
+                ),
+                deadline.remaining(),
+                lambda: page,
             )
+        except DeadlineExceeded as late:
+            error = _out_of_time("observe", seconds, late.note)
+            self._record_failure("observe", instruction, page, error, values)
+            raise error from None
         except StagehandError as exc:
             self._record_failure("observe", instruction, page, exc, values)
             raise
@@ -260,6 +368,54 @@ class Stagehand:
 
     def _settings(self, limits: Mapping[str, Any]) -> Settings:
         return self.settings.updated(**limits) if limits else self.settings
+
+    def _model_in_time(self, deadline: Deadline) -> LLM:
+        """The model, created within the call's deadline (the first one imports the
+        provider's SDK, which takes seconds)."""
+        if self._llm is not None:
+            return self._llm
+        return run_blocking(lambda: self.llm, deadline.remaining())
+
+
+def _out_of_time(call: str, seconds: float, note: str) -> StagehandTimeoutError:
+    return StagehandTimeoutError(
+        f"{call}() ran out of time after {seconds:g} s. "
+        + (f"{note} " if note else "")
+        + "Raise timeout_s if the page or the model is slow."
+    )
+
+
+def _timed_out(
+    page: Page,
+    action: str | ObserveResult,
+    values: Variables,
+    settings: Settings,
+    note: str,
+) -> ActResult:
+    """The result of an act the deadline ended outside the act loop (replay, observed)."""
+    instruction = action.description if isinstance(action, ObserveResult) else action
+    message = f"act() ran out of time after {settings.timeout_s:g} s. " + (
+        f"{note} " if note else ""
+    )
+    return ActResult(
+        success=False,
+        message=values.redact(message + "Raise timeout_s if the page is slow."),
+        instruction=values.redact(instruction),
+        duration_s=settings.timeout_s + _ACT_BACKSTOP_S,
+        timed_out=True,
+        code="TIMEOUT",
+        page=page,
+    )
+
+
+def _refused(page: Page, observed: ObserveResult, values: Variables, reason: str) -> ActResult:
+    """An observed action whose variable may not go into its element: nothing was run."""
+    return ActResult(
+        success=False,
+        message=values.redact(f"The observed action was not run. {reason}"),
+        instruction=values.redact(observed.description),
+        page=page,
+    )
 
 
 def _instruction_for(observed: ObserveResult) -> str:

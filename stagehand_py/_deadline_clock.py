@@ -1,0 +1,58 @@
+"""A call's deadline, and the one the current call runs under (pure; no I/O).
+
+Every public call (act, extract, observe) fixes one :class:`Deadline` when it starts. Code
+deep inside the call that has no deadline parameter (parsing a snapshot, cleaning page text)
+reads the ambient one with :func:`current_deadline`; the page-deadline region in
+``_deadline.py`` sets it for the duration of the call.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+_CURRENT: ContextVar[Deadline | None] = ContextVar("stagehand_py_deadline", default=None)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A point in time (``time.monotonic()``) a call must end by."""
+
+    at: float
+    seconds: float
+
+    @classmethod
+    def after(cls, seconds: float) -> Deadline:
+        return cls(at=time.monotonic() + seconds, seconds=seconds)
+
+    def remaining(self) -> float:
+        """Seconds left (negative once passed)."""
+        return self.at - time.monotonic()
+
+    @property
+    def expired(self) -> bool:
+        return self.remaining() <= 0
+
+    def cap_ms(self, ms: float) -> float:
+        """A Playwright timeout that cannot carry the call past the deadline."""
+        return max(1.0, min(ms, self.remaining() * 1000))
+
+
+def current_deadline() -> Deadline | None:
+    """The deadline of the public call running in this context, if any."""
+    return _CURRENT.get()
+
+
+@contextmanager
+def ambient_deadline(deadline: Deadline) -> Iterator[Deadline]:
+    """Make ``deadline`` the current one inside the block (the earlier of it and any outer)."""
+    outer = _CURRENT.get()
+    effective = deadline if outer is None or deadline.at <= outer.at else outer
+    token = _CURRENT.set(effective)
+    try:
+        yield effective
+    finally:
+        _CURRENT.reset(token)
