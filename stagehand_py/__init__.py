@@ -33,13 +33,16 @@ from ._errors import (
     ScriptExhaustedError,
     SerializationError,
     StagehandError,
+    StagehandTimeoutError,
     StructuredOutputError,
 )
 from ._history import CallRecord
 from ._inspect_api import annotated_screenshot, take_snapshot
+from ._secret import Secret
 from ._sync.browser import launch_chromium
 from ._sync.page import StagehandPage
 from ._sync.stagehand import Stagehand
+from ._trace_scrub import scrub_trace
 from ._types import ActionRecord, ActResult, ObserveResult, Verification
 from .cache import CacheWarning
 from .dom import Box, Chunk, Element, Snapshot
@@ -73,12 +76,14 @@ __all__ = [
     "ProviderError",
     "RealRequestsBlockedError",
     "ScriptExhaustedError",
+    "Secret",
     "SerializationError",
     "Settings",
     "Snapshot",
     "Stagehand",
     "StagehandError",
     "StagehandPage",
+    "StagehandTimeoutError",
     "StructuredOutputError",
     "Usage",
     "Verification",
@@ -87,5 +92,6 @@ __all__ = [
     "async_launch_chromium",
     "find_chromium",
     "launch_chromium",
+    "scrub_trace",
     "take_snapshot",
 ]

@@ -25,6 +25,10 @@ class SecretText(str):
 
     __slots__ = ()
 
+    def __new__(cls, value: object = "") -> SecretText:
+        # str(value) would call a SecretText's own __str__ and keep the mask, not the value.
+        return super().__new__(cls, str.__str__(value) if isinstance(value, str) else value)
+
     def __repr__(self) -> str:
         return "'<secret>'"
 
