@@ -220,29 +220,29 @@ def refusal(variable: str, method: str, facts: FieldFacts, scope: SecretScope) -
     the model), or None when it may."""
     held = f"<|{variable.upper()}|>"
     if method not in _TEXT_METHODS:
-        return f"{held} can only be an argument of fill, type, press or select_option."
+        return f"{held} can only be an argument of fill, type, press or select_option"
     where = origin_of(facts.frame_url) or facts.frame_url.split(":", 1)[0] + ":"
     if not scope.allows(facts.frame_url):
         return (
             f"Refused: {held} may be used only on {scope.describe()}, and this field is on "
-            f"{where}. Do not type it on this site."
+            f"{where}; do not type it on this site"
         )
     elsewhere = [url for url in facts.form_targets if not scope.allows(url)]
     if elsewhere:
         target = origin_of(elsewhere[0]) or "a page without an origin"
         return (
             f"Refused: this field's form sends its data to {target}, and {held} may be used "
-            f"only on {scope.describe()}."
+            f"only on {scope.describe()}"
         )
     if facts.is_search_box():
         return (
             f"Refused: {held} is a secret and this field is a search box. Secrets are never "
-            "typed into search fields; find the field the value belongs in."
+            "typed into search fields; find the field the value belongs in"
         )
     if is_password_variable(variable) and not facts.is_password_field():
         return (
             f"Refused: {held} is a password, and this field is not a password field (its "
             "type, autocomplete, name and label do not say password). Choose the password "
-            "field."
+            "field"
         )
     return None

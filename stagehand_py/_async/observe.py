@@ -103,7 +103,7 @@ async def observe(
 ) -> ObserveOutcome:
     """Find elements matching ``instruction`` (or the page's main controls when None)."""
     settings = settings or Settings()
-    variables = variables or Variables()
+    variables = variables if variables is not None else Variables()
     started = time.monotonic()
     deadline = deadline or Deadline.after(settings.timeout_s)
     await settle(page, timeout_ms=deadline.cap_ms(settings.settle_timeout_ms))

@@ -78,7 +78,7 @@ def locator_refusal(
         facts = field_facts(locator, timeout_ms=timeout_ms)
     except PlaywrightError as exc:
         first = (exc.message or str(exc)).splitlines()[0]
-        return f"Refused: could not check where the field is ({variables.redact(first)})."
+        return f"Refused: could not check where the field is ({variables.redact(first)})"
     for name in names:
         scope = variables.scope(name)
         if scope is None:
