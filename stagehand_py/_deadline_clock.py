@@ -56,3 +56,31 @@ def ambient_deadline(deadline: Deadline) -> Iterator[Deadline]:
         yield effective
     finally:
         _CURRENT.reset(token)
+
+
+class DeadlineRegion:
+    """One call running under a deadline region. A region may run inside another (the act
+    loop inside the public act's region): the inner one, which knows what the call did,
+    reports the timeout; the outer one gives it time to do so (:data:`inner_active`)."""
+
+    def __init__(self) -> None:
+        self.inner_active = 0
+
+
+_REGION: ContextVar[DeadlineRegion | None] = ContextVar("stagehand_py_region", default=None)
+
+
+@contextmanager
+def deadline_region() -> Iterator[DeadlineRegion]:
+    """A new region, current inside the block (its parent, if any, knows it is active)."""
+    parent = _REGION.get()
+    region = DeadlineRegion()
+    token = _REGION.set(region)
+    if parent is not None:
+        parent.inner_active += 1
+    try:
+        yield region
+    finally:
+        if parent is not None:
+            parent.inner_active -= 1
+        _REGION.reset(token)

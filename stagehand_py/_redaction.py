@@ -119,14 +119,21 @@ def literal_forms(value: str) -> set[str]:
     return {form for form in forms if form}
 
 
+def stripped_length(value: str) -> int:
+    """``len(value.strip())`` without copying a long value."""
+    if len(value) > 4 * SHORT_VALUE_CHARS:
+        return len(value)  # only the short/long distinction is asked of it
+    return len(value.strip())
+
+
 @dataclass(frozen=True)
 class _Secret:
     name: str
-    value: str
+    value: str  # the raw value (a SecretText for huge ones: never copied)
+    short: bool
 
-    @property
-    def short(self) -> bool:
-        return len(self.value.strip()) < SHORT_VALUE_CHARS
+    def __repr__(self) -> str:  # never the value
+        return f"_Secret({self.name!r})"
 
 
 class Redactor:
@@ -140,9 +147,12 @@ class Redactor:
     def __init__(self, secrets: Iterable[tuple[str, str]]) -> None:
         unique: dict[str, _Secret] = {}
         for name, value in secrets:
-            raw = str.__str__(value)
-            if raw.strip() and raw not in unique:
-                unique[raw] = _Secret(name.upper(), raw)
+            # Huge values are matched with str.replace, which takes them as they are; a
+            # copy of a megabyte value would only cost time.
+            raw = value if len(value) > FORMS_MAX_CHARS else str.__str__(value)
+            length = stripped_length(raw)
+            if length and raw not in unique:
+                unique[raw] = _Secret(name.upper(), raw, length < SHORT_VALUE_CHARS)
         # Longest first: a value that contains another is replaced whole.
         ordered = sorted(unique.values(), key=lambda s: len(s.value), reverse=True)
         self._huge = [s for s in ordered if len(s.value) > FORMS_MAX_CHARS]
@@ -175,7 +185,8 @@ class Redactor:
             return text
         text = str.__str__(text)
         for secret in self._huge:
-            text = text.replace(secret.value, f"<|{secret.name}|>")
+            if len(secret.value) <= len(text):
+                text = text.replace(secret.value, f"<|{secret.name}|>")
         pattern = self.pattern
         if pattern is None:
             return text

@@ -26,6 +26,8 @@ class SecretText(str):
     __slots__ = ()
 
     def __new__(cls, value: object = "") -> SecretText:
+        if type(value) is cls:
+            return value  # immutable: no copy (values can be megabytes)
         # str(value) would call a SecretText's own __str__ and keep the mask, not the value.
         return super().__new__(cls, str.__str__(value) if isinstance(value, str) else value)
 

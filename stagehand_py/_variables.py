@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from ._redaction import SHORT_VALUE_CHARS, Redactor
+from ._redaction import SHORT_VALUE_CHARS, Redactor, stripped_length
 from ._secret import Secret, SecretText, reveal
 from ._secret_scope import SecretScope
 
@@ -175,6 +175,9 @@ class Variables:
         """Replace known placeholders with their values. Unknown placeholders stay as written.
 
         The result is a :class:`SecretText` when a value went in, so it prints masked."""
+        whole = _PLACEHOLDER.fullmatch(text)
+        if whole is not None and (whole.group(1) or whole.group(2)).upper() in self._values:
+            return self._values[(whole.group(1) or whole.group(2)).upper()]  # no copy
         substituted = False
 
         def repl(match: re.Match[str]) -> str:
@@ -200,13 +203,14 @@ class Variables:
 
     def too_short_to_cache(self) -> list[str]:
         """Names whose values are too short to keep apart from a cache entry's own text."""
-        return [n for n, v in sorted(self._values.items()) if len(v.strip()) < MIN_CACHEABLE_CHARS]
+        return [
+            n for n, v in sorted(self._values.items()) if stripped_length(v) < MIN_CACHEABLE_CHARS
+        ]
 
     @property
     def redactor(self) -> Redactor:
         if self._redactor is None:
-            pairs = [*self._values.items(), *self._remembered]
-            self._redactor = Redactor((name, reveal(value)) for name, value in pairs)
+            self._redactor = Redactor([*self._values.items(), *self._remembered])
         return self._redactor
 
     def redact(self, text: str) -> str:

@@ -22,10 +22,20 @@ from typing import Any, TypeVar
 
 from playwright.async_api import Page as AsyncPage
 
-from .._deadline_clock import Deadline, ambient_deadline, current_deadline
-from .page_interrupt import attach_interrupter, interrupt_if_busy
+from .._deadline_clock import Deadline, ambient_deadline, current_deadline, deadline_region
+from .page_interrupt import (
+    INTERRUPT_BUDGET_S,
+    UNANSWERED,
+    attach_interrupter,
+    interrupt_if_busy,
+)
 
 T = TypeVar("T")
+
+# How long a cancelled call may take to unwind (its finally blocks) before the page is probed.
+_UNWIND_S = 0.1
+# How long an outer region waits for an inner one that reached the same deadline to report.
+INNER_REPORT_S = _UNWIND_S + INTERRUPT_BUDGET_S + 0.15
 
 
 class DeadlineExceeded(Exception):
@@ -114,11 +124,23 @@ async def run_with_deadline(
         await asyncio.wait_for(attach_interrupter(page()), timeout=seconds)
     except asyncio.TimeoutError:
         raise DeadlineExceeded from None
-    with ambient_deadline(deadline) as effective:
+    with ambient_deadline(deadline) as effective, deadline_region() as region:
+        task = asyncio.ensure_future(body())
         try:
-            return await asyncio.wait_for(body(), timeout=max(0.0, effective.remaining()))
+            done, _ = await asyncio.wait({task}, timeout=max(0.0, effective.remaining()))
+            if not done and region.inner_active:
+                # A region inside this one ends at the same deadline and reports what the
+                # call did: give it the time it takes to stop the page.
+                done, _ = await asyncio.wait({task}, timeout=INNER_REPORT_S)
+        except BaseException:
+            task.cancel()
+            raise
+        if done:
+            return task.result()
+        task.cancel()
+        await asyncio.wait({task}, timeout=_UNWIND_S)
+        try:
+            note = await asyncio.wait_for(interrupt_if_busy(page()), INTERRUPT_BUDGET_S)
         except asyncio.TimeoutError:
-            if not effective.expired:
-                raise  # a timeout of the body's own, not ours
-            note = await interrupt_if_busy(page())
-            raise DeadlineExceeded(note) from None
+            note = UNANSWERED
+        raise DeadlineExceeded(note)

@@ -23,18 +23,22 @@ from playwright.async_api import Page as AsyncPage
 logger = logging.getLogger("stagehand_py")
 
 # A page that does not answer a trivial evaluation within this long is taken to be busy.
-PROBE_MS = 250
-TERMINATE_MS = 400
+PROBE_MS = 150
+TERMINATE_MS = 150
+# The longest interrupt_if_busy() may take (callers also bound it from their side: a driver
+# busy with a huge action answers nothing in time).
+INTERRUPT_BUDGET_S = (PROBE_MS + TERMINATE_MS) / 1000 + 0.1
 
 _SESSIONS: weakref.WeakKeyDictionary[Any, AsyncCDPSession | None] = weakref.WeakKeyDictionary()
 
-BUSY_STOPPED = (
-    "A script kept the page's main thread busy; it was stopped at the deadline, and the page "
-    "answers again."
-)
+BUSY_STOPPED = "A script kept the page's main thread busy; it was stopped at the deadline."
 BUSY_LEFT = (
     "The page's main thread was busy (a script on it kept running) and could not be "
     "interrupted; the page was left as it is and may stay unresponsive."
+)
+UNANSWERED = (
+    "The browser did not answer in time (it may still be busy with the last action); the "
+    "page was left as it is."
 )
 
 
@@ -75,11 +79,10 @@ async def interrupt_if_busy(page: AsyncPage) -> str:
     if await _answers(session, PROBE_MS):
         return ""
     try:
+        # Answered only once the running script is stopped.
         await session.send("Runtime.terminateExecution", timeout=TERMINATE_MS)
     except PlaywrightError:
         logger.info("stagehand_py: the page is busy and did not take an interrupt")
         return BUSY_LEFT
-    if await _answers(session, PROBE_MS):
-        logger.info("stagehand_py: stopped a script that kept the page busy past the deadline")
-        return BUSY_STOPPED
-    return BUSY_LEFT
+    logger.info("stagehand_py: stopped a script that kept the page busy past the deadline")
+    return BUSY_STOPPED

@@ -50,10 +50,6 @@ from .secret_guard import locator_refusal
 
 logger = logging.getLogger("stagehand_py")
 
-# The act loop ends itself at timeout_s; this later deadline bounds what runs outside it (a
-# cache replay, an observed action) on a page that stops answering.
-_ACT_BACKSTOP_S = 0.3
-
 
 class AsyncStagehand:
     """The SDK's entry point: which model to ask, with which limits, caching where.
@@ -133,7 +129,7 @@ class AsyncStagehand:
         try:
             result = await run_with_deadline(
                 lambda: self._act_once(page, action, values, settings),
-                settings.timeout_s + _ACT_BACKSTOP_S,
+                settings.timeout_s,
                 lambda: page,
             )
         except DeadlineExceeded as late:
@@ -400,7 +396,7 @@ def _timed_out(
         success=False,
         message=values.redact(message + "Raise timeout_s if the page is slow."),
         instruction=values.redact(instruction),
-        duration_s=settings.timeout_s + _ACT_BACKSTOP_S,
+        duration_s=settings.timeout_s,
         timed_out=True,
         code="TIMEOUT",
         page=page,

@@ -26,11 +26,26 @@ from typing import Any, TypeVar
 
 from playwright.sync_api import Page
 
-from .._deadline_clock import Deadline, ambient_deadline, current_deadline
-from .page_interrupt import attach_interrupter, interrupt_if_busy
+from .._deadline_clock import (
+    Deadline,
+    DeadlineRegion,
+    ambient_deadline,
+    current_deadline,
+    deadline_region,
+)
+from .page_interrupt import (
+    INTERRUPT_BUDGET_S,
+    UNANSWERED,
+    attach_interrupter,
+    interrupt_if_busy,
+)
 
 T = TypeVar("T")
 
+# How long a cancelled call may take to unwind, and an outer region waits for an inner one
+# that reached the same deadline to report (see the async twin).
+_UNWIND_S = 0.1
+INNER_REPORT_S = _UNWIND_S + INTERRUPT_BUDGET_S + 0.15
 # While the region's deadline has passed, Playwright calls still made in it are cancelled
 # this often (a ``finally`` block that calls the page again must not hang either).
 _RECHECK_S = 0.05
@@ -88,21 +103,35 @@ def call_with_deadline(call: Callable[[], T], seconds: float) -> T:
 class _Watchdog:
     """A timer on Playwright's event loop that cancels the region's pending calls."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, region: FrameType, at: float) -> None:
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        frame: FrameType,
+        at: float,
+        region: DeadlineRegion,
+    ) -> None:
         self.loop = loop
+        self.frame = frame
         self.region = region
         self.fired = False
+        self.extended = False
         # The event loop's clock is time.monotonic(), like Deadline's.
         self.handle = loop.call_at(loop.time() + (at - time.monotonic()), self.fire)
 
     def _inside(self, frame: FrameType | None) -> bool:
         while frame is not None:
-            if frame is self.region:
+            if frame is self.frame:
                 return True
             frame = frame.f_back
         return False
 
     def fire(self) -> None:
+        if self.region.inner_active and not self.extended:
+            # A region inside this one ends at the same deadline and reports what the call
+            # did: give it the time it takes to stop the page.
+            self.extended = True
+            self.handle = self.loop.call_later(INNER_REPORT_S, self.fire)
+            return
         self.fired = True
         for task in asyncio.all_tasks(self.loop):
             # Set by the sync API on the task of each call: the frame that made the call.
@@ -110,6 +139,13 @@ class _Watchdog:
             if not task.done() and isinstance(caller, FrameType) and self._inside(caller):
                 task.cancel()
         self.handle = self.loop.call_later(_RECHECK_S, self.fire)
+
+    def rearm(self, seconds: float) -> None:
+        """Cancel the region's calls again ``seconds`` from now (for the interrupt itself)."""
+        self.handle.cancel()
+        self.fired = False
+        self.extended = True
+        self.handle = self.loop.call_later(seconds, self.fire)
 
     def stop(self) -> None:
         self.handle.cancel()
@@ -126,11 +162,11 @@ def run_with_deadline(body: Callable[[], T], seconds: float, page: Callable[[], 
         raise DeadlineExceeded
     attach_interrupter(page())
     loop = getattr(page(), "_loop", None)
-    with ambient_deadline(deadline) as effective:
+    with ambient_deadline(deadline) as effective, deadline_region() as region:
         if effective.expired:
             raise DeadlineExceeded
         watchdog = (
-            _Watchdog(loop, sys._getframe(0), effective.at)
+            _Watchdog(loop, sys._getframe(0), effective.at, region)
             if isinstance(loop, asyncio.AbstractEventLoop)
             else None
         )
@@ -139,8 +175,13 @@ def run_with_deadline(body: Callable[[], T], seconds: float, page: Callable[[], 
         except asyncio.CancelledError:
             if watchdog is None or not watchdog.fired:
                 raise
-            watchdog.stop()
-            note = interrupt_if_busy(page())
+            # The interrupt gets its own short budget: a driver still busy with a huge action
+            # answers nothing in time, and the call must not wait for it.
+            watchdog.rearm(INTERRUPT_BUDGET_S)
+            try:
+                note = interrupt_if_busy(page())
+            except asyncio.CancelledError:
+                note = UNANSWERED
             raise DeadlineExceeded(note) from None
         finally:
             if watchdog is not None:

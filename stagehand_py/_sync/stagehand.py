@@ -51,10 +51,6 @@ from .secret_guard import locator_refusal
 
 logger = logging.getLogger("stagehand_py")
 
-# The act loop ends itself at timeout_s; this later deadline bounds what runs outside it (a
-# cache replay, an observed action) on a page that stops answering.
-_ACT_BACKSTOP_S = 0.3
-
 
 class Stagehand:
     """The SDK's entry point: which model to ask, with which limits, caching where.
@@ -134,7 +130,7 @@ class Stagehand:
         try:
             result = run_with_deadline(
                 lambda: self._act_once(page, action, values, settings),
-                settings.timeout_s + _ACT_BACKSTOP_S,
+                settings.timeout_s,
                 lambda: page,
             )
         except DeadlineExceeded as late:
@@ -401,7 +397,7 @@ def _timed_out(
         success=False,
         message=values.redact(message + "Raise timeout_s if the page is slow."),
         instruction=values.redact(instruction),
-        duration_s=settings.timeout_s + _ACT_BACKSTOP_S,
+        duration_s=settings.timeout_s,
         timed_out=True,
         code="TIMEOUT",
         page=page,
