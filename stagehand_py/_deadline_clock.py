@@ -36,6 +36,11 @@ class Deadline:
     def expired(self) -> bool:
         return self.remaining() <= 0
 
+    def request_timeout(self) -> float:
+        """``RequestOptions.timeout_s`` for a request made now (positive even once passed:
+        the request is refused by the deadline, not by a validation error)."""
+        return max(self.remaining(), 0.001)
+
     def cap_ms(self, ms: float) -> float:
         """A Playwright timeout that cannot carry the call past the deadline."""
         return max(1.0, min(ms, self.remaining() * 1000))
@@ -65,6 +70,9 @@ class DeadlineRegion:
 
     def __init__(self) -> None:
         self.inner_active = 0
+        # Model requests in flight: a call that expires while waiting for the model has not
+        # left the page busy, and the page is not probed.
+        self.model_requests = 0
 
 
 _REGION: ContextVar[DeadlineRegion | None] = ContextVar("stagehand_py_region", default=None)
@@ -84,3 +92,21 @@ def deadline_region() -> Iterator[DeadlineRegion]:
         if parent is not None:
             parent.inner_active -= 1
         _REGION.reset(token)
+
+
+def current_region() -> DeadlineRegion | None:
+    """The innermost deadline region of the call running in this context, if any."""
+    return _REGION.get()
+
+
+@contextmanager
+def model_request() -> Iterator[None]:
+    """Mark a model request in flight in the current region (see ``model_requests``)."""
+    region = _REGION.get()
+    if region is not None:
+        region.model_requests += 1
+    try:
+        yield
+    finally:
+        if region is not None:
+            region.model_requests -= 1

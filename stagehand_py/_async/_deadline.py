@@ -22,7 +22,13 @@ from typing import Any, TypeVar
 
 from playwright.async_api import Page as AsyncPage
 
-from .._deadline_clock import Deadline, ambient_deadline, current_deadline, deadline_region
+from .._deadline_clock import (
+    Deadline,
+    ambient_deadline,
+    current_deadline,
+    deadline_region,
+    model_request,
+)
 from .page_interrupt import (
     INTERRUPT_BUDGET_S,
     UNANSWERED,
@@ -102,11 +108,12 @@ async def call_with_deadline(call: Callable[[], Awaitable[T]], seconds: float) -
     if seconds <= 0:
         raise DeadlineExceeded
     started = time.monotonic()
-    request = await run_blocking(call, seconds)
-    try:
-        return await asyncio.wait_for(request, timeout=seconds - (time.monotonic() - started))
-    except asyncio.TimeoutError:
-        raise DeadlineExceeded from None
+    with model_request():
+        request = await run_blocking(call, seconds)
+        try:
+            return await asyncio.wait_for(request, timeout=seconds - (time.monotonic() - started))
+        except asyncio.TimeoutError:
+            raise DeadlineExceeded from None
 
 
 async def run_with_deadline(
@@ -137,10 +144,13 @@ async def run_with_deadline(
             raise
         if done:
             return task.result()
+        page_may_be_busy = not region.model_requests
         task.cancel()
         await asyncio.wait({task}, timeout=_UNWIND_S)
-        try:
-            note = await asyncio.wait_for(interrupt_if_busy(page()), INTERRUPT_BUDGET_S)
-        except asyncio.TimeoutError:
-            note = UNANSWERED
+        note = ""
+        if page_may_be_busy:
+            try:
+                note = await asyncio.wait_for(interrupt_if_busy(page()), INTERRUPT_BUDGET_S)
+            except asyncio.TimeoutError:
+                note = UNANSWERED
         raise DeadlineExceeded(note)

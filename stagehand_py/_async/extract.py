@@ -149,7 +149,7 @@ async def extract(
                     messages,
                     answer_model,
                     max_retries=max_retries,
-                    options=RequestOptions(kind="extract", timeout_s=deadline.remaining()),
+                    options=RequestOptions(kind="extract", timeout_s=deadline.request_timeout()),
                 ),
                 deadline.remaining(),
             )

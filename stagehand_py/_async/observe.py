@@ -125,7 +125,7 @@ async def observe(
                 messages,
                 ObserveAnswer,
                 max_retries=settings.max_reasks,
-                options=RequestOptions(kind="observe", timeout_s=deadline.remaining()),
+                options=RequestOptions(kind="observe", timeout_s=deadline.request_timeout()),
             ),
             deadline.remaining(),
         )

@@ -32,6 +32,7 @@ from .._deadline_clock import (
     ambient_deadline,
     current_deadline,
     deadline_region,
+    model_request,
 )
 from .page_interrupt import (
     INTERRUPT_BUDGET_S,
@@ -97,7 +98,8 @@ def compute_in_time(work: Callable[[], T]) -> T:
 
 def call_with_deadline(call: Callable[[], T], seconds: float) -> T:
     """Return ``call()``; raise :class:`DeadlineExceeded` after ``seconds``."""
-    return run_blocking(call, seconds)
+    with model_request():
+        return run_blocking(call, seconds)
 
 
 class _Watchdog:
@@ -177,11 +179,13 @@ def run_with_deadline(body: Callable[[], T], seconds: float, page: Callable[[], 
                 raise
             # The interrupt gets its own short budget: a driver still busy with a huge action
             # answers nothing in time, and the call must not wait for it.
-            watchdog.rearm(INTERRUPT_BUDGET_S)
-            try:
-                note = interrupt_if_busy(page())
-            except asyncio.CancelledError:
-                note = UNANSWERED
+            note = ""
+            if not region.model_requests:
+                watchdog.rearm(INTERRUPT_BUDGET_S)
+                try:
+                    note = interrupt_if_busy(page())
+                except asyncio.CancelledError:
+                    note = UNANSWERED
             raise DeadlineExceeded(note) from None
         finally:
             if watchdog is not None:

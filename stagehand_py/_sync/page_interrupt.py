@@ -13,6 +13,7 @@ probes the page and stops what is running (:func:`interrupt_if_busy`). Browsers 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import weakref
 from typing import Any
@@ -25,10 +26,10 @@ logger = logging.getLogger("stagehand_py")
 
 # A page that does not answer a trivial evaluation within this long is taken to be busy.
 PROBE_MS = 150
-TERMINATE_MS = 150
+TERMINATE_MS = 200
 # The longest interrupt_if_busy() may take (callers also bound it from their side: a driver
 # busy with a huge action answers nothing in time).
-INTERRUPT_BUDGET_S = (PROBE_MS + TERMINATE_MS) / 1000 + 0.1
+INTERRUPT_BUDGET_S = (2 * PROBE_MS + TERMINATE_MS) / 1000 + 0.1
 
 _SESSIONS: weakref.WeakKeyDictionary[Any, CDPSession | None] = weakref.WeakKeyDictionary()
 
@@ -79,11 +80,13 @@ def interrupt_if_busy(page: Page) -> str:
         return ""
     if _answers(session, PROBE_MS):
         return ""
-    try:
-        # Answered only once the running script is stopped.
+    with contextlib.suppress(PlaywrightError):  # a late answer: the interrupt may still land
         session.send("Runtime.terminateExecution", timeout=TERMINATE_MS)
-    except PlaywrightError:
-        logger.info("stagehand_py: the page is busy and did not take an interrupt")
-        return BUSY_LEFT
-    logger.info("stagehand_py: stopped a script that kept the page busy past the deadline")
-    return BUSY_STOPPED
+    # "Terminate current or next execution": if the busy script ended before the interrupt
+    # arrived, the next script would be killed (perhaps the caller's own). A trivial
+    # evaluation of ours is next in line and takes it; its answer says the page is free.
+    if _answers(session, PROBE_MS):
+        logger.info("stagehand_py: stopped a script that kept the page busy past the deadline")
+        return BUSY_STOPPED
+    logger.info("stagehand_py: the page is busy and did not take an interrupt")
+    return BUSY_LEFT

@@ -122,7 +122,9 @@ async def test_hung_model_calls_of_one_stagehand_never_hold_up_another(
         started = time.monotonic()
         result = await stuck.act("say hi", raise_on_failure=False)
         assert result.timed_out and time.monotonic() - started < 0.5 + SLACK_S
-    assert hung.calls == 6  # one request per act, none sent after its deadline
+    # At most one request per act (none sent after its deadline); on a loaded machine an act
+    # can spend its half second before reaching the model.
+    assert 1 <= hung.calls <= 6
 
     quick = AsyncPlanLLM([Step("click", r"^<button\b")])
     other = AsyncStagehand(llm=quick, timeout_s=5).wrap(async_page)
