@@ -22,6 +22,7 @@ from ._errors import (
     ActTimeoutError,
     BrowserNotFoundError,
     CacheError,
+    CacheMissError,
     ConfigurationError,
     ElementNotFoundError,
     ExtractError,
@@ -44,6 +45,7 @@ from ._sync.page import StagehandPage
 from ._sync.stagehand import Stagehand
 from ._trace_scrub import scrub_trace
 from ._types import ActionRecord, ActResult, ObserveResult, Verification
+from .agent import AgentControls, AgentResult, AgentSettings
 from .cache import CacheWarning
 from .dom import Box, Chunk, Element, Snapshot
 from .llm import PriceTable, Usage
@@ -56,11 +58,15 @@ __all__ = [
     "ActResult",
     "ActTimeoutError",
     "ActionRecord",
+    "AgentControls",
+    "AgentResult",
+    "AgentSettings",
     "AsyncStagehand",
     "AsyncStagehandPage",
     "Box",
     "BrowserNotFoundError",
     "CacheError",
+    "CacheMissError",
     "CacheWarning",
     "CallRecord",
     "Chunk",

@@ -1,4 +1,4 @@
-"""What each act/extract/observe call did, kept per Stagehand for debugging and test reports.
+"""What each act/extract/observe/agent call did, kept per Stagehand for debugging and test reports.
 
 Everything here is already redacted: records are built from results whose text went through
 the variables' redactor, so printing a history never shows a secret.
@@ -15,9 +15,9 @@ from .llm._usage import Usage
 
 
 class CallRecord(BaseModel):
-    """One act(), extract() or observe() call."""
+    """One act(), extract(), observe() or agent() call."""
 
-    kind: Literal["act", "extract", "observe"]
+    kind: Literal["act", "extract", "observe", "agent"]
     instruction: str
     success: bool
     message: str = ""

@@ -18,6 +18,7 @@ from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
 from ._async import inspect as async_inspect
+from ._config import SnapshotMode
 from ._errors import ConfigurationError
 from ._sync import inspect as sync_inspect
 from .dom import Snapshot
@@ -31,15 +32,18 @@ def _check(page: object) -> None:
 
 
 @overload
-def take_snapshot(page: AsyncPage) -> Awaitable[Snapshot]: ...
+def take_snapshot(page: AsyncPage, *, mode: SnapshotMode = "dom") -> Awaitable[Snapshot]: ...
 @overload
-def take_snapshot(page: SyncPage) -> Snapshot: ...
-def take_snapshot(page: AsyncPage | SyncPage) -> Snapshot | Awaitable[Snapshot]:
-    """The page's numbered elements and chunks, exactly as act() would send them."""
+def take_snapshot(page: SyncPage, *, mode: SnapshotMode = "dom") -> Snapshot: ...
+def take_snapshot(
+    page: AsyncPage | SyncPage, *, mode: SnapshotMode = "dom"
+) -> Snapshot | Awaitable[Snapshot]:
+    """The page's numbered elements and chunks, exactly as act() would send them; ``mode``
+    ``"aria"`` reads Playwright's accessibility tree instead of the DOM."""
     _check(page)
     if isinstance(page, AsyncPage):
-        return async_inspect.take_snapshot(page)
-    return sync_inspect.take_snapshot(page)
+        return async_inspect.take_snapshot(page, mode=mode)
+    return sync_inspect.take_snapshot(page, mode=mode)
 
 
 @overload

@@ -224,5 +224,10 @@ class Variables:
     def contains_secret(self, text: str) -> bool:
         return self.redactor.contains(text)
 
+    def without_secrets(self, texts: Iterable[str]) -> list[str]:
+        """``texts`` (selectors) less those that quote a secret: a selector cannot be redacted
+        and still work, so one that quotes the page's echo of a value is left out."""
+        return [t for t in texts if not self.contains_secret(t)]
+
 
 __all__ = ["MIN_CACHEABLE_CHARS", "SHORT_VALUE_CHARS", "Variables", "placeholder"]

@@ -16,10 +16,12 @@ from pydantic import BaseModel
 from .._inputs import check_page_type
 from .._types import ActResult, ObserveResult
 from .._variables import Variables
+from ..agent import AgentControls, AgentResult, TokenCounter
 from ..dom import Snapshot
 from .inspect import annotated_screenshot, take_snapshot
 
 if TYPE_CHECKING:
+    from .agent_think import ApprovalCallback
     from .stagehand import AsyncStagehand
 
 M = TypeVar("M", bound=BaseModel)
@@ -136,6 +138,42 @@ class AsyncStagehandPage(AsyncPage):
             self, instruction, variables=values, timeout_s=timeout_s
         )
         return outcome.results
+
+    async def agent(
+        self,
+        task: str,
+        *,
+        variables: Mapping[str, object] | None = None,
+        approval: ApprovalCallback | None = None,
+        controls: AgentControls | None = None,
+        count_tokens: TokenCounter | None = None,
+        **limits: Any,
+    ) -> AgentResult:
+        """Let the model drive this page, step by step and across tabs, until ``task`` is done.
+
+        Each step it sees the page's numbered elements in view, answers with 1 to
+        ``max_actions_per_step`` actions, and they run through the same executor as act().
+        ``approval(step, proposed_output, state)`` sees every action of a step before any
+        runs and returns ``Approve()``, ``Retry(feedback)``, ``Skip()`` or ``Cancel()`` (an
+        async function works too); ``controls`` pauses, resumes or stops the run from another
+        task or thread. ``limits`` override ``Settings.agent`` for this run, e.g.
+        ``max_steps=20, timeout_s=300, use_vision=True, allowed_domains=["*.example.com"]``.
+        Returns an :class:`~stagehand_py.agent.AgentResult` (``success``, ``final_text``,
+        ``data``, ``reason``, ``steps``...); it never raises for a task that was not reached.
+        """
+        try:
+            values = Variables.of(variables)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
+        return await self._stagehand.agent(
+            self,
+            task,
+            variables=values,
+            approval=approval,
+            controls=controls,
+            count_tokens=count_tokens,
+            **limits,
+        )
 
     async def snapshot(self) -> Snapshot:
         """What the model sees: numbered elements in chunks (``.render_chunk(i)``)."""

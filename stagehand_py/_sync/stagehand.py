@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 from collections.abc import Callable, Mapping
@@ -11,15 +12,17 @@ from typing import Any, Literal
 
 from playwright.sync_api import Page as Page
 
-from .._config import Settings
+from .._call_outcomes import out_of_time, refused_observed, timed_out_act
+from .._config import Settings, check_arguments
 from .._deadline_clock import Deadline
 from .._errors import (
     ActError,
     ActTimeoutError,
+    CacheMissError,
+    ConfigurationError,
     ElementNotFoundError,
     PageError,
     StagehandError,
-    StagehandTimeoutError,
 )
 from .._history import CallRecord
 from .._inputs import (
@@ -35,17 +38,24 @@ from .._inputs import (
 from .._session_secrets import SecretRegistry
 from .._types import ActResult, ObserveResult
 from .._variables import MIN_CACHEABLE_CHARS, Variables
+from ..agent import AgentControls, AgentResult, TokenCounter
+from ..agent._history import call_record
 from ..cache import ActionCache
+from ..llm._fake_support import check_llm_flavour
 from ..llm._usage import PriceTable, UsageMeter
 from ._deadline import DeadlineExceeded, run_blocking, run_with_deadline
 from .act import ActRun
+from .agent import AgentRun
+from .agent_observe import same_page
+from .agent_think import ApprovalCallback
 from .cached_act import cached_act
+from .cached_observe import cached_observe
 from .executor import perform
 from .extract import ExtractOutcome, extract
 from .llm.base import LLM
 from .llm.factory import create_llm, model_spec
 from .locate import locate_selectors
-from .observe import ObserveOutcome, observe
+from .observe import ObserveOutcome
 from .page import StagehandPage
 from .secret_guard import locator_refusal
 
@@ -59,7 +69,21 @@ class Stagehand:
     environment; pass ``llm=`` to use any object with the two-method model contract
     (for instance :class:`~stagehand_py.testing.ScriptedLLM` in tests). The model is
     created on first use, so wrapping a page never fails for want of a key.
+
+    Every :class:`~stagehand_py.Settings` field is accepted as a keyword too (``max_steps=``,
+    ``cache_mode=``, ...); an unknown keyword is a :class:`ConfigurationError` listing them all.
     """
+
+    _ARGUMENTS = (
+        "model",
+        "llm",
+        "api_key",
+        "base_url",
+        "cache_dir",
+        "url_normalizer",
+        "settings",
+        "prices",
+    )
 
     def __init__(
         self,
@@ -74,6 +98,10 @@ class Stagehand:
         prices: PriceTable | None = None,
         **limits: Any,
     ) -> None:
+        check_arguments(type(self).__name__, limits, (*self._ARGUMENTS, *Settings.model_fields))
+        if llm is not None:
+            # A sync fake handed to Stagehand (or the reverse) fails here, clearly.
+            check_llm_flavour(llm, owner=type(self).__name__, wants_async=_ASYNC_API)
         if llm is None and model is not None:
             model_spec(model, base_url)  # a malformed model string fails here, not mid-act
         self._llm = llm
@@ -85,6 +113,11 @@ class Stagehand:
         self.cache: ActionCache | None = (
             ActionCache(Path(directory), url_normalizer=url_normalizer) if directory else None
         )
+        if self.cache is None and self.settings.cache_mode == "require":
+            raise ConfigurationError(
+                "cache_mode='require' needs an action cache: pass cache_dir= (or set "
+                "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
+            )
         self.history: list[CallRecord] = []
         self.usage = UsageMeter(prices=prices)
         # Values used per page: later calls on a page keep redacting them (session-wide).
@@ -134,7 +167,7 @@ class Stagehand:
                 lambda: page,
             )
         except DeadlineExceeded as late:
-            result = _timed_out(page, action, values, settings, late.note)
+            result = timed_out_act(page, action, values, settings, late.note)
         if result.page is not None and result.page is not page:
             self._secrets.carry_over(page, result.page)
             result.page = self.wrap(result.page)
@@ -177,7 +210,7 @@ class Stagehand:
             return self._act_observed(page, action, values, settings)
         cache, notes = self.cache, []
         short = values.too_short_to_cache()
-        if cache is not None and short:
+        if cache is not None and short and settings.cache_mode != "require":
             cache = None
             notes.append(
                 f"Not cached: the value of {', '.join(short)} is shorter than "
@@ -201,7 +234,7 @@ class Stagehand:
             )
             refused = locator_refusal(located[0], observed.method, observed.arguments, values)
             if refused is not None:
-                return _refused(page, observed, values, refused)
+                return refused_observed(page, observed, values, refused)
             performed = perform(
                 page,
                 method=observed.method,
@@ -215,6 +248,15 @@ class Stagehand:
             )
         except (ElementNotFoundError, PageError) as exc:
             reason = values.redact(str(exc).splitlines()[0])
+            if settings.cache_mode == "require" or not settings.self_heal:
+                why = "self_heal=False" if settings.self_heal else "cache_mode='require'"
+                raise CacheMissError(
+                    f"act(observed {values.redact(observed.description)!r}): the element no "
+                    f"longer resolves ({reason}) and {why} forbids asking the model to find it.",
+                    instruction=values.redact(observed.description),
+                    key="",
+                    reason="stale",
+                ) from None
             logger.info("stagehand_py: observed element is stale (%s); healing with act()", reason)
             healed = ActRun(
                 page,
@@ -251,6 +293,15 @@ class Stagehand:
             values = self._call_variables(page, variables, self.settings)
         finally:
             del variables  # raw values stay out of this frame's locals (tracebacks print them)
+        if self.settings.cache_mode == "require" and (schema is not None or instruction):
+            raise CacheMissError(
+                f"extract({values.redact(instruction or '')!r}) needs the model, and "
+                "cache_mode='require' never calls it: extract() results are not cached (the "
+                "data on a page changes). Use cache_mode='read-only' where extract() runs.",
+                instruction=values.redact(instruction or ""),
+                key="",
+                reason="miss",
+            )
         deadline = Deadline.after(seconds)
         try:
             llm = self._model_in_time(deadline)
@@ -270,7 +321,7 @@ class Stagehand:
                 lambda: page,
             )
         except DeadlineExceeded as late:
-            error = _out_of_time("extract", seconds, late.note)
+            error = out_of_time("extract", seconds, late.note)
             self._record_failure("extract", instruction, page, error, values)
             raise error from None
         except StagehandError as exc:
@@ -309,21 +360,21 @@ class Stagehand:
             del variables  # raw values stay out of this frame's locals (tracebacks print them)
         deadline = Deadline.after(seconds)
         try:
-            llm = self._model_in_time(deadline)
+            model = self._model_source(deadline)
             outcome = run_with_deadline(
-                lambda: observe(
+                lambda: cached_observe(
                     page,
-                    llm,
+                    model,
                     instruction,
                     variables=values,
                     settings=self.settings,
-                    deadline=deadline,
+                    cache=self.cache,
                 ),
                 deadline.remaining(),
                 lambda: page,
             )
         except DeadlineExceeded as late:
-            error = _out_of_time("observe", seconds, late.note)
+            error = out_of_time("observe", seconds, late.note)
             self._record_failure("observe", instruction, page, error, values)
             raise error from None
         except StagehandError as exc:
@@ -337,12 +388,50 @@ class Stagehand:
                 success=True,
                 url=values.redact(page.url),
                 found=[f"{r.description} ({r.method} {r.selector})" for r in outcome.results],
+                cache=outcome.cache,
                 llm_calls=outcome.llm_calls,
                 usage=outcome.usage,
                 duration_s=outcome.duration_s,
             )
         )
         return outcome
+
+    # ------------------------------------------------------------------ agent
+    def agent(
+        self,
+        page: Page,
+        task: str,
+        *,
+        variables: Mapping[str, object] | Variables | None = None,
+        approval: ApprovalCallback | None = None,
+        controls: AgentControls | None = None,
+        count_tokens: TokenCounter | None = None,
+        **limits: Any,
+    ) -> AgentResult:
+        """Let the model drive ``page`` step by step until ``task`` is done (see
+        :meth:`StagehandPage.agent`)."""
+        check_page_type(page, Page, type(self).__name__, "agent")
+        check_instruction("agent", task, required=True)
+        check_open(page, "agent")
+        run = AgentRun(
+            page,
+            lambda: self.llm,
+            task,
+            variables=self._call_variables(page, variables, self.settings),
+            settings=self.settings.agent.updated(**limits),
+            approval=approval,
+            controls=controls,
+            prices=self.usage.prices,
+            count_tokens=count_tokens,
+        )
+        result = run.run()
+        if same_page(result.page, page) and isinstance(page, StagehandPage):
+            result.page = page
+        elif result.page is not None:
+            result.page = self.wrap(result.page)
+        self.usage.add("agent", result.usage, model=self._model_name())
+        self.history.append(call_record(result))
+        return result
 
     def _record_failure(
         self,
@@ -372,46 +461,21 @@ class Stagehand:
             return self._llm
         return run_blocking(lambda: self.llm, deadline.remaining())
 
-
-def _out_of_time(call: str, seconds: float, note: str) -> StagehandTimeoutError:
-    return StagehandTimeoutError(
-        f"{call}() ran out of time after {seconds:g} s. "
-        + (f"{note} " if note else "")
-        + "Raise timeout_s if the page or the model is slow."
-    )
-
-
-def _timed_out(
-    page: Page,
-    action: str | ObserveResult,
-    values: Variables,
-    settings: Settings,
-    note: str,
-) -> ActResult:
-    """The result of an act the deadline ended outside the act loop (replay, observed)."""
-    instruction = action.description if isinstance(action, ObserveResult) else action
-    message = f"act() ran out of time after {settings.timeout_s:g} s. " + (
-        f"{note} " if note else ""
-    )
-    return ActResult(
-        success=False,
-        message=values.redact(message + "Raise timeout_s if the page is slow."),
-        instruction=values.redact(instruction),
-        duration_s=settings.timeout_s,
-        timed_out=True,
-        code="TIMEOUT",
-        page=page,
-    )
+    def _model_source(self, deadline: Deadline) -> Callable[[], LLM]:
+        """The model for a call that may not need one (a cache hit): created in time now,
+        or, when none is configured, an error raised only where it is needed."""
+        try:
+            llm = self._model_in_time(deadline)
+        except ConfigurationError:
+            return lambda: self.llm
+        return lambda: llm
 
 
-def _refused(page: Page, observed: ObserveResult, values: Variables, reason: str) -> ActResult:
-    """An observed action whose variable may not go into its element: nothing was run."""
-    return ActResult(
-        success=False,
-        message=values.redact(f"The observed action was not run. {reason}"),
-        instruction=values.redact(observed.description),
-        page=page,
-    )
+# True here, False in the generated sync twin (where `def` becomes `def`).
+def _probe() -> None: ...
+
+
+_ASYNC_API = inspect.iscoroutinefunction(_probe)
 
 
 def _instruction_for(observed: ObserveResult) -> str:

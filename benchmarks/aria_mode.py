@@ -1,0 +1,144 @@
+"""Accessibility-tree mode against DOM mode, side by side in one run.
+
+Run: ``python benchmarks/aria_mode.py [--runs N]``. On the 5,000-element catalogue page of
+``benchmarks/serialize.py`` and on the project's fixture pages:
+
+- characters the model sees of the page per act: the section of the list one act turn sends,
+  averaged over the sections of the page, in aria mode, in DOM mode, and the raw
+  ``page.content()`` a naive agent would send; and the whole act prompt (system + user message
+  around that section, the same fixed text in both modes) for reference;
+- time to snapshot and build the ladders (``take_snapshot(page, mode="aria")``: Playwright's
+  ``aria_snapshot(mode="ai", boxes=True)``, the per-frame DOM facts evaluate, the parse, the
+  ladder with its Playwright checks where a rung is not proven) against the DOM serializer's
+  ``take_snapshot(page)`` (evaluate + parse), medians over N interleaved runs. Playwright's
+  own snapshot call is timed alone too, to show how much of the total is outside our code.
+
+Targets (issue 17): aria prompt <= 0.5 x DOM's on the big page, <= 0.1 x page.content();
+aria snapshot + ladder <= 1.5 x the DOM serializer's time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.serialize import catalogue_page, interleaved_medians  # noqa: E402
+from stagehand_py._sync.browser import launch_chromium  # noqa: E402
+from stagehand_py._sync.inspect import take_snapshot  # noqa: E402
+from stagehand_py.dom import Snapshot  # noqa: E402
+from stagehand_py.prompts.act import build_act_messages  # noqa: E402
+from stagehand_py.testing import serve_directory  # noqa: E402
+
+FIXTURES = [
+    "form.html",
+    "radios.html",
+    "dropdowns.html",
+    "frames.html",
+    "shadow.html",
+    "modal.html",
+    "cookie.html",
+    "long.html",
+    "scroll_div.html",
+    "japanese.html",
+    "aria/roles.html",
+    "aria/duplicates.html",
+    "aria/shadow_frame.html",
+    "aria/canvas.html",
+]
+GOAL = "add the first product to the cart"
+
+
+def chars_per_act(snapshot: Snapshot) -> tuple[float, float]:
+    """Mean characters over every section of the page: (section text, whole act prompt)."""
+    order = snapshot.chunk_order() or [0]
+    sections, sizes = [], []
+    for number, chunk in enumerate(order, 1):
+        section = snapshot.render_chunk(chunk) if snapshot.chunks else ""
+        messages = build_act_messages(
+            GOAL,
+            steps=[],
+            section_text=section,
+            section_number=number,
+            section_count=len(order),
+            variable_names=[],
+            url=snapshot.url,
+        )
+        sections.append(len(section))
+        sizes.append(sum(len(m.content or "") for m in messages))
+    return statistics.mean(sections), statistics.mean(sizes)
+
+
+class Row:
+    """One page measured in both modes."""
+
+    def __init__(self, name: str, page: Page) -> None:
+        aria = take_snapshot(page, mode="aria")
+        dom = take_snapshot(page)
+        self.name = name
+        self.aria, self.aria_prompt = chars_per_act(aria)
+        self.dom, self.dom_prompt = chars_per_act(dom)
+        self.content = len(page.content())
+        self.elements = f"{len(aria.elements)}/{len(dom.elements)}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    rows: list[Row] = []
+    with sync_playwright() as playwright, serve_directory(ROOT / "tests" / "pages") as base:
+        browser = launch_chromium(playwright.chromium)
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        for name in FIXTURES:
+            page.goto(base + name)
+            page.wait_for_load_state("load")
+            rows.append(Row(name, page))
+        page.set_content(catalogue_page())
+        rows.append(Row("catalogue (5,000 el.)", page))
+        medians = interleaved_medians(
+            {
+                "dom": lambda: take_snapshot(page),
+                "aria": lambda: take_snapshot(page, mode="aria"),
+                "playwright": lambda: page.aria_snapshot(mode="ai", boxes=True),
+            },
+            args.runs,
+        )
+        browser.close()
+    print("characters of the page the model sees per act (mean over sections), and the whole")
+    print("act prompt around it (same fixed instructions in both modes):")
+    print(f"{'page':<24}{'aria':>7}{'dom':>7}{'a/d':>6}{'content':>9}{'a/content':>10}"
+          f"{'prompt a/d':>12}{'elements a/d':>14}")  # fmt: skip
+    for r in rows:
+        print(
+            f"{r.name:<24}{r.aria:>7.0f}{r.dom:>7.0f}{r.aria / r.dom:>6.2f}{r.content:>9}"
+            f"{r.aria / r.content:>10.3f}{r.aria_prompt / r.dom_prompt:>12.2f}{r.elements:>14}"
+        )
+    big = rows[-1]
+    fixtures_aria = sum(r.aria for r in rows[:-1])
+    fixtures_dom = sum(r.dom for r in rows[:-1])
+    print(f"\nfixture pages, summed: aria/dom page chars {fixtures_aria / fixtures_dom:.2f}")
+    print(f"ratio aria/dom prompt chars {big.aria / big.dom:.2f}  (target <= 0.50)")
+    print(f"ratio aria/dom whole act prompt {big.aria_prompt / big.dom_prompt:.2f}")
+    print(f"ratio aria prompt / page.content() {big.aria / big.content:.3f}  (target <= 0.10)")
+    print(
+        f"\nbig page, medians over {args.runs} interleaved runs (a loaded machine skews these):"
+        f"\n  DOM take_snapshot (evaluate + parse)            {medians['dom']:.3f} s"
+        f"\n  aria take_snapshot (snapshot + facts + ladder)  {medians['aria']:.3f} s"
+        f"\n  of which Playwright's aria_snapshot alone       {medians['playwright']:.3f} s"
+    )
+    print(f"ratio aria/dom snapshot time {medians['aria'] / medians['dom']:.2f}  (target <= 1.5)")
+    print(
+        f"ratio Playwright aria_snapshot alone / DOM snapshot "
+        f"{medians['playwright'] / medians['dom']:.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

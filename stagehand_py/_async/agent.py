@@ -1,0 +1,406 @@
+"""The agent loop: observe -> think -> (approve) -> act -> post-process -> finalize, per step.
+
+One run is an :class:`AsyncAgentRun`. Each step looks at the page (the same snapshot act()
+uses), asks the model for 1 to ``max_actions_per_step`` actions in one structured request,
+lets the approver see every one of them before any runs, runs them in order through the one
+executor (stopping the batch when the page changed under it), saves downloads, and records the
+step whatever happened. The run ends on ``done``; after ``max_steps`` steps or
+``max_failures`` failed steps in a row, with one last request for a summary; at ``timeout_s``;
+or when cancelled. Nothing here raises for a task that was not reached: the reason is on the
+:class:`~stagehand_py.agent.AgentResult`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page as AsyncPage
+
+from .._errors import ConfigurationError, StagehandError
+from .._variables import Variables
+from ..agent._actions import AgentOutput, DoneAction, FinalSummary, output_model
+from ..agent._clock import (
+    RunCancelled,
+    RunClock,
+    RunEnded,
+    RunTimedOut,
+    StepFailed,
+)
+from ..agent._controls import POLL_S, AgentControls
+from ..agent._conversation import MessageManager, TokenCounter, estimate_tokens
+from ..agent._history import ActionOutcome, AgentReason, AgentResult, StepRecord, redacted
+from ..agent._prompts import history_item, retry_message, state_message, summary_request
+from ..agent._settings import AgentSettings
+from ..agent._state import Approve, Cancel, Retry, Skip
+from ..llm._messages import ImagePart, RequestOptions
+from ..llm._usage import PriceTable, Usage
+from .agent_actions import AsyncActionContext
+from .agent_batch import not_run, run_batch
+from .agent_observe import AsyncDownloadTracker, Observation, observe
+from .agent_think import ApprovalCallback, AsyncBoundedLLM, LLMSource, ask_approval, think
+
+logger = logging.getLogger("stagehand_py")
+_MEMORY_ITEMS = 10
+_MEMORY_CHARS = 1000
+
+
+@dataclass
+class _Ending:
+    reason: AgentReason
+    success: bool
+    text: str
+    data: Any = None
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = (getattr(exc, "message", None) or str(exc)).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+class AsyncAgentRun:
+    """State of one agent run: the tab in use, the conversation, the steps, the clock."""
+
+    def __init__(
+        self,
+        page: AsyncPage,
+        llm: LLMSource,
+        task: str,
+        *,
+        variables: Variables,
+        settings: AgentSettings,
+        approval: ApprovalCallback | None = None,
+        controls: AgentControls | None = None,
+        prices: PriceTable | None = None,
+        count_tokens: TokenCounter | None = None,
+    ) -> None:
+        self.page = page
+        self.task = task
+        self.variables = variables
+        self.settings = settings
+        self.approval = approval
+        self.controls = controls
+        self.prices = prices
+        self.clock = RunClock(settings.timeout_s, settings.step_timeout_s)
+        self._llm = AsyncBoundedLLM(llm, self.clock, settings.llm_timeout_s)
+        self._schema = output_model(settings.max_actions_per_step)
+        self.messages = MessageManager(
+            task,
+            redact=variables.redact,
+            placeholders=variables.placeholders,
+            max_actions=settings.max_actions_per_step,
+            max_wait_s=settings.max_wait_s,
+            max_input_tokens=settings.max_input_tokens,
+            max_history_items=settings.max_history_items,
+            count_tokens=count_tokens or estimate_tokens,
+            image_tokens=settings.image_tokens,
+        )
+        self.steps: list[StepRecord] = []
+        self._downloads = AsyncDownloadTracker(settings.downloads_dir)
+        self._new_downloads: list[str] = []
+        self._memory: list[str] = []
+        self._failures = 0
+        self._steps_run = 0
+        self._settled = False
+        self._started_at = _now()
+
+    # ----------------------------------------------------------------- the run
+    async def run(self) -> AgentResult:
+        """Run to an ending; never raises for an unreached task (see ``result.reason``)."""
+        self._downloads.attach(self.page)
+        try:
+            ending = await self._loop()
+        finally:
+            self._downloads.detach()
+        return self._result(ending)
+
+    async def _loop(self) -> _Ending:
+        try:
+            while True:
+                await self._checkpoint()
+                if self._steps_run >= self.settings.max_steps:
+                    return await self._summary("max_steps")
+                if self._failures >= self.settings.max_failures:
+                    return await self._summary("max_failures")
+                ending = await self._step()
+                if ending is not None:
+                    return ending
+        except RunTimedOut:
+            return _Ending(
+                "timeout",
+                False,
+                f"Ran out of time: timeout_s={self.settings.timeout_s:g} s passed after "
+                f"{self._steps_run} step(s). Raise timeout_s, or split the task.",
+            )
+        except RunCancelled as cancelled:
+            return _Ending("cancelled", False, f"Cancelled: {cancelled.message}.")
+        except RunEnded as ended:
+            return _Ending("failed", False, f"The run could not go on: {ended.message}.")
+
+    async def _checkpoint(self) -> None:
+        """Between phases and actions: hold while paused, end when stopped or out of time."""
+        self.clock.check_run()
+        controls = self.controls
+        if controls is None:
+            return
+        if controls.paused and not controls.stopped:
+            held_from = time.monotonic()
+            controls._enter_hold()
+            try:
+                while controls.paused and not controls.stopped:
+                    self.clock.check_run()
+                    await asyncio.sleep(POLL_S)
+            finally:
+                controls._leave_hold()
+                self.clock.extend_step(time.monotonic() - held_from)
+        if controls.stopped:
+            raise RunCancelled("stopped by AgentControls.stop()")
+
+    # ----------------------------------------------------------------- one step
+    async def _step(self) -> _Ending | None:
+        self._steps_run += 1
+        self.clock.start_step()
+        record = StepRecord(number=len(self.steps) + 1, started_at=_now())
+        ending: _Ending | None = None
+        try:
+            observation = await self._observe(record)
+            output = await self._decide(observation, record)
+            if output is not None and output.done is not None:
+                ending = self._done(output.done, record)
+            elif output is not None:
+                await self._act(output, observation, record)
+        except StepFailed as failed:
+            record.error = self.variables.redact(failed.message)
+        except ConfigurationError:
+            raise  # the caller's mistake (e.g. an approver's return value): say so
+        except (StagehandError, PlaywrightError) as exc:
+            record.error = self.variables.redact(_first_line(exc))
+        except RunTimedOut:
+            record.error = "the run's timeout_s ran out during this step"
+            raise
+        finally:
+            await self._finish(record)
+        return ending
+
+    async def _observe(self, record: StepRecord) -> Observation:
+        started = time.perf_counter()
+        observation = await observe(
+            self.page,
+            step=record.number,
+            settings=self.settings,
+            variables=self.variables,
+            clock=self.clock,
+            settle_first=not self._settled,
+            downloads=self._new_downloads,
+        )
+        self._new_downloads = []
+        self._settled = True
+        self.page = observation.page
+        state = observation.state
+        record.url, record.title, record.tabs = state.url, state.title, state.tabs
+        record.screenshot = state.screenshot
+        images = [ImagePart(data=state.screenshot)] if state.screenshot else []
+        previous = self.steps[-1] if self.steps else None
+        text = state_message(state, previous, self._memory)
+        self.messages.set_state(record.number, text, images)
+        record.timings.observe_s = time.perf_counter() - started
+        return observation
+
+    async def _decide(self, observation: Observation, record: StepRecord) -> AgentOutput | None:
+        """Think, then let the approver see the whole answer; ``None`` when it was skipped."""
+        verdicts: list[str] = []
+        while True:
+            started = time.perf_counter()
+            output = await think(
+                self._llm,
+                self.messages,
+                self._schema,
+                observation.state,
+                record,
+                settings=self.settings,
+                variables=self.variables,
+            )
+            record.timings.think_s += time.perf_counter() - started
+            record.output = redacted(output.model_dump(mode="json", by_alias=True), self._redact)
+            record.actions = list(record.output["actions"])
+            goal = output.next_goal or output.evaluation_previous_goal or "(no goal given)"
+            logger.info("stagehand_py: agent step %d: %s", record.number, self._redact(goal))
+            if self.approval is None:
+                return output
+            await self._checkpoint()
+            started = time.perf_counter()
+            decision = await ask_approval(self.approval, output, observation.state, self.clock)
+            waited = time.perf_counter() - started
+            record.timings.approval_s += waited
+            self.clock.extend_step(waited)  # a human's time is not the step's
+            if isinstance(decision, Retry):
+                feedback = self._redact(decision.feedback)
+                verdicts.append(f"retry: {feedback}")
+                record.approval = "; ".join(verdicts)
+                self.messages.add_turn("assistant", output.model_dump_json(by_alias=True))
+                self.messages.add_turn("user", retry_message(feedback))
+                continue
+            if isinstance(decision, Approve):
+                verdicts.append("approved")
+            elif isinstance(decision, Skip):
+                verdicts.append("skipped" + (f": {decision.reason}" if decision.reason else ""))
+            elif isinstance(decision, Cancel):
+                verdicts.append("cancelled")
+            record.approval = "; ".join(verdicts)
+            if isinstance(decision, Cancel):
+                raise RunCancelled(
+                    "the approver cancelled the run"
+                    + (f" ({decision.reason})" if decision.reason else "")
+                )
+            if isinstance(decision, Skip):
+                record.skipped = True
+                record.results = [
+                    not_run(action, "skipped by the approver", observation.state, self._redact)
+                    for action in output.actions
+                ]
+                return None
+            return output
+
+    def _done(self, done: DoneAction, record: StepRecord) -> _Ending:
+        text = self._redact(done.text)
+        record.results = [
+            ActionOutcome(
+                action="done",
+                params=redacted(done.model_dump(mode="json", exclude={"action"}), self._redact),
+                description=f"done success={done.success}",
+            )
+        ]
+        data = redacted(done.data, self._redact)
+        return _Ending("done" if done.success else "failed", done.success, text, data)
+
+    async def _act(self, output: AgentOutput, observation: Observation, record: StepRecord) -> None:
+        started = time.perf_counter()
+        context = AsyncActionContext(
+            page=self.page,
+            observation=observation,
+            variables=self.variables,
+            settings=self.settings,
+            clock=self.clock,
+            llm=self._llm,
+            checkpoint=self._checkpoint,
+        )
+        try:
+            await run_batch(context, output.actions, record)
+        finally:
+            self.page = context.page
+            self._settled = context.settled
+            record.usage = record.usage + context.usage
+            record.timings.act_s = time.perf_counter() - started
+
+    # ----------------------------------------------------------------- bookkeeping
+    async def _finish(self, record: StepRecord) -> None:
+        """Post-process and finalize: downloads, memory, failure count, history, the record."""
+        started = time.perf_counter()
+        saved = await self._downloads.save_pending()
+        record.downloads = [self._redact(path) for path in saved]
+        self._new_downloads.extend(record.downloads)
+        for outcome in record.results:
+            if outcome.extracted is not None:
+                text = outcome.extracted
+                if not isinstance(text, str):
+                    text = json.dumps(text, ensure_ascii=False, default=str)
+                if len(text) > _MEMORY_CHARS:
+                    text = text[: _MEMORY_CHARS - 1] + "…"
+                what = outcome.params.get("instruction", outcome.action)
+                self._memory.append(f"step {record.number}, {outcome.action} {what!r}: {text}")
+        del self._memory[:-_MEMORY_ITEMS]
+        if record.failed:
+            self._failures += 1
+        elif not record.skipped:
+            self._failures = 0
+        record.model_requests = record.usage.requests
+        if self.prices is not None:
+            record.cost = self.prices.cost(self._llm.model, record.usage)
+        self.messages.add_history(record.number, history_item(record))
+        self.steps.append(record)
+        record.ended_at = _now()
+        record.timings.post_s = time.perf_counter() - started
+        if record.error:
+            logger.info("stagehand_py: agent step %d failed: %s", record.number, record.error)
+
+    async def _summary(self, reason: AgentReason) -> _Ending:
+        """The forced last request after max_steps / max_failures: a summary, no actions."""
+        self.clock.start_step()
+        record = StepRecord(number=len(self.steps) + 1, started_at=_now(), summary=True)
+        text, data = "", None
+        try:
+            await self._observe(record)
+            self.messages.add_turn("user", summary_request(reason, self._steps_run))
+            request = self.messages.build()
+            record.prompt_chars, record.prompt_tokens = request.chars, request.tokens
+            record.cuts = list(request.cuts)
+            started = time.perf_counter()
+            response = await self._llm.structured(
+                request.messages,
+                FinalSummary,
+                max_retries=self.settings.max_reasks,
+                options=RequestOptions(kind="agent"),
+            )
+            record.timings.think_s = time.perf_counter() - started
+            record.usage = record.usage + response.usage
+            record.output = redacted(response.value.model_dump(mode="json"), self._redact)
+            text, data = (
+                self._redact(response.value.text),
+                redacted(response.value.data, self._redact),
+            )
+            record.results = [
+                ActionOutcome(action="done", description="done success=False (forced summary)")
+            ]
+        except (StepFailed, RunTimedOut) as exc:
+            record.error = self._redact(getattr(exc, "message", "the run's time ran out"))
+        except ConfigurationError:
+            raise
+        except (StagehandError, PlaywrightError) as exc:
+            record.error = self._redact(_first_line(exc))
+        finally:
+            await self._finish(record)
+        why = {
+            "max_steps": f"max_steps={self.settings.max_steps} reached",
+            "max_failures": f"{self.settings.max_failures} failed steps in a row",
+        }[reason]
+        if not text:
+            last = next((s.error for s in reversed(self.steps) if s.error), None)
+            text = f"Stopped after {self._steps_run} step(s): {why}; no summary ({record.error})."
+            if last and last != record.error:
+                text += f" Last error: {last}"
+        return _Ending(reason, False, text, data)
+
+    def _redact(self, text: str) -> str:
+        return self.variables.redact(text)
+
+    def _result(self, ending: _Ending) -> AgentResult:
+        result = AgentResult(
+            task=self._redact(self.task),
+            success=ending.success,
+            final_text=self._redact(ending.text),
+            data=ending.data,
+            reason=ending.reason,
+            steps=self.steps,
+            model=self._llm.model,
+            started_at=self._started_at,
+            ended_at=_now(),
+            duration_s=self.clock.elapsed(),
+            downloads=[self._redact(path) for path in self._downloads.saved],
+            conversation=(self.messages.last_request.dump() if self.messages.last_request else []),
+            usage=sum((step.usage for step in self.steps), Usage()),
+            page=self.page,
+        )
+        if self.prices is not None:
+            result.cost = self.prices.cost(self._llm.model, result.usage)
+        logger.info("stagehand_py: agent finished (%s): %s", result.reason, result.final_text)
+        return result

@@ -1,0 +1,212 @@
+"""Read the text of ``page.aria_snapshot(mode="ai", boxes=True)`` into a tree of nodes.
+
+Playwright renders its accessibility tree as a YAML list; every line is one of::
+
+    - text: Some words                      a text child ("- text: ..." values may be quoted)
+    - <key>                                 a node without children
+    - <key>: value                          a node with one text child (its inline text)
+    - <key>:                                a node whose children follow, indented two spaces
+    - /url: value                           a property of the node above (url, placeholder)
+
+where ``<key>`` is ``role "JSON name" [attr] [attr=value] ...`` and is wrapped in single quotes
+(``''`` for a quote) when YAML needs it. Attributes seen in Playwright 1.65: ``checked``,
+``checked=mixed``, ``disabled``, ``expanded``, ``active``, ``invalid[=grammar|spelling]``,
+``level=N``, ``pressed[=mixed]``, ``selected``, ``aria-hidden``, ``ref=eN`` (``fNeM`` inside
+frames), ``cursor=pointer`` and ``box=x,y,width,height`` (rounded CSS px, in the viewport of the
+node's own frame). This module is the only place that knows the format; it is pure Python.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .._errors import SerializationError
+
+INDENT = 2
+# Double-quoted YAML values as Playwright writes them (yamlEscapeValueIfNeeded).
+_VALUE_ESCAPES = {"\\": "\\", '"': '"', "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+
+
+@dataclass(frozen=True)
+class BoxPx:
+    """A node's box in CSS px, relative to the viewport of the frame it lives in."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+
+    @property
+    def visible(self) -> bool:
+        return self.width > 0 and self.height > 0
+
+
+@dataclass
+class AriaNode:
+    """One node of Playwright's accessibility tree.
+
+    ``children`` mixes nodes and text (``str``) in document order; ``text`` is the node's
+    inline text (``- button "Go": Go now`` gives ``text="Go now"``), else ``None``.
+    ``frame_ref`` is the ref of the ``iframe`` node whose document holds this node ("" for the
+    page itself).
+    """
+
+    role: str
+    name: str = ""
+    ref: str = ""
+    box: BoxPx | None = None
+    states: dict[str, str] = field(default_factory=dict)
+    props: dict[str, str] = field(default_factory=dict)
+    text: str | None = None
+    children: list[AriaNode | str] = field(default_factory=list)
+    frame_ref: str = ""
+
+    @property
+    def pointer(self) -> bool:
+        """Playwright saw ``cursor: pointer`` on it (a click target, whatever its role)."""
+        return self.states.get("cursor") == "pointer"
+
+    def nodes(self) -> Iterator[AriaNode]:
+        """This node and every node below it, in document order."""
+        yield self
+        for child in self.children:
+            if isinstance(child, AriaNode):
+                yield from child.nodes()
+
+    def texts(self) -> Iterator[str]:
+        """Every piece of text in this subtree, in reading order (names of leaves included)."""
+        if self.text is not None:
+            yield self.text
+        elif not self.children and self.name:
+            yield self.name
+        for child in self.children:
+            if isinstance(child, str):
+                yield child
+            else:
+                yield from child.texts()
+
+
+# One item line; a key (role, optional JSON name, attributes) with what follows it; one
+# attribute; a property line. Compiled once: a large page has thousands of lines.
+_ITEM = re.compile(r"( *)- (.*)")
+_KEY = re.compile(r'([\w-]+)(?: ("(?:[^"\\]|\\.)*"))?((?: \[[^\]]*\])*)')
+_REST = re.compile(r"(?::(?: (.*))?)?")
+_ATTRIBUTE = re.compile(r" \[([\w-]+)(?:=([^\]]*))?\]")
+_PROPERTY = re.compile(r"/([\w-]+): (.*)")
+
+
+def _fail(line: int, what: str, text: str) -> SerializationError:
+    return SerializationError(
+        f"Cannot read line {line} of the accessibility snapshot ({what}: {text[:80]!r}). This is "
+        "a bug in stagehand_py or a Playwright version it does not know; please report it with "
+        "the page's URL."
+    )
+
+
+def _node_from_key(match: re.Match[str], line: int) -> AriaNode:
+    role, name, attributes = match.group(1), match.group(2), match.group(3)
+    node = AriaNode(role=role)
+    if name:
+        try:
+            node.name = json.loads(name)
+        except json.JSONDecodeError:
+            raise _fail(line, "malformed name", name) from None
+    for attribute, value in _ATTRIBUTE.findall(attributes):
+        if attribute == "ref":
+            node.ref = value
+        elif attribute == "box":
+            try:
+                x, y, width, height = (int(v) for v in value.split(","))
+            except ValueError:
+                raise _fail(line, "malformed box", value) from None
+            node.box = BoxPx(x, y, width, height)
+        else:  # states (checked, level=2, ...) and cursor, kept as written
+            node.states[attribute] = value or "true"
+    return node
+
+
+def _unquote_value(raw: str, line: int) -> str:
+    """A YAML scalar as Playwright writes it: plain, "double-quoted" or 'single-quoted'."""
+    if raw.startswith("'") and raw.endswith("'") and len(raw) >= 2:
+        return raw[1:-1].replace("''", "'")
+    if not (raw.startswith('"') and raw.endswith('"') and len(raw) >= 2):
+        return raw
+    out: list[str] = []
+    i, body = 0, raw[1:-1]
+    while i < len(body):
+        char = body[i]
+        if char != "\\":
+            out.append(char)
+            i += 1
+            continue
+        code = body[i + 1 : i + 2]
+        if code in _VALUE_ESCAPES:
+            out.append(_VALUE_ESCAPES[code])
+            i += 2
+        elif code == "x" and len(body) >= i + 4:
+            out.append(chr(int(body[i + 2 : i + 4], 16)))
+            i += 4
+        else:
+            raise _fail(line, f"unknown escape \\{code}", raw)
+    return "".join(out)
+
+
+def _split_item(item: str, line: int) -> tuple[re.Match[str], str | None, bool]:
+    """``(key match, value, opens_block)`` of one item (the text after ``- ``)."""
+    if item.startswith("'"):  # a quoted key: 'role "name": with colon' [...]
+        end = 1
+        while True:
+            end = item.find("'", end)
+            if end < 0:
+                raise _fail(line, "unterminated quoted key", item)
+            if item[end + 1 : end + 2] != "'":
+                break
+            end += 2
+        key, rest = item[1:end].replace("''", "'"), item[end + 1 :]
+        match = _KEY.fullmatch(key)
+    else:
+        match = _KEY.match(item)
+        rest = item[match.end() :] if match else ""
+    tail = _REST.fullmatch(rest)
+    if match is None or tail is None:
+        raise _fail(line, "unexpected item", item)
+    opens = rest == ":"
+    return match, tail.group(1), opens
+
+
+def parse_aria_snapshot(text: str) -> list[AriaNode]:
+    """The top-level nodes of a snapshot; text lines at the top level become ``text`` nodes."""
+    root = AriaNode(role="fragment")
+    # (indent, node) of every open node; the root sits below any real indentation.
+    stack: list[tuple[int, AriaNode]] = [(-INDENT, root)]
+    for number, raw_line in enumerate(text.splitlines(), 1):
+        if not raw_line.strip():
+            continue
+        item_match = _ITEM.fullmatch(raw_line)
+        if item_match is None:
+            raise _fail(number, "expected '- '", raw_line)
+        indent, item = len(item_match.group(1)), item_match.group(2)
+        while stack[-1][0] >= indent:
+            stack.pop()
+        parent = stack[-1][1]
+        if item.startswith("/"):
+            prop = _PROPERTY.fullmatch(item)
+            if prop is None:
+                raise _fail(number, "malformed property", item)
+            parent.props[prop.group(1)] = _unquote_value(prop.group(2), number)
+            continue
+        key, value, opens = _split_item(item, number)
+        if key.group(1) == "text" and not key.group(2) and not key.group(3):
+            parent.children.append(_unquote_value(value or "", number))
+            continue
+        node = _node_from_key(key, number)
+        node.frame_ref = parent.ref if parent.role == "iframe" else parent.frame_ref
+        if value is not None:
+            node.text = _unquote_value(value, number)
+        parent.children.append(node)
+        if opens:
+            stack.append((indent, node))
+    return [c if isinstance(c, AriaNode) else AriaNode(role="text", text=c) for c in root.children]

@@ -1,0 +1,88 @@
+"""The ``agent`` command: let the model drive a page, step by step, until a task is done.
+
+Progress (each step's goal and each action's outcome) goes to stderr as it happens; the run's
+summary and usage go to stdout (with ``--json``, the run as one JSON object and usage on stderr).
+``--approve`` asks on the console before every step. ``--timeout`` and ``--max-steps`` are the
+command line's shared limit options; here they bound the whole run and its steps.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from .._variables import Variables
+from ..agent import ConsoleApprover
+from ._commands import parse_variables, usage_out
+from ._output import emit_json, fail, json_mode
+from ._progress import progress
+from ._session import build_stagehand, open_page, usage_line
+
+
+def add_agent_command(
+    commands: Any, page_options: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """Register ``agent`` on the command line's sub-parsers."""
+    agent = commands.add_parser(
+        "agent",
+        help="let the model drive a page step by step until a task is done",
+        description="Observe, think, act, step after step, until the model says the task is "
+        "done. Exit code 0 when it succeeded, 1 when it did not (the reason on stderr).",
+    )
+    agent.add_argument("url")
+    agent.add_argument("task")
+    agent.add_argument(
+        "--approve", action="store_true", help="approve, retry, skip or cancel every step"
+    )
+    agent.add_argument("--vision", action="store_true", help="send a screenshot with each step")
+    agent.add_argument("--save", metavar="FILE", help="write the run as JSON (screenshots beside)")
+    agent.add_argument(
+        "--var",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a variable for <|NAME|> in the task; its value never reaches the model",
+    )
+    agent.add_argument(
+        "--allow-domain",
+        action="append",
+        metavar="PATTERN",
+        help="only let the agent reach hosts matching this glob (repeatable)",
+    )
+    page_options(agent)
+    agent.set_defaults(run=agent_command)
+
+
+def agent_command(args: argparse.Namespace) -> int:
+    variables = parse_variables(args.var)
+    limits: dict[str, Any] = {"use_vision": args.vision}
+    if args.max_steps is not None:
+        limits["max_steps"] = args.max_steps
+    if args.allow_domain:
+        limits["allowed_domains"] = args.allow_domain
+    if args.timeout is not None:
+        limits["timeout_s"] = args.timeout
+    stagehand = build_stagehand(args)
+    approval = ConsoleApprover() if args.approve else None
+    title = Variables(variables).redact(args.task)
+    with open_page(args.url, stagehand, headed=args.headed) as page:
+        with progress(f"agent: {title}", enabled=not args.quiet):
+            result = page.agent(args.task, variables=variables, approval=approval, **limits)
+        saved = result.save(args.save) if args.save else None
+        if json_mode(args):
+            payload: dict[str, Any] = {"result": result.model_dump(mode="json")}
+            if saved is not None:
+                payload["saved"] = str(saved)
+            if result.success:
+                emit_json(args, payload)
+        else:
+            print(result.summary())
+            if result.data is not None:
+                print(f"data: {result.data}")
+            if saved is not None:
+                print(f"saved: {saved}")
+        usage_out(args, usage_line(stagehand.history))
+    if not result.success:
+        first = result.final_text.strip().splitlines()[0] if result.final_text.strip() else ""
+        return fail(args, None, message=f"the agent ended with reason {result.reason}: {first}")
+    return 0

@@ -1,0 +1,213 @@
+"""``pystagehand agent`` over an OpenAI-compatible loopback server (the real openai client on
+the wire), and ``stagehand_page.agent`` in a user's pytest suite with its failure report.
+
+Commands run in-process in a worker thread, as in tests/test_cli.py; the plugin's inner suite
+runs as a subprocess (Playwright's sync API allows one session per thread).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from stagehand_py.cli import main
+from tests import secret_values
+from tests.agent_plan import find_element
+from tests.llm_wire_server import (
+    LLMWireServer,
+    ReceivedRequest,
+    openai_completion,
+    openai_tool_call,
+    prompt_text,
+)
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        code = pool.submit(main, list(args)).result(timeout=120)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def wire_model(monkeypatch: pytest.MonkeyPatch, llm_server: LLMWireServer) -> LLMWireServer:
+    for name in ("STAGEHAND_PY_BASE_URL", "ANTHROPIC_API_KEY", "STAGEHAND_PY_CACHE_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-secret")
+    monkeypatch.setenv("STAGEHAND_PY_MODEL", "openai/wire-model")
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.openai_base_url)
+    return llm_server
+
+
+def agent_answer(actions: Callable[[str], list[dict[str, Any]]], goal: str) -> Any:
+    """A reply that reads the element numbers out of the prompt it answers."""
+
+    def body(request: ReceivedRequest) -> dict[str, Any]:
+        arguments = {
+            "thinking": "t",
+            "next_goal": goal,
+            "actions": actions(prompt_text(request.body)),
+        }
+        return openai_completion(tool_calls=[openai_tool_call("AgentOutput", arguments)])
+
+    return body
+
+
+def test_agent_command_with_approval_progress_and_a_saved_run(
+    capsys: pytest.CaptureFixture[str],
+    wire_model: LLMWireServer,
+    monkeypatch: pytest.MonkeyPatch,
+    pages_url: str,
+    tmp_path: Path,
+) -> None:
+    wire_model.reply(
+        agent_answer(
+            lambda prompt: [
+                {
+                    "action": "fill",
+                    "index": find_element(prompt, 'name="email"'),
+                    "text": "<|EMAIL|>",
+                },
+                {"action": "click", "index": find_element(prompt, "Place order")},
+            ],
+            "place the order",
+        )
+    )
+    wire_model.reply(
+        agent_answer(lambda _: [{"action": "done", "success": True, "text": "Ordered."}], "finish")
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("a\na\n"))  # approve both steps
+    saved = tmp_path / "run.json"
+
+    code, out, err = run_cli(
+        capsys,
+        "agent",
+        pages_url + "agent/checkout.html",
+        "Order with <|EMAIL|>",
+        "--var",
+        f"EMAIL={secret_values.EMAIL}",
+        "--approve",
+        "--max-steps",
+        "5",
+        "--save",
+        str(saved),
+    )
+
+    assert code == 0, err
+    assert "agent('Order with <|EMAIL|>') -> ok (done) in 2 step(s)" in out
+    assert f"saved: {saved}" in out and "usage: 2 LLM call(s)" in out
+    # Live progress and the approval prompt on stderr, every proposed action shown first.
+    assert "agent: Order with <|EMAIL|> ..." in err
+    assert "agent step 1: place the order" in err
+    assert "1. fill [" in err and "text='<|EMAIL|>'" in err and "2. click [" in err
+    assert err.count("[a]pprove [r]etry [s]kip [c]ancel? ") == 2
+    assert "agent step 1 action 2/2: click [" in err
+    run = json.loads(saved.read_text("utf-8"))
+    assert run["reason"] == "done" and run["steps"][0]["approval"] == "approved"
+    assert [body["tools"][0]["function"]["name"] for body in wire_model.bodies] == [
+        "AgentOutput",
+        "AgentOutput",
+    ]
+    for text in (out, err, saved.read_text("utf-8"), json.dumps(wire_model.bodies)):
+        assert secret_values.EMAIL not in text
+
+
+def test_agent_command_that_does_not_succeed_exits_1_with_its_reason(
+    capsys: pytest.CaptureFixture[str], wire_model: LLMWireServer, pages_url: str
+) -> None:
+    wire_model.reply(agent_answer(lambda _: [{"action": "scroll", "direction": "down"}], "look"))
+    summary = {"thinking": "t", "text": "Saw the home page only."}
+    wire_model.reply(openai_completion(tool_calls=[openai_tool_call("FinalSummary", summary)]))
+
+    code, out, err = run_cli(
+        capsys, "agent", pages_url + "agent/index.html", "Find the footer", "--max-steps", "1"
+    )
+
+    assert code == 1
+    assert "-> FAILED (max_steps) in 2 step(s)" in out
+    assert err.splitlines()[-1] == (
+        "error: the agent ended with reason max_steps: Saw the home page only."
+    )
+
+
+def test_agent_command_json_is_one_object_on_stdout(
+    capsys: pytest.CaptureFixture[str], wire_model: LLMWireServer, pages_url: str
+) -> None:
+    wire_model.reply(agent_answer(lambda _: [{"action": "scroll", "direction": "down"}], "look"))
+    wire_model.reply(
+        agent_answer(lambda _: [{"action": "done", "success": True, "text": "Seen."}], "finish")
+    )
+    code, out, err = run_cli(
+        capsys, "agent", pages_url + "agent/index.html", "Look around", "--json", "-q"
+    )
+    assert code == 0, err
+    document = json.loads(out)  # stdout holds the one JSON object and nothing else
+    assert document["ok"] is True and document["command"] == "agent"
+    assert document["result"]["reason"] == "done" and document["result"]["final_text"] == "Seen."
+    assert "usage: 2 LLM call(s)" in err
+
+    wire_model.reply(agent_answer(lambda _: [{"action": "scroll", "direction": "down"}], "look"))
+    summary = {"thinking": "t", "text": "Gave up."}
+    wire_model.reply(openai_completion(tool_calls=[openai_tool_call("FinalSummary", summary)]))
+    code, out, err = run_cli(
+        capsys, "agent", pages_url + "agent/index.html", "Look", "--json", "--max-steps", "1"
+    )
+    failed = json.loads(out)
+    assert code == 1 and failed["ok"] is False
+    assert "max_steps" in failed["error"]["message"]
+
+
+PLUGIN_SUITE = """
+import os
+from stagehand_py import take_snapshot
+
+
+def _number_of(page, text):
+    return next(e.index for e in take_snapshot(page).elements if e.text == text)
+
+
+def test_agent_through_the_fixture(stagehand_page, stagehand_fake):
+    stagehand_page.set_content("<button onclick=\\"document.title='paid'\\">Pay</button>")
+    pay = {"action": "click", "index": _number_of(stagehand_page, "Pay")}
+    stagehand_fake.queue(
+        {"next_goal": "pay", "actions": [pay]}, {"actions": [{"action": "done", "text": "paid"}]}
+    )
+    result = stagehand_page.agent("pay")
+    assert result.success and stagehand_page.title() == "paid"
+    assert stagehand_fake.requests[0].options.kind == "agent"
+
+
+def test_agent_failure_is_in_the_report(stagehand_page, stagehand_fake):
+    stagehand_page.set_content("<p>Nothing to buy</p>")
+    stagehand_fake.queue({"actions": [{"action": "done", "success": False, "text": "no button"}]})
+    result = stagehand_page.agent("pay with <|PIN|>", variables={"pin": os.environ["INNER_SECRET"]})
+    assert result.success
+"""
+
+
+def test_stagehand_page_agent_in_a_users_suite_and_its_failure_report(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INNER_SECRET", secret_values.PASSWORD)
+    pytester.makepyfile(test_inner=PLUGIN_SUITE)
+
+    result = pytester.runpytest_subprocess(
+        "-p", "no:playwright-asyncio", "-p", "no:cacheprovider", "--stagehand-fake"
+    )
+
+    result.assert_outcomes(passed=1, failed=1)
+    output = result.stdout.str()
+    report = output.split("- stagehand -", 1)[-1]
+    assert "agent('pay with <|PIN|>') -> FAILED" in report
+    assert "step 1: done success=False -> ok" in report
+    assert "failed: no button" in report
+    assert secret_values.PASSWORD not in output
+
+
+pytest_plugins = ["pytester"]
