@@ -46,11 +46,13 @@ INNER_REPORT_S = _UNWIND_S + INTERRUPT_BUDGET_S + 0.15
 
 class DeadlineExceeded(Exception):
     """The call did not finish before the deadline. ``note`` says what was found on the page
-    (a busy main thread, stopped or not), or is empty."""
+    (a busy main thread, stopped or not), or is empty; ``waiting_for_model``: a model request
+    was in flight when the time ran out."""
 
-    def __init__(self, note: str = "") -> None:
+    def __init__(self, note: str = "", *, waiting_for_model: bool = False) -> None:
         super().__init__(note)
         self.note = note
+        self.waiting_for_model = waiting_for_model
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
@@ -153,4 +155,4 @@ async def run_with_deadline(
                 note = await asyncio.wait_for(interrupt_if_busy(page()), INTERRUPT_BUDGET_S)
             except asyncio.TimeoutError:
                 note = UNANSWERED
-        raise DeadlineExceeded(note)
+        raise DeadlineExceeded(note, waiting_for_model=not page_may_be_busy)

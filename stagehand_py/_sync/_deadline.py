@@ -54,11 +54,13 @@ _RECHECK_S = 0.05
 
 class DeadlineExceeded(Exception):
     """The call did not finish before the deadline. ``note`` says what was found on the page
-    (a busy main thread, stopped or not), or is empty."""
+    (a busy main thread, stopped or not), or is empty; ``waiting_for_model``: a model request
+    was in flight when the time ran out."""
 
-    def __init__(self, note: str = "") -> None:
+    def __init__(self, note: str = "", *, waiting_for_model: bool = False) -> None:
         super().__init__(note)
         self.note = note
+        self.waiting_for_model = waiting_for_model
 
 
 def run_blocking(work: Callable[[], T], seconds: float) -> T:
@@ -186,7 +188,7 @@ def run_with_deadline(body: Callable[[], T], seconds: float, page: Callable[[], 
                     note = interrupt_if_busy(page())
                 except asyncio.CancelledError:
                     note = UNANSWERED
-            raise DeadlineExceeded(note) from None
+            raise DeadlineExceeded(note, waiting_for_model=bool(region.model_requests)) from None
         finally:
             if watchdog is not None:
                 watchdog.stop()

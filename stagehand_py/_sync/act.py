@@ -100,9 +100,10 @@ class ActRun(ActState):
                 self._remaining_s(),
             )
         except DeadlineExceeded:
-            self._model_s += time.monotonic() - asked
             raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
-        self._model_s += time.monotonic() - asked
+        finally:
+            # Also when the call's deadline region cancels the request.
+            self._model_s += time.monotonic() - asked
         self.llm_calls += 1
         self.usage = self.usage + response.usage
         return response
@@ -125,9 +126,10 @@ class ActRun(ActState):
                 self._remaining_s(),
             )
         except DeadlineExceeded:
-            self._model_s += time.monotonic() - asked
             raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
-        self._model_s += time.monotonic() - asked
+        finally:
+            # Also when the call's deadline region cancels the request.
+            self._model_s += time.monotonic() - asked
         self.llm_calls += 1
         self.usage = self.usage + answer.usage
         verification = Verification(
@@ -175,7 +177,8 @@ class ActRun(ActState):
             logger.info("stagehand_py: act failed: %s", stop.message)
             return self._result(False, stop.message, code=stop.code)
         except DeadlineExceeded as late:
-            message = f"{self._timeout_message(None)} {late.note}".strip()
+            message = self._timeout_message("model" if late.waiting_for_model else "page")
+            message = f"{message} {late.note}".strip()
             logger.info("stagehand_py: act failed: %s", message)
             return self._result(False, message, code="TIMEOUT")
 
