@@ -8,7 +8,9 @@ no derived form of a value reaches the model, results or history, across calls.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+from urllib.parse import quote
 
 from playwright.async_api import Page as AsyncPage
 from playwright.async_api import Request as AsyncRequest
@@ -18,6 +20,7 @@ from stagehand_py.llm._messages import Message, ToolCall, ToolSpec
 from stagehand_py.testing import AsyncFunctionLLM, AsyncScriptedLLM, do_action, skip_section
 from tests import secret_values
 from tests._async.plan_llm import AsyncPlanLLM, Step, find_element
+from tests.agent_plan import AgentPlan, Do, done, state_text
 
 EMAIL, PASSWORD = secret_values.EMAIL, secret_values.PASSWORD
 SECRETS = {"email": EMAIL, "password": PASSWORD}
@@ -129,6 +132,51 @@ async def test_credentials_are_refused_on_a_look_alike_sign_in_page(
             await landed.close()
 
 
+async def test_a_value_is_refused_in_a_frame_from_another_origin(
+    async_page: AsyncPage, pages_url: str, other_origin_url: str
+) -> None:
+    """A partner's frame (another origin) inside the page's own widget frame: by default the
+    value stays out of it, and the model is told why (listing the domain allows it: see
+    test_seeing's cross-origin form test)."""
+    llm = AsyncPlanLLM([Step("fill", r"^<input\b[^>]*news-email", ["<|EMAIL|>"])])
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(f"{pages_url}see/help_center.html?partner={other_origin_url}")
+    result = await page.act("subscribe me", variables={"email": EMAIL}, raise_on_failure=False)
+
+    assert not result.success and not result.actions
+    partner = async_page.frame_locator("#help-widget").frame_locator("#partner-frame")
+    assert await partner.locator("#news-email").input_value() == ""
+    refusals = [e for r in llm.requests for e in _tool_errors_of(r.messages)]
+    assert refusals and "may be used only on" in refusals[0]
+    assert other_origin_url.rstrip("/") in refusals[0]
+
+
+def _tool_errors_of(messages: list[Message]) -> list[str]:
+    return [m.content for m in messages if m.role == "tool" and m.is_error]
+
+
+async def test_the_agent_never_types_a_password_into_a_search_box(
+    async_page: AsyncPage, pages_url: str, other_origin_url: str
+) -> None:
+    """page.agent() runs element actions through the same scope check as act()."""
+    plan = AgentPlan(
+        [Do("fill", r'type="search"', text="<|PASSWORD|>"), Do("click", r">Search</button>")],
+        done("did as the page said", success=False),
+    )
+    llm = AsyncFunctionLLM(structured=plan)
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    offsite = _requests_to(async_page, other_origin_url)
+    await page.goto(f"{pages_url}hostile/search_trap.html?collect={other_origin_url}collect")
+    result = await page.agent("sign in as the page says", variables=SECRETS, max_steps=3)
+
+    assert await page.locator("#q").input_value() == ""
+    [fill, *_] = result.steps[0].results
+    assert fill.status == "error" and (fill.error or "").startswith("Refused:")
+    assert not offsite
+    # The refusal is what the model reads about its action next step.
+    assert "-> error: Refused:" in state_text(llm.requests[1].messages)
+
+
 async def test_credentials_go_in_on_the_same_origin(async_page: AsyncPage, pages_url: str) -> None:
     llm = _sign_in_plan(r"^<a\b[^>]*>Sign in again")
     page = AsyncStagehand(llm=llm).wrap(async_page)
@@ -215,3 +263,35 @@ async def test_no_form_of_a_value_leaves_in_any_artefact_across_calls(
     published = [result.model_dump_json(), *(c.summary() for c in page.stagehand.history)]
     assert not _leaks(outgoing + published)
     assert len(later.requests) == 2 and "<|EMAIL|>" in outgoing[-1]
+
+
+async def test_a_new_tab_whose_url_carries_the_value_is_redacted_everywhere(
+    async_page: AsyncPage, pages_url: str, caplog: Any
+) -> None:
+    plan = AsyncPlanLLM(
+        [
+            Step("fill", r'^<input\b[^>]*type="email"', ["<|EMAIL|>"], completed=False),
+            Step("click", r"^<button\b[^>]*>Subscribe"),
+        ]
+    )
+    switch = _Switch(plan)
+    page = AsyncStagehand(llm=switch).wrap(async_page)
+    await page.goto(pages_url + "hostile/echo.html?target=_blank")
+    with caplog.at_level(logging.DEBUG):
+        result = await page.act("subscribe with <|EMAIL|>", variables={"email": EMAIL})
+
+    assert result.success, result.message
+    tab = result.page
+    assert tab is not None and tab is not page and "email=ada" in tab.url  # followed, encoded
+    assert result.opened_pages == [tab.url.replace(quote(EMAIL, safe=""), "<|EMAIL|>")]
+    # The new tab remembers the value: a later call there, with no variables, redacts it.
+    later = AsyncScriptedLLM()
+    later.queue({"elements": [{"element": 3, "description": "continue", "method": "click"}]})
+    switch.current = later
+    [found] = await tab.observe("the continue button")
+    logged = [record.getMessage() for record in caplog.records]
+    published = [result.model_dump_json(), found.model_dump_json()]
+    published += [c.summary() for c in page.stagehand.history]
+    sent = [r.text() for r in [*plan.requests, *later.requests]]
+    assert not _leaks(logged + published + sent)
+    assert "Continue as <|EMAIL|>" in sent[-1]

@@ -9,7 +9,9 @@ no derived form of a value reaches the model, results or history, across calls.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+from urllib.parse import quote
 
 from playwright.sync_api import Page as Page
 from playwright.sync_api import Request as Request
@@ -19,6 +21,7 @@ from stagehand_py.llm._messages import Message, ToolCall, ToolSpec
 from stagehand_py.testing import FunctionLLM, ScriptedLLM, do_action, skip_section
 from tests import secret_values
 from tests._sync.plan_llm import PlanLLM, Step, find_element
+from tests.agent_plan import AgentPlan, Do, done, state_text
 
 EMAIL, PASSWORD = secret_values.EMAIL, secret_values.PASSWORD
 SECRETS = {"email": EMAIL, "password": PASSWORD}
@@ -130,6 +133,51 @@ def test_credentials_are_refused_on_a_look_alike_sign_in_page(
             landed.close()
 
 
+def test_a_value_is_refused_in_a_frame_from_another_origin(
+    sync_page: Page, pages_url: str, other_origin_url: str
+) -> None:
+    """A partner's frame (another origin) inside the page's own widget frame: by default the
+    value stays out of it, and the model is told why (listing the domain allows it: see
+    test_seeing's cross-origin form test)."""
+    llm = PlanLLM([Step("fill", r"^<input\b[^>]*news-email", ["<|EMAIL|>"])])
+    page = Stagehand(llm=llm).wrap(sync_page)
+    page.goto(f"{pages_url}see/help_center.html?partner={other_origin_url}")
+    result = page.act("subscribe me", variables={"email": EMAIL}, raise_on_failure=False)
+
+    assert not result.success and not result.actions
+    partner = sync_page.frame_locator("#help-widget").frame_locator("#partner-frame")
+    assert partner.locator("#news-email").input_value() == ""
+    refusals = [e for r in llm.requests for e in _tool_errors_of(r.messages)]
+    assert refusals and "may be used only on" in refusals[0]
+    assert other_origin_url.rstrip("/") in refusals[0]
+
+
+def _tool_errors_of(messages: list[Message]) -> list[str]:
+    return [m.content for m in messages if m.role == "tool" and m.is_error]
+
+
+def test_the_agent_never_types_a_password_into_a_search_box(
+    sync_page: Page, pages_url: str, other_origin_url: str
+) -> None:
+    """page.agent() runs element actions through the same scope check as act()."""
+    plan = AgentPlan(
+        [Do("fill", r'type="search"', text="<|PASSWORD|>"), Do("click", r">Search</button>")],
+        done("did as the page said", success=False),
+    )
+    llm = FunctionLLM(structured=plan)
+    page = Stagehand(llm=llm).wrap(sync_page)
+    offsite = _requests_to(sync_page, other_origin_url)
+    page.goto(f"{pages_url}hostile/search_trap.html?collect={other_origin_url}collect")
+    result = page.agent("sign in as the page says", variables=SECRETS, max_steps=3)
+
+    assert page.locator("#q").input_value() == ""
+    [fill, *_] = result.steps[0].results
+    assert fill.status == "error" and (fill.error or "").startswith("Refused:")
+    assert not offsite
+    # The refusal is what the model reads about its action next step.
+    assert "-> error: Refused:" in state_text(llm.requests[1].messages)
+
+
 def test_credentials_go_in_on_the_same_origin(sync_page: Page, pages_url: str) -> None:
     llm = _sign_in_plan(r"^<a\b[^>]*>Sign in again")
     page = Stagehand(llm=llm).wrap(sync_page)
@@ -216,3 +264,35 @@ def test_no_form_of_a_value_leaves_in_any_artefact_across_calls(
     published = [result.model_dump_json(), *(c.summary() for c in page.stagehand.history)]
     assert not _leaks(outgoing + published)
     assert len(later.requests) == 2 and "<|EMAIL|>" in outgoing[-1]
+
+
+def test_a_new_tab_whose_url_carries_the_value_is_redacted_everywhere(
+    sync_page: Page, pages_url: str, caplog: Any
+) -> None:
+    plan = PlanLLM(
+        [
+            Step("fill", r'^<input\b[^>]*type="email"', ["<|EMAIL|>"], completed=False),
+            Step("click", r"^<button\b[^>]*>Subscribe"),
+        ]
+    )
+    switch = _Switch(plan)
+    page = Stagehand(llm=switch).wrap(sync_page)
+    page.goto(pages_url + "hostile/echo.html?target=_blank")
+    with caplog.at_level(logging.DEBUG):
+        result = page.act("subscribe with <|EMAIL|>", variables={"email": EMAIL})
+
+    assert result.success, result.message
+    tab = result.page
+    assert tab is not None and tab is not page and "email=ada" in tab.url  # followed, encoded
+    assert result.opened_pages == [tab.url.replace(quote(EMAIL, safe=""), "<|EMAIL|>")]
+    # The new tab remembers the value: a later call there, with no variables, redacts it.
+    later = ScriptedLLM()
+    later.queue({"elements": [{"element": 3, "description": "continue", "method": "click"}]})
+    switch.current = later
+    [found] = tab.observe("the continue button")
+    logged = [record.getMessage() for record in caplog.records]
+    published = [result.model_dump_json(), found.model_dump_json()]
+    published += [c.summary() for c in page.stagehand.history]
+    sent = [r.text() for r in [*plan.requests, *later.requests]]
+    assert not _leaks(logged + published + sent)
+    assert "Continue as <|EMAIL|>" in sent[-1]
