@@ -15,6 +15,7 @@ from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
 from .._inputs import check_page_type
+from .._session_secrets import redact_known
 from .._types import ActResult, ObserveResult
 from .._variables import Variables
 from ..agent import AgentControls, AgentResult, TokenCounter
@@ -35,6 +36,11 @@ class StagehandPage(Page):
         check_page_type(page, Page, type(stagehand).__name__)
         super().__init__(page._impl_obj)
         self._stagehand = stagehand
+
+    def __repr__(self) -> str:
+        # A URL may carry a value a call typed (a GET form): pytest prints this repr among a
+        # failing test's locals, so it is redacted like everything else.
+        return f"<Page url={redact_known(self.url)!r}>"
 
     @property
     def stagehand(self) -> Stagehand:
