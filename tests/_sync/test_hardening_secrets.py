@@ -10,9 +10,11 @@ no derived form of a value reaches the model, results or history, across calls.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 from urllib.parse import quote
 
+import pytest
 from playwright.sync_api import Page as Page
 from playwright.sync_api import Request as Request
 
@@ -296,3 +298,53 @@ def test_a_new_tab_whose_url_carries_the_value_is_redacted_everywhere(
     sent = [r.text() for r in [*plan.requests, *later.requests]]
     assert not _leaks(logged + published + sent)
     assert "Continue as <|EMAIL|>" in sent[-1]
+
+
+def test_a_one_character_value_leaves_numbering_and_markup_whole_and_is_not_cached(
+    sync_page: Page, pages_url: str, tmp_path: Any
+) -> None:
+    llm = PlanLLM(
+        [
+            Step("fill", r'^<input\b[^>]*id="qty"', ["<|QTY|>"], completed=False),
+            Step("click", r"^<button\b[^>]*>Update basket"),
+        ]
+    )
+    page = Stagehand(llm=llm, cache_dir=tmp_path).wrap(sync_page)
+    page.goto(pages_url + "hostile/basket.html")
+    result = page.act("set the wall plugs to <|QTY|> and update", variables={"qty": "2"})
+
+    assert result.success, result.message
+    assert page.locator("#status").inner_text() == "Basket updated: 2 x wall plugs."
+    first = llm.requests[0].text()
+    # Every element line keeps its number and tag; "2" is redacted only as a word of text.
+    numbers = [int(n) for n in re.findall(r"^(\d+):<", first, re.MULTILINE)]
+    assert 2 in numbers and numbers == sorted(numbers)
+    assert "<h2>" in first and "<|QTY|>:" not in first and "<h<|QTY|>>" not in first
+    assert "<|QTY|> items" in first and "12.20 EUR" in first and "M2" in first
+    # Too short to keep apart from a cache file's own text: not cached, and the result says so.
+    assert result.cache == "off" and not list(tmp_path.rglob("*.json"))
+    assert any("Not cached" in note and "QTY" in note for note in result.notes)
+
+
+TOKEN = "tok_" + "".join(f"{n:02x}" for n in range(62))  # 128 characters
+QUOTED = 'Ada "Countess" O\'Lovelace-Byron'
+
+
+@pytest.mark.parametrize("value", [TOKEN, QUOTED], ids=["128-char-token", "quotes-spaces"])
+def test_a_value_the_page_reshapes_is_redacted_before_rendering(
+    sync_page: Page, pages_url: str, value: str
+) -> None:
+    """The renderer caps, collapses and re-quotes page strings; redaction comes first, so no
+    fragment of the value survives the reshaping."""
+    llm = PlanLLM([Step("click", r"^<button\b[^>]*>Save")])
+    page = Stagehand(llm=llm).wrap(sync_page)
+    page.goto(f"{pages_url}hostile/profile.html?value={quote(value, safe='')}")
+    result = page.act("save the profile of <|WHO|>", variables={"who": value})
+
+    assert result.success, result.message
+    sent = "\n".join(r.text() for r in llm.requests)
+    assert 'title="Copy <|WHO|> to the clipboard"' in sent and "Signed in as <|WHO|>" in sent
+    fragments = {value[i : i + 12] for i in range(0, len(value) - 12, 4)}
+    fragments |= {"Countess", "Lovelace-Byron", "O'Lovelace"} if value == QUOTED else set()
+    assert not [f for f in fragments if f in sent]
+    assert not [f for f in fragments if f in result.model_dump_json()]
