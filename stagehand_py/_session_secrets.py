@@ -172,6 +172,7 @@ def redact_known(text: str) -> str:
     redactor = _FILTER._redactor()
     return redactor.redact(text) if redactor else text
 
+
 # Filters run only for records logged on the logger itself, so each of the package's loggers
 # gets one (children do not inherit a parent's filters).
 for _name in ("stagehand_py", "stagehand_py.llm", "stagehand_py.cache"):
