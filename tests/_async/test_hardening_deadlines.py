@@ -14,8 +14,9 @@ from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import AsyncStagehand, StagehandTimeoutError
 from stagehand_py.llm._messages import Message
-from stagehand_py.testing import AsyncScriptedLLM
+from stagehand_py.testing import AsyncFunctionLLM, AsyncScriptedLLM
 from tests._async.plan_llm import AsyncPlanLLM, Step
+from tests.agent_plan import AgentPlan, Do, done
 
 SLACK_S = 1.0
 
@@ -147,3 +148,17 @@ async def test_extract_and_observe_end_at_their_timeout_with_a_hung_model(
             await page.observe("the greeting", timeout_s=1)
     assert time.monotonic() - started < 1 + SLACK_S
     assert hung.calls == 1
+
+
+async def test_the_agent_ends_at_its_timeout_on_a_page_that_spins_after_a_click(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    plan = AgentPlan([Do("click", r"^<button\b[^>]*>Build the report")], done("built"))
+    page = AsyncStagehand(llm=AsyncFunctionLLM(structured=plan)).wrap(async_page)
+    await page.goto(pages_url + "hostile/spin.html?ms=25000")
+    started = time.monotonic()
+    result = await page.agent("build the report", timeout_s=3)
+    elapsed = time.monotonic() - started
+
+    assert elapsed < 3 + SLACK_S, elapsed
+    assert not result.success and result.reason == "timeout", result.summary()

@@ -15,8 +15,9 @@ from playwright.sync_api import Page as Page
 
 from stagehand_py import Stagehand, StagehandTimeoutError
 from stagehand_py.llm._messages import Message
-from stagehand_py.testing import ScriptedLLM
+from stagehand_py.testing import FunctionLLM, ScriptedLLM
 from tests._sync.plan_llm import PlanLLM, Step
+from tests.agent_plan import AgentPlan, Do, done
 
 SLACK_S = 1.0
 
@@ -148,3 +149,17 @@ def test_extract_and_observe_end_at_their_timeout_with_a_hung_model(
             page.observe("the greeting", timeout_s=1)
     assert time.monotonic() - started < 1 + SLACK_S
     assert hung.calls == 1
+
+
+def test_the_agent_ends_at_its_timeout_on_a_page_that_spins_after_a_click(
+    sync_page: Page, pages_url: str
+) -> None:
+    plan = AgentPlan([Do("click", r"^<button\b[^>]*>Build the report")], done("built"))
+    page = Stagehand(llm=FunctionLLM(structured=plan)).wrap(sync_page)
+    page.goto(pages_url + "hostile/spin.html?ms=25000")
+    started = time.monotonic()
+    result = page.agent("build the report", timeout_s=3)
+    elapsed = time.monotonic() - started
+
+    assert elapsed < 3 + SLACK_S, elapsed
+    assert not result.success and result.reason == "timeout", result.summary()
