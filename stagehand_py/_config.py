@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ._errors import ConfigurationError
 from .agent._settings import AgentSettings
+from .llm._options import parse_max_tokens
 
 SnapshotMode = Literal["dom", "aria"]
 """How the page is shown to the model: the DOM serializer, or Playwright's accessibility tree."""
@@ -32,6 +33,8 @@ _ENV_SETTINGS: dict[str, tuple[str, Callable[[str], object]]] = {
     "STAGEHAND_PY_TIMEOUT": ("timeout_s", float),
     "STAGEHAND_PY_CACHE_MODE": ("cache_mode", str),
     "STAGEHAND_PY_CACHE_URL": ("cache_url", str),
+    "STAGEHAND_PY_MAX_TOKENS": ("max_tokens", str),  # "1024" or "1024,extract=8000"
+    "STAGEHAND_PY_TEMPERATURE": ("temperature", float),
 }
 
 
@@ -88,6 +91,24 @@ class Settings(BaseModel):
         ),
     )
 
+    max_tokens: int | dict[str, int] | None = Field(
+        default=None,
+        description="answer budget of one model request: a number for every kind of request, "
+        "or per kind ({'extract': 8000}; also '1024,extract=8000'); unset kinds keep their "
+        "defaults (stagehand_py.llm.DEFAULT_MAX_TOKENS)",
+    )
+    temperature: float | None = Field(
+        default=None,
+        ge=0,
+        le=2,
+        description="sampling temperature (None: the server's default; Anthropic ignores it)",
+    )
+
+    @field_validator("max_tokens", mode="before")
+    @classmethod
+    def _read_max_tokens(cls, value: object) -> object:
+        return parse_max_tokens(value)
+
     @field_validator("secret_domains", mode="before")
     @classmethod
     def _domain_patterns(cls, value: object) -> object:
@@ -104,7 +125,8 @@ class Settings(BaseModel):
     @classmethod
     def from_env(cls, *, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
         """Defaults, then ``STAGEHAND_PY_MAX_STEPS``, ``STAGEHAND_PY_TIMEOUT``,
-        ``STAGEHAND_PY_CACHE_MODE`` and ``STAGEHAND_PY_CACHE_URL``, then ``overrides``.
+        ``STAGEHAND_PY_CACHE_MODE``, ``STAGEHAND_PY_CACHE_URL``, ``STAGEHAND_PY_MAX_TOKENS``
+        and ``STAGEHAND_PY_TEMPERATURE``, then ``overrides``.
 
         A variable that does not parse or validate is a :class:`ConfigurationError` naming it.
         """

@@ -29,6 +29,7 @@ PUBLIC = [
     "Element",
     "ElementNotFoundError",
     "ExtractError",
+    "IncompleteOutputError",
     "LLMError",
     "MissingAPIKeyError",
     "ObserveResult",

@@ -86,6 +86,7 @@ class AsyncAgentRun:
         controls: AgentControls | None = None,
         prices: PriceTable | None = None,
         count_tokens: TokenCounter | None = None,
+        options: RequestOptions | None = None,
     ) -> None:
         self.page = page
         self.task = task
@@ -95,7 +96,7 @@ class AsyncAgentRun:
         self.controls = controls
         self.prices = prices
         self.clock = RunClock(settings.timeout_s, settings.step_timeout_s)
-        self._llm = AsyncBoundedLLM(llm, self.clock, settings.llm_timeout_s)
+        self._llm = AsyncBoundedLLM(llm, self.clock, settings.llm_timeout_s, base=options)
         self._schema = output_model(settings.max_actions_per_step)
         self.messages = MessageManager(
             task,
@@ -364,7 +365,6 @@ class AsyncAgentRun:
                 request.messages,
                 FinalSummary,
                 max_retries=self.settings.max_reasks,
-                options=RequestOptions(kind="agent"),
             )
             record.timings.think_s = time.perf_counter() - started
             record.usage = record.usage + response.usage

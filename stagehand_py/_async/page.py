@@ -60,7 +60,7 @@ class AsyncStagehandPage(AsyncPage):
         reach the model, logs or results. On failure raises :class:`~stagehand_py.ActError`
         (its ``.result`` says what happened); pass ``raise_on_failure=False`` to get the
         unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
-        this call, e.g. ``max_steps=3, timeout_s=20``.
+        this call, e.g. ``max_steps=3, timeout_s=20, max_tokens=512``.
         """
         try:
             values = Variables.of(variables)
@@ -79,6 +79,8 @@ class AsyncStagehandPage(AsyncPage):
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
         timeout_s: float | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> M: ...
 
     @overload
@@ -90,6 +92,8 @@ class AsyncStagehandPage(AsyncPage):
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
         timeout_s: float | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> dict[str, Any]: ...
 
     @overload
@@ -101,6 +105,8 @@ class AsyncStagehandPage(AsyncPage):
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
         timeout_s: float | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> str: ...
 
     async def extract(
@@ -111,17 +117,27 @@ class AsyncStagehandPage(AsyncPage):
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
         timeout_s: float | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
         ``selector`` limits the extraction to part of the page; ``timeout_s`` bounds the
-        whole call (default: the ``timeout_s`` setting)."""
+        whole call (default: the ``timeout_s`` setting); ``max_tokens`` and ``temperature``
+        override the Stagehand's for this call."""
         try:
             values = Variables.of(variables)
         finally:
             del variables  # raw values stay out of this frame's locals (tracebacks print them)
         outcome = await self._stagehand.extract(
-            self, instruction, schema, selector=selector, variables=values, timeout_s=timeout_s
+            self,
+            instruction,
+            schema,
+            selector=selector,
+            variables=values,
+            timeout_s=timeout_s,
+            max_tokens=max_tokens,
+            temperature=temperature,
         )
         if schema is None:
             return outcome.value["text"]
@@ -133,15 +149,23 @@ class AsyncStagehandPage(AsyncPage):
         *,
         variables: Mapping[str, object] | None = None,
         timeout_s: float | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
-        one to :meth:`act` to run it without a model call. ``timeout_s`` bounds the call."""
+        one to :meth:`act` to run it without a model call. ``timeout_s`` bounds the call;
+        ``max_tokens`` and ``temperature`` override the Stagehand's for this call."""
         try:
             values = Variables.of(variables)
         finally:
             del variables  # raw values stay out of this frame's locals (tracebacks print them)
         outcome = await self._stagehand.observe(
-            self, instruction, variables=values, timeout_s=timeout_s
+            self,
+            instruction,
+            variables=values,
+            timeout_s=timeout_s,
+            max_tokens=max_tokens,
+            temperature=temperature,
         )
         return outcome.results
 

@@ -20,6 +20,7 @@ from .._errors import (
     CacheMissError,
     ConfigurationError,
     ElementNotFoundError,
+    LLMError,
     PageError,
     StagehandError,
 )
@@ -41,7 +42,8 @@ from ..agent import AgentControls, AgentResult, TokenCounter
 from ..agent._history import call_record
 from ..cache import ActionCache
 from ..llm._fake_support import check_llm_flavour
-from ..llm._usage import PriceTable, UsageMeter
+from ..llm._options import request_options
+from ..llm._usage import PriceTable, Usage, UsageMeter
 from ._deadline import DeadlineExceeded, run_blocking, run_with_deadline
 from .act import AsyncActRun
 from .agent import AsyncAgentRun
@@ -167,6 +169,10 @@ class AsyncStagehand:
             )
         except DeadlineExceeded as late:
             result = timed_out_act(page, action, values, settings, late.note)
+        except StagehandError as exc:
+            instruction = action.description if isinstance(action, ObserveResult) else action
+            self._record_failure("act", instruction, page, exc, values)
+            raise
         if result.page is not None and result.page is not page:
             self._secrets.carry_over(page, result.page)
             result.page = self.wrap(result.page)
@@ -282,6 +288,8 @@ class AsyncStagehand:
         variables: Mapping[str, object] | Variables | None = None,
         max_chars_per_chunk: int = 12000,
         timeout_s: float | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> ExtractOutcome:
         check_page_type(page, AsyncPage, type(self).__name__, "extract")
         check_instruction("extract", instruction, required=False)
@@ -292,7 +300,8 @@ class AsyncStagehand:
             values = self._call_variables(page, variables, self.settings)
         finally:
             del variables  # raw values stay out of this frame's locals (tracebacks print them)
-        if self.settings.cache_mode == "require" and (schema is not None or instruction):
+        settings = self._settings(_model_limits(max_tokens, temperature))
+        if settings.cache_mode == "require" and (schema is not None or instruction):
             raise CacheMissError(
                 f"extract({values.redact(instruction or '')!r}) needs the model, and "
                 "cache_mode='require' never calls it: extract() results are not cached (the "
@@ -302,9 +311,10 @@ class AsyncStagehand:
                 reason="miss",
             )
         deadline = Deadline.after(seconds)
+        outcome = ExtractOutcome(value=None)  # filled as it goes: a failure still has its cost
         try:
             llm = await self._model_in_time(deadline)
-            outcome = await run_with_deadline(
+            await run_with_deadline(
                 lambda: extract(
                     page,
                     llm,
@@ -312,19 +322,21 @@ class AsyncStagehand:
                     schema,
                     selector=selector,
                     max_chars_per_chunk=max_chars_per_chunk,
-                    max_retries=self.settings.max_reasks,
+                    max_retries=settings.max_reasks,
                     redact=values.redact,
                     deadline=deadline,
+                    settings=settings,
+                    outcome=outcome,
                 ),
                 deadline.remaining(),
                 lambda: page,
             )
         except DeadlineExceeded as late:
             error = out_of_time("extract", seconds, late.note)
-            self._record_failure("extract", instruction, page, error, values)
+            self._record_failure("extract", instruction, page, error, values, outcome)
             raise error from None
         except StagehandError as exc:
-            self._record_failure("extract", instruction, page, exc, values)
+            self._record_failure("extract", instruction, page, exc, values, outcome)
             raise
         self.usage.add("extract", outcome.usage, model=self._model_name())
         self.history.append(
@@ -348,6 +360,8 @@ class AsyncStagehand:
         *,
         variables: Mapping[str, object] | Variables | None = None,
         timeout_s: float | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> ObserveOutcome:
         check_page_type(page, AsyncPage, type(self).__name__, "observe")
         check_instruction("observe", instruction, required=False)
@@ -357,7 +371,9 @@ class AsyncStagehand:
             values = self._call_variables(page, variables, self.settings)
         finally:
             del variables  # raw values stay out of this frame's locals (tracebacks print them)
+        settings = self._settings(_model_limits(max_tokens, temperature))
         deadline = Deadline.after(seconds)
+        outcome = ObserveOutcome(results=[])  # filled as it goes: a failure still has its cost
         try:
             model = await self._model_source(deadline)
             outcome = await run_with_deadline(
@@ -366,18 +382,19 @@ class AsyncStagehand:
                     model,
                     instruction,
                     variables=values,
-                    settings=self.settings,
+                    settings=settings,
                     cache=self.cache,
+                    outcome=outcome,
                 ),
                 deadline.remaining(),
                 lambda: page,
             )
         except DeadlineExceeded as late:
             error = out_of_time("observe", seconds, late.note)
-            self._record_failure("observe", instruction, page, error, values)
+            self._record_failure("observe", instruction, page, error, values, outcome)
             raise error from None
         except StagehandError as exc:
-            self._record_failure("observe", instruction, page, exc, values)
+            self._record_failure("observe", instruction, page, exc, values, outcome)
             raise
         self.usage.add("observe", outcome.usage, model=self._model_name())
         self.history.append(
@@ -422,6 +439,7 @@ class AsyncStagehand:
             controls=controls,
             prices=self.usage.prices,
             count_tokens=count_tokens,
+            options=request_options(self.settings, "agent"),
         )
         result = await run.run()
         if same_page(result.page, page) and isinstance(page, AsyncStagehandPage):
@@ -434,12 +452,19 @@ class AsyncStagehand:
 
     def _record_failure(
         self,
-        kind: Literal["extract", "observe"],
+        kind: Literal["act", "extract", "observe"],
         instruction: str | None,
         page: AsyncPage,
         error: StagehandError,
         values: Variables,
+        spent: ExtractOutcome | ObserveOutcome | None = None,
     ) -> None:
+        """History and usage of a call that raised: every model request it sent counts."""
+        usage = spent.usage if spent is not None else Usage()
+        calls = spent.llm_calls if spent is not None else 0
+        if spent is None and isinstance(error, LLMError):
+            usage, calls = error.usage, error.usage.requests
+        self.usage.add(kind, usage, model=self._model_name())
         self.history.append(
             CallRecord(
                 kind=kind,
@@ -447,6 +472,9 @@ class AsyncStagehand:
                 success=False,
                 message=values.redact(f"{type(error).__name__}: {error}"),
                 url=values.redact(page.url),
+                llm_calls=calls,
+                usage=usage,
+                duration_s=spent.duration_s if spent is not None else 0.0,
             )
         )
 
@@ -475,6 +503,12 @@ async def _probe() -> None: ...
 
 
 _ASYNC_API = inspect.iscoroutinefunction(_probe)
+
+
+def _model_limits(max_tokens: object, temperature: object) -> dict[str, Any]:
+    """Per-call model settings that were given (None leaves the Stagehand's own)."""
+    given = {"max_tokens": max_tokens, "temperature": temperature}
+    return {name: value for name, value in given.items() if value is not None}
 
 
 def _instruction_for(observed: ObserveResult) -> str:

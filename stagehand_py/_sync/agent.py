@@ -87,6 +87,7 @@ class AgentRun:
         controls: AgentControls | None = None,
         prices: PriceTable | None = None,
         count_tokens: TokenCounter | None = None,
+        options: RequestOptions | None = None,
     ) -> None:
         self.page = page
         self.task = task
@@ -96,7 +97,7 @@ class AgentRun:
         self.controls = controls
         self.prices = prices
         self.clock = RunClock(settings.timeout_s, settings.step_timeout_s)
-        self._llm = BoundedLLM(llm, self.clock, settings.llm_timeout_s)
+        self._llm = BoundedLLM(llm, self.clock, settings.llm_timeout_s, base=options)
         self._schema = output_model(settings.max_actions_per_step)
         self.messages = MessageManager(
             task,
@@ -365,7 +366,6 @@ class AgentRun:
                 request.messages,
                 FinalSummary,
                 max_retries=self.settings.max_reasks,
-                options=RequestOptions(kind="agent"),
             )
             record.timings.think_s = time.perf_counter() - started
             record.usage = record.usage + response.usage

@@ -27,16 +27,18 @@ from playwright.sync_api import Page as Page
 from pydantic import BaseModel, ValidationError
 
 from .._deadline_clock import Deadline, current_deadline
+from .._config import Settings
 from .._errors import (
     ConfigurationError,
     ElementNotFoundError,
     ExtractError,
+    LLMError,
     SerializationError,
     StructuredOutputError,
 )
 from ..extract import ExtractTarget, PageText, load_js, merge, page_text, split_chunks
 from ..extract._merge import filled_fields
-from ..llm._messages import RequestOptions
+from ..llm._options import request_options
 from ..llm._usage import Usage
 from ..prompts.extract import build_extract_messages
 from ._deadline import call_with_deadline, compute_in_time
@@ -158,18 +160,22 @@ def extract(
     max_retries: int = 2,
     redact: Callable[[str], str] = _keep,
     deadline: Deadline | None = None,
+    settings: Settings | None = None,
+    outcome: ExtractOutcome | None = None,
 ) -> ExtractOutcome:
     """Extract ``schema`` (or, with no schema, text) from the page as ``instruction`` asks.
 
     With no schema and a blank instruction the page's readable text is returned without
-    asking the model.
+    asking the model. ``outcome`` (returned) is filled as the work goes, so a caller still
+    knows what a failed extract cost.
     """
     started = time.monotonic()
     deadline = deadline or current_deadline() or Deadline.after(_DEFAULT_TIMEOUT_S)
+    settings = settings or Settings()
+    outcome = outcome if outcome is not None else ExtractOutcome(value=None)
     target = ExtractTarget.from_schema(schema)
     settle(page, timeout_ms=deadline.cap_ms(3000))
     text = read_page_text(page, selector, redact=redact)
-    outcome = ExtractOutcome(value=None)
     if target.kind == "text" and not instruction.strip():
         outcome.value = {"text": text.text}
         outcome.duration_s = time.monotonic() - started
@@ -196,18 +202,26 @@ def extract(
                     messages,
                     answer_model,
                     max_retries=max_retries,
-                    options=RequestOptions(kind="extract", timeout_s=deadline.request_timeout()),
+                    options=request_options(
+                        settings, "extract", timeout_s=deadline.request_timeout()
+                    ),
                 ),
                 deadline.remaining(),
             )
-        except StructuredOutputError as exc:
+        except LLMError as exc:
+            # Every request the failed call sent counts (re-asks and retries included).
+            outcome.llm_calls += max(exc.usage.requests, 1)
+            outcome.usage = outcome.usage + exc.usage
+            outcome.duration_s = time.monotonic() - started
+            if not isinstance(exc, StructuredOutputError):
+                raise
             raise ExtractError(
                 f"extract() got no valid answer for part {chunk.index + 1} of {len(chunks)} of "
                 f"{redact(text.url)} after {max_retries} re-ask(s): {exc}. Simplify the schema "
                 "or the instruction, or raise max_retries.",
                 last_attempt=exc.last_answer,
             ) from exc
-        outcome.llm_calls += response.attempts
+        outcome.llm_calls += max(response.usage.requests, response.attempts)
         outcome.usage = outcome.usage + response.usage
         data, complete = _answer_data(response.value)
         merged = merge(merged, target.plan.to_data(data, text.links)) or {}
