@@ -206,6 +206,9 @@ class ActRun(ActState):
             logger.info("stagehand_py: act failed: %s", stop.message)
             return self._result(False, stop.message, code=stop.code)
         except DeadlineExceeded as late:
+            if late.waiting_for_model:  # the abandoned request was sent: it counts
+                self.llm_calls += 1
+                self.usage = self.usage + Usage(requests=1)
             message = self._timeout_message("model" if late.waiting_for_model else "page")
             message = f"{message} {late.note}".strip()
             logger.info("stagehand_py: act failed: %s", message)

@@ -26,8 +26,8 @@ from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel, ValidationError
 
-from .._deadline_clock import Deadline, current_deadline
 from .._config import Settings
+from .._deadline_clock import Deadline, current_deadline
 from .._errors import (
     ConfigurationError,
     ElementNotFoundError,
