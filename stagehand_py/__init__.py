@@ -35,13 +35,16 @@ from ._errors import (
     ScriptExhaustedError,
     SerializationError,
     StagehandError,
+    StagehandTimeoutError,
     StructuredOutputError,
 )
 from ._history import CallRecord
 from ._inspect_api import annotated_screenshot, take_snapshot
+from ._secret import Secret
 from ._sync.browser import launch_chromium
 from ._sync.page import StagehandPage
 from ._sync.stagehand import Stagehand
+from ._trace_scrub import scrub_trace
 from ._types import ActionRecord, ActResult, ObserveResult, Verification
 from .agent import AgentControls, AgentResult, AgentSettings
 from .cache import CacheWarning
@@ -81,12 +84,14 @@ __all__ = [
     "ProviderError",
     "RealRequestsBlockedError",
     "ScriptExhaustedError",
+    "Secret",
     "SerializationError",
     "Settings",
     "Snapshot",
     "Stagehand",
     "StagehandError",
     "StagehandPage",
+    "StagehandTimeoutError",
     "StructuredOutputError",
     "Usage",
     "Verification",
@@ -95,5 +100,6 @@ __all__ = [
     "async_launch_chromium",
     "find_chromium",
     "launch_chromium",
+    "scrub_trace",
     "take_snapshot",
 ]

@@ -59,6 +59,11 @@ class Settings(BaseModel):
     max_prompt_chars: int = Field(
         default=24000, ge=1000, description="cap on page text in one verify/observe request"
     )
+    secret_domains: tuple[str, ...] = Field(
+        default=(),
+        description="domain patterns every variable is bound to (default: the origin of the "
+        "page a call starts on); Secret(domains=...) overrides it per variable",
+    )
     agent: AgentSettings = Field(
         default_factory=AgentSettings, description="limits of page.agent() (max_steps, ...)"
     )
@@ -107,6 +112,19 @@ class Settings(BaseModel):
     @classmethod
     def _read_max_tokens(cls, value: object) -> object:
         return parse_max_tokens(value)
+
+    @field_validator("secret_domains", mode="before")
+    @classmethod
+    def _domain_patterns(cls, value: object) -> object:
+        if isinstance(value, str):
+            raise ConfigurationError(
+                "secret_domains takes a list of domain patterns, e.g. ['*.example.com']."
+            )
+        if isinstance(value, (list, tuple)):
+            from ._secret_scope import parse_patterns
+
+            parse_patterns(value)  # a malformed pattern is named here
+        return value
 
     @classmethod
     def from_env(cls, *, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:

@@ -18,7 +18,9 @@ The tree::
     │   └── StructuredOutputError     the answer never validated; carries the last answer
     ├── ActError                      an act() did not reach its goal; carries the ActResult
     │   │                             and a ``code`` (see ``ActErrorCode``)
-    │   └── ActTimeoutError           ... because its wall-clock timeout ran out (TIMEOUT)
+    │   └── ActTimeoutError           ... because its wall-clock timeout ran out (TIMEOUT);
+    │                                 also a StagehandTimeoutError
+    ├── StagehandTimeoutError         a call ran out of its ``timeout_s`` (extract, observe)
     ├── ExtractError                  an extract() did not produce valid data
     └── CacheError                    the action cache could not be used as asked
         └── CacheMissError            cache_mode="require" (or self_heal=False) and the cache
@@ -177,7 +179,11 @@ class ActError(StagehandError):
         super().__init__(message)
 
 
-class ActTimeoutError(ActError):
+class StagehandTimeoutError(StagehandError):
+    """A call ran out of its ``timeout_s`` (its model requests and page-side work included)."""
+
+
+class ActTimeoutError(ActError, StagehandTimeoutError):
     """An act() ran out of its wall-clock timeout."""
 
 

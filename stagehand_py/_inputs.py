@@ -3,16 +3,23 @@ that says what to pass instead (rather than deep inside Playwright or the model 
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ._errors import ConfigurationError, PageError
+
+if TYPE_CHECKING:
+    from ._types import ObserveResult
+    from ._variables import Variables
 
 _SCREENSHOT_SUFFIXES = (".png", ".jpg", ".jpeg")
 
 
-def check_page_type(page: object, expected: type, sdk: str) -> None:
-    """``page`` must be a Playwright ``Page`` of the API (sync or async) that ``sdk`` serves."""
+def check_page_type(page: object, expected: type, sdk: str, call: str = "wrap") -> None:
+    """``page`` must be a Playwright ``Page`` of the API (sync or async) that ``sdk`` serves
+    (checked by ``sdk.wrap()`` and by ``sdk.act/extract/observe(page, ...)``)."""
     if isinstance(page, expected):
         return
     api = "playwright.async_api" if "async_api" in expected.__module__ else "playwright.sync_api"
@@ -27,7 +34,7 @@ def check_page_type(page: object, expected: type, sdk: str) -> None:
         hint = "Pass the page itself (for example context.new_page() or pytest-playwright's page)."
     else:
         hint = "Pass the page you get from browser.new_page() or context.new_page()."
-    raise ConfigurationError(f"{sdk}.wrap() needs a {api} Page, got {got}. {hint}")
+    raise ConfigurationError(f"{sdk}.{call}() needs a {api} Page, got {got}. {hint}")
 
 
 def check_open(page: object, call: str) -> None:
@@ -68,3 +75,87 @@ def check_screenshot_path(path: str | os.PathLike[str]) -> None:
             f"annotated_screenshot() writes PNG or JPEG files: {str(target)!r} should end in "
             ".png, .jpg or .jpeg."
         )
+
+
+def check_action(action: object) -> None:
+    """act() takes an instruction or an ObserveResult (from observe())."""
+    from ._types import ObserveResult
+
+    if isinstance(action, ObserveResult):
+        return
+    if not isinstance(action, str):
+        raise ConfigurationError(
+            f"act() takes its instruction as a string, not {type(action).__name__} (or an "
+            "ObserveResult from observe()). To act on a Playwright locator, call its own "
+            "methods (locator.click()); to act on a page, pass it to Stagehand.act(page, ...)."
+        )
+    check_instruction("act", action, required=True)
+
+
+def check_placeholders(call: str, text: str, variables: Variables) -> None:
+    """Every ``<|NAME|>`` / ``%name%`` the user wrote must be a variable they gave."""
+    unknown = variables.unknown_placeholders(text)
+    if unknown:
+        given = ", ".join(variables.placeholders) or "none"
+        raise ConfigurationError(
+            f"{call}() refers to undefined variable(s) "
+            f"{', '.join(f'<|{n}|>' for n in dict.fromkeys(unknown))} (given: {given}). "
+            "Pass them in variables={...}, or write the text without placeholders."
+        )
+
+
+def check_observed(observed: ObserveResult, variables: Variables) -> None:
+    """An ObserveResult handed to act() must name an allowed method with its arguments."""
+    from .prompts.act import ALLOWED_METHODS
+
+    if observed.method not in ALLOWED_METHODS:
+        raise ConfigurationError(
+            f"ObserveResult.method {observed.method!r} is not one act() can run; use one of: "
+            f"{', '.join(ALLOWED_METHODS)}."
+        )
+    low, high = ALLOWED_METHODS[observed.method]
+    count = len(observed.arguments)
+    if not low <= count <= high:
+        wanted = f"{low}" if low == high else f"{low} to {high}"
+        raise ConfigurationError(
+            f"ObserveResult(method={observed.method!r}) needs {wanted} argument(s), got "
+            f"{count}. Set arguments=[...] (e.g. the text to fill, or the key to press)."
+        )
+    for argument in observed.arguments:
+        if not isinstance(argument, str):
+            raise ConfigurationError(
+                f"ObserveResult arguments must be strings, not {type(argument).__name__}."
+            )
+        check_placeholders("act", argument, variables)
+
+
+def check_schema(schema: Any) -> None:
+    """extract() needs a model *class* with fields, a JSON-schema dict, or None."""
+    from pydantic import BaseModel
+
+    if schema is BaseModel:
+        raise ConfigurationError(
+            "extract(schema=BaseModel) names pydantic's base class, which has no fields to "
+            "fill. Pass your own subclass, e.g. class Product(BaseModel): name: str."
+        )
+    if isinstance(schema, BaseModel):
+        raise ConfigurationError(
+            f"extract() was given an instance of {type(schema).__name__}; pass the class "
+            f"itself (schema={type(schema).__name__})."
+        )
+
+
+def check_timeout(call: str, timeout_s: object) -> float | None:
+    """``timeout_s`` is None (the settings' default) or a positive number of seconds."""
+    if timeout_s is None:
+        return None
+    if (
+        isinstance(timeout_s, bool)
+        or not isinstance(timeout_s, (int, float))
+        or not math.isfinite(timeout_s)
+        or timeout_s <= 0
+    ):
+        raise ConfigurationError(
+            f"{call}(timeout_s=...) must be a positive number of seconds, got {timeout_s!r}."
+        )
+    return float(timeout_s)

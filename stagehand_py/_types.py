@@ -70,6 +70,8 @@ class ActResult(BaseModel):
     # element or arguments, failed on the page, element replaced) counts 0.00. None when no
     # attempt counted.
     confidence: float | None = None
+    # What the caller should know that did not stop the act (e.g. why it was not cached).
+    notes: list[str] = Field(default_factory=list)
     # The page the act ended on (a new tab when a click opened one and it was followed).
     page: Any = Field(default=None, exclude=True, repr=False)
 

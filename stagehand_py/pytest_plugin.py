@@ -40,14 +40,19 @@ chromium browser, and never over an explicit ``executable_path`` or ``--browser-
 
 When a test fails, its report gets a "stagehand" section: the summary of every act, extract
 and observe made during the test (already redacted: variable values never appear).
+
+When a test used variables and pytest-playwright kept a trace of it (``--tracing on`` or
+``retain-on-failure``), the trace is rewritten without those values (:func:`scrub_trace`).
 """
 
 from __future__ import annotations
 
 import os
+import time
 import types
 import warnings
 from collections.abc import Generator, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -57,6 +62,8 @@ from ._chromium import find_chromium, launch_args, playwright_bundled_chromium
 from ._config import Settings
 from ._errors import CacheError
 from ._history import CallRecord
+from ._session_secrets import UsedSecrets
+from ._variables import Variables
 from .cache import ActionCache, CacheWarning
 from .llm._messages import Message, ToolSpec
 
@@ -64,6 +71,8 @@ T = TypeVar("T", bound=BaseModel)
 
 # Where each test's start position in the SDK's history is kept, for the failure report.
 _HISTORY_KEY = pytest.StashKey[tuple[list[CallRecord], int]]()
+# The secrets a test used and when it started, to scrub the traces written for it.
+_USED_SECRETS_KEY = pytest.StashKey[tuple[UsedSecrets, float]]()
 # The cache whose writes the test holds, and whether any phase of the test failed.
 _HELD_CACHE_KEY = pytest.StashKey[ActionCache]()
 _FAILED_KEY = pytest.StashKey[bool]()
@@ -175,7 +184,47 @@ def pytest_runtest_makereport(
         if calls:
             report.sections.append(("stagehand", "\n".join(record.summary() for record in calls)))
     _settle_held_writes(item, report)
+    if report.when == "teardown":
+        # pytest-playwright moves the test's traces into place before this runs (its wrapper
+        # is trylast) and lists them on this report.
+        _scrub_test_traces(item, report)
     return report
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    used = UsedSecrets().__enter__()
+    item.stash[_USED_SECRETS_KEY] = (used, time.time())
+
+
+def _scrub_test_traces(item: pytest.Item, report: pytest.TestReport) -> None:
+    """Rewrite the traces written for this test without the variables it used."""
+    from ._trace_scrub import scrub_trace
+
+    entry = item.stash.get(_USED_SECRETS_KEY, None)
+    if entry is None:
+        return
+    del item.stash[_USED_SECRETS_KEY]
+    used, started = entry
+    used.__exit__()
+    if not used:
+        return
+    traces = {
+        Path(item.config.invocation_params.dir, str(value))
+        for name, value in report.user_properties
+        if name == "playwright_trace"
+    }
+    output = item.config.getoption("--output", default=None)
+    if output:  # traces of this test that no report lists (another plugin's, a retry's)
+        traces.update(
+            path
+            for path in Path(item.config.invocation_params.dir, output).rglob("trace*.zip")
+            if path.stat().st_mtime >= started - 1
+        )
+    secrets = Variables().remembering(used.items)  # every value, even two under one name
+    for trace in sorted(traces):
+        if trace.is_file():
+            scrub_trace(trace, secrets)
 
 
 def _settle_held_writes(item: pytest.Item, report: pytest.TestReport) -> None:

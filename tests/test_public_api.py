@@ -38,12 +38,14 @@ PUBLIC = [
     "ProviderError",
     "RealRequestsBlockedError",
     "ScriptExhaustedError",
+    "Secret",
     "SerializationError",
     "Settings",
     "Snapshot",
     "Stagehand",
     "StagehandError",
     "StagehandPage",
+    "StagehandTimeoutError",
     "StructuredOutputError",
     "Usage",
     "Verification",
@@ -52,6 +54,7 @@ PUBLIC = [
     "async_launch_chromium",
     "find_chromium",
     "launch_chromium",
+    "scrub_trace",
     "take_snapshot",
 ]
 
@@ -72,6 +75,7 @@ def test_every_error_derives_from_the_base() -> None:
     errors = [getattr(stagehand_py, n) for n in PUBLIC if n.endswith("Error")]
     assert all(issubclass(e, stagehand_py.StagehandError) for e in errors)
     assert issubclass(stagehand_py.ActTimeoutError, stagehand_py.ActError)
+    assert issubclass(stagehand_py.ActTimeoutError, stagehand_py.StagehandTimeoutError)
     assert issubclass(stagehand_py.MissingAPIKeyError, stagehand_py.ConfigurationError)
 
 

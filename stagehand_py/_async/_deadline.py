@@ -1,23 +1,162 @@
-"""Bound a model request by the time an act() has left (hand-written; see the sync twin)."""
+"""Hard deadlines for a public call: its model requests, its blocking work and every page-side
+call it makes (hand-written; see the sync twin, which cannot be a token rewrite of this one).
+
+- :func:`call_with_deadline` bounds one model request. Building the request can block (the
+  first one imports the provider's SDK, 1-3 s), so that part runs in a thread too.
+- :func:`run_blocking` runs CPU or import work in a daemon thread and stops waiting at the
+  deadline (:func:`compute_in_time` does so under the ambient deadline).
+- :func:`run_with_deadline` runs a whole call under a deadline that also covers page-side
+  calls that have no timeout of their own (``evaluate``): at the deadline the call is
+  cancelled wherever it waits, and a page whose main thread is busy is interrupted
+  (:mod:`.page_interrupt`) so that nothing of ours is left running in it.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import threading
+import time
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from playwright.async_api import Page as AsyncPage
+
+from .._deadline_clock import (
+    Deadline,
+    ambient_deadline,
+    current_deadline,
+    deadline_region,
+    model_request,
+)
+from .page_interrupt import (
+    INTERRUPT_BUDGET_S,
+    UNANSWERED,
+    attach_interrupter,
+    interrupt_if_busy,
+)
 
 T = TypeVar("T")
 
+# How long a cancelled call may take to unwind (its finally blocks) before the page is probed.
+_UNWIND_S = 0.1
+# How long an outer region waits for an inner one that reached the same deadline to report.
+INNER_REPORT_S = _UNWIND_S + INTERRUPT_BUDGET_S + 0.15
+
 
 class DeadlineExceeded(Exception):
-    """The call did not finish before the deadline."""
+    """The call did not finish before the deadline. ``note`` says what was found on the page
+    (a busy main thread, stopped or not), or is empty; ``waiting_for_model``: a model request
+    was in flight when the time ran out."""
+
+    def __init__(self, note: str = "", *, waiting_for_model: bool = False) -> None:
+        super().__init__(note)
+        self.note = note
+        self.waiting_for_model = waiting_for_model
+
+
+def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():
+        if asyncio.iscoroutine(result):
+            result.close()  # an abandoned request is never sent
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
+async def run_blocking(work: Callable[[], T], seconds: float) -> T:
+    """``work()`` in a daemon thread; :class:`DeadlineExceeded` after ``seconds``.
+
+    An abandoned thread finishes on its own and never delays the process's exit."""
+    __tracebackhide__ = True  # pytest shows the caller's line, not this frame
+    if seconds <= 0:
+        raise DeadlineExceeded
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+    context = contextvars.copy_context()
+
+    def target() -> None:
+        result: Any = None
+        error: BaseException | None = None
+        try:
+            result = context.run(work)
+        except BaseException as exc:
+            error = exc
+        try:
+            loop.call_soon_threadsafe(_settle, future, result, error)
+        except RuntimeError:  # the loop is closed: nobody is waiting any more
+            if asyncio.iscoroutine(result):
+                result.close()
+
+    threading.Thread(target=target, name="stagehand-blocking", daemon=True).start()
+    try:
+        return await asyncio.wait_for(asyncio.shield(future), timeout=seconds)
+    except asyncio.TimeoutError:
+        future.cancel()
+        raise DeadlineExceeded from None
+
+
+async def compute_in_time(work: Callable[[], T]) -> T:
+    """``work()`` bounded by the ambient deadline (inline when there is none)."""
+    __tracebackhide__ = True  # pytest shows the caller's line, not this frame
+    deadline = current_deadline()
+    if deadline is None:
+        return work()
+    return await run_blocking(work, deadline.remaining())
 
 
 async def call_with_deadline(call: Callable[[], Awaitable[T]], seconds: float) -> T:
     """Await ``call()``; raise :class:`DeadlineExceeded` after ``seconds``."""
+    __tracebackhide__ = True  # pytest shows the caller's line, not this frame
+    if seconds <= 0:
+        raise DeadlineExceeded
+    started = time.monotonic()
+    with model_request():
+        request = await run_blocking(call, seconds)
+        try:
+            return await asyncio.wait_for(request, timeout=seconds - (time.monotonic() - started))
+        except asyncio.TimeoutError:
+            raise DeadlineExceeded from None
+
+
+async def run_with_deadline(
+    body: Callable[[], Awaitable[T]], seconds: float, page: Callable[[], AsyncPage]
+) -> T:
+    """Run ``body()`` and end it at ``seconds`` whatever it waits for (model, page, thread).
+
+    ``page()`` is the page the call is on at the moment (an act may move to a new tab). At
+    the deadline the page is probed and, if its main thread is busy, interrupted; then
+    :class:`DeadlineExceeded` says what was found."""
+    __tracebackhide__ = True  # pytest shows the caller's line, not this frame
+    deadline = Deadline.after(seconds)
     if seconds <= 0:
         raise DeadlineExceeded
     try:
-        return await asyncio.wait_for(call(), timeout=seconds)
+        await asyncio.wait_for(attach_interrupter(page()), timeout=seconds)
     except asyncio.TimeoutError:
         raise DeadlineExceeded from None
+    with ambient_deadline(deadline) as effective, deadline_region() as region:
+        task = asyncio.ensure_future(body())
+        try:
+            done, _ = await asyncio.wait({task}, timeout=max(0.0, effective.remaining()))
+            if not done and region.inner_active:
+                # A region inside this one ends at the same deadline and reports what the
+                # call did: give it the time it takes to stop the page.
+                done, _ = await asyncio.wait({task}, timeout=INNER_REPORT_S)
+        except BaseException:
+            task.cancel()
+            raise
+        if done:
+            return task.result()
+        page_may_be_busy = not region.model_requests
+        task.cancel()
+        await asyncio.wait({task}, timeout=_UNWIND_S)
+        note = ""
+        if page_may_be_busy:
+            try:
+                note = await asyncio.wait_for(interrupt_if_busy(page()), INTERRUPT_BUDGET_S)
+            except asyncio.TimeoutError:
+                note = UNANSWERED
+        raise DeadlineExceeded(note, waiting_for_model=not page_may_be_busy)

@@ -24,6 +24,7 @@ from ..prompts.act import describe_step
 from .act_state import ActState
 from .cache_fingerprint import fingerprint_of_locator, locate_fingerprinted
 from .executor import Performed, perform
+from .secret_guard import locator_refusal
 from .settle import PageVersion
 from .tracing import AsyncTraceGroup, action_name
 
@@ -135,6 +136,17 @@ async def act_on(run: ActState, snapshot: Snapshot, decision: DoAction) -> Perfo
     """Check, run and record one action."""
     element = snapshot.element(decision.element)
     located = await locate_checked(run, element)
+    # A variable goes only into a plausible field on its own origin; the refusal goes back
+    # to the model like any action the page refused (hardening #13).
+    refused = await locator_refusal(
+        located[0],
+        decision.method,
+        decision.args,
+        run.variables,
+        timeout_ms=run.cap_ms(run.settings.action_timeout_ms),
+    )
+    if refused is not None:
+        raise ActionFailed(refused)
     values = [run.variables.substitute(arg) for arg in decision.args]
     safe_args = [run.variables.redact(arg) for arg in decision.args]
     drag_target = None
@@ -169,8 +181,9 @@ async def act_on(run: ActState, snapshot: Snapshot, decision: DoAction) -> Perfo
     )
     record = ActionRecord(
         method=decision.method,
-        selector=performed.selector,
-        selectors=list(element.selectors),
+        selector=run.variables.redact(performed.selector),
+        # A selector quoting the page's echo of a value cannot be redacted and still work.
+        selectors=run.variables.without_secrets(element.selectors),
         frame=list(element.frame),
         arguments=safe_args,
         element=decision.element,

@@ -163,8 +163,8 @@ class ActState:
         safe_args = [self.variables.redact(a) for a in observed.arguments]
         record = ActionRecord(
             method=observed.method,
-            selector=performed.selector,
-            selectors=list(observed.selectors or [observed.selector]),
+            selector=self.variables.redact(performed.selector),
+            selectors=self.variables.without_secrets(observed.selectors or [observed.selector]),
             frame=list(observed.frame),
             arguments=safe_args,
             element=observed.element,

@@ -44,6 +44,7 @@ from ..agent._state import Approve, Cancel, Retry, Skip
 from ..llm._messages import ImagePart, RequestOptions
 from ..llm._request_context import RequestContext, request_context
 from ..llm._usage import PriceTable, Usage
+from ._deadline import DeadlineExceeded, run_with_deadline
 from .agent_actions import AsyncActionContext
 from .agent_batch import not_run, run_batch
 from .agent_observe import AsyncDownloadTracker, Observation, observe
@@ -51,6 +52,8 @@ from .agent_think import ApprovalCallback, AsyncBoundedLLM, LLMSource, ask_appro
 from .tracing import AsyncTraceGroup
 
 logger = logging.getLogger("stagehand_py")
+# How long after timeout_s the hard deadline ends a run stuck in a page-side call.
+_BACKSTOP_S = 0.25
 _MEMORY_ITEMS = 10
 _MEMORY_CHARS = 1000
 
@@ -126,7 +129,19 @@ class AsyncAgentRun:
         """Run to an ending; never raises for an unreached task (see ``result.reason``)."""
         self._downloads.attach(self.page)
         try:
-            ending = await self._loop()
+            # A hard deadline over page-side calls that cannot time out (a page that holds
+            # its main thread): the run ends at timeout_s whatever it waits for (issue #13).
+            # It comes a moment after the run's own clock, which ends everything else.
+            ending = await run_with_deadline(
+                self._loop, self.clock.run_left() + _BACKSTOP_S, lambda: self.page
+            )
+        except DeadlineExceeded as late:
+            ending = _Ending(
+                "timeout",
+                False,
+                f"Ran out of time: timeout_s={self.settings.timeout_s:g} s passed after "
+                f"{self._steps_run} step(s). {late.note} Raise timeout_s, or split the task.",
+            )
         finally:
             self._downloads.detach()
         return self._result(ending)

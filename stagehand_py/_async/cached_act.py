@@ -30,6 +30,7 @@ from .act import ActStep, AsyncActRun, LLMSource
 from .cache_fingerprint import locate_fingerprinted
 from .executor import perform
 from .locate import locate_selectors
+from .secret_guard import locator_refusal
 from .settle import settle
 from .tracing import AsyncTraceGroup
 
@@ -150,6 +151,10 @@ async def _replay_step(
     # The element must match the stored fingerprint (checked by _locate) before any variable
     # value is substituted: a planted or outdated entry cannot aim a value at another element.
     located = await _locate(page, action, settings)
+    # ... and the field must be one the value may go into, on its own origin (hardening #13).
+    refused = await locator_refusal(located[0], action.method, action.arguments, variables)
+    if refused is not None:
+        raise _StepDrifted(f"step '{action.description}': {refused}")
     values = [variables.substitute(a) for a in action.arguments]
     try:
         # drag_to stores its drop target's selector as the argument: it must still find
@@ -181,8 +186,8 @@ async def _replay_step(
     run.opened_pages.extend(p.url for p in performed.opened)
     record = ActionRecord(
         method=action.method,
-        selector=performed.selector,
-        selectors=list(action.selectors),
+        selector=variables.redact(performed.selector),
+        selectors=variables.without_secrets(action.selectors),
         frame=list(action.frame),
         arguments=list(action.arguments),
         description=action.description,

@@ -16,6 +16,7 @@ from .._errors import ConfigurationError, SerializationError
 from .._inputs import check_screenshot_path
 from ..dom import Snapshot, load_js
 from ..dom._wire import FramePart, load_wire, snapshot_from_wire
+from ._deadline import compute_in_time
 from .aria_snapshot import take_aria_snapshot
 from .frames import MAX_FRAMES, frame_at
 from .page_scripts import run_page_script
@@ -121,9 +122,11 @@ async def take_snapshot(
     if mode == "aria":
         return await take_aria_snapshot(page, chunk_ratio=chunk_ratio)
     options = {"chunkRatio": chunk_ratio, "maxText": max_text}
-    top = load_wire(await _evaluate_serializer(page, options))
+    raw = await _evaluate_serializer(page, options)
+    # Decoding a huge page takes seconds: bounded by the call's deadline (hardening #13).
+    top = await compute_in_time(lambda: load_wire(raw))
     frames = await _cross_origin_parts(page, top, options) if top.get("cross_origin_frames") else []
-    return snapshot_from_wire(top, frames)
+    return await compute_in_time(lambda: snapshot_from_wire(top, frames))
 
 
 async def annotated_screenshot(

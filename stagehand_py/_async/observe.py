@@ -19,6 +19,7 @@ from playwright.async_api import Page as AsyncPage
 
 from .._act_decision import argument_problem
 from .._config import Settings
+from .._deadline_clock import Deadline, current_deadline
 from .._errors import LLMError
 from .._sections import chunk_groups
 from .._types import ObserveResult
@@ -35,7 +36,7 @@ from ..prompts.observe import (
     ObservedElement,
     build_observe_messages,
 )
-from ._deadline import DeadlineExceeded, call_with_deadline
+from ._deadline import call_with_deadline
 from .inspect import take_snapshot
 from .llm.base import AsyncLLM
 from .settle import settle
@@ -67,16 +68,20 @@ def _to_result(
     if len(arguments) < low or argument_problem(method, arguments, item.element, shown):
         method, arguments = "click", []  # never a file path or drop target the model made up
     elif method == "drag_to":  # stored as the target's selector, as act() records it
-        target = snapshot.element(int(arguments[0])).selectors
+        target = variables.without_secrets(snapshot.element(int(arguments[0])).selectors)
         method, arguments = ("drag_to", target[:1]) if target else ("click", [])
+    # A selector that quotes the page's echo of a secret is not handed out (hardening #13).
+    selectors = variables.without_secrets(element.selectors)
+    if not selectors:
+        return None
     return ObserveResult(
-        selector=element.selectors[0],
+        selector=selectors[0],
         description=variables.redact(item.description)
         or snapshot.render_element(item.element, redact=variables.redact),
         method=method,
         arguments=arguments,
         element=item.element,
-        selectors=list(element.selectors),
+        selectors=selectors,
         frame=list(element.frame),
         ladder=readable_ladder(element.view, element.selectors, element.frame),
     )
@@ -89,6 +94,7 @@ async def observe(
     *,
     variables: Variables | None = None,
     settings: Settings | None = None,
+    deadline: Deadline | None = None,
     outcome: ObserveOutcome | None = None,
 ) -> ObserveOutcome:
     """Find elements matching ``instruction`` (or the page's main controls when None).
@@ -97,11 +103,11 @@ async def observe(
     observe cost."""
     __tracebackhide__ = True
     settings = settings or Settings()
-    variables = variables or Variables()
+    variables = variables if variables is not None else Variables()
     started = time.monotonic()
-    deadline = started + settings.timeout_s  # model requests are bounded by what is left
     outcome = outcome if outcome is not None else ObserveOutcome(results=[])
-    await settle(page, timeout_ms=settings.settle_timeout_ms)
+    deadline = deadline or current_deadline() or Deadline.after(settings.timeout_s)
+    await settle(page, timeout_ms=deadline.cap_ms(settings.settle_timeout_ms))
     snapshot = await take_snapshot(page, mode=settings.snapshot)
     chunk_elements = {c.index: c.element_indexes for c in snapshot.chunks}
     seen_elements: set[int] = set()
@@ -111,7 +117,7 @@ async def observe(
             instruction or DEFAULT_OBSERVE_INSTRUCTION,
             page_text=variables.redact(text),
             variable_names=variables.names,
-            url=snapshot.url,
+            url=variables.redact(snapshot.url),
         )
         shown = {i for c in group for i in chunk_elements[c]}
         said = variables.redact(instruction or "")
@@ -121,17 +127,11 @@ async def observe(
             messages,
             ObserveAnswer,
             max_retries=settings.max_reasks,
-            options=request_options(settings, "observe", timeout_s=deadline - time.monotonic()),
+            options=request_options(settings, "observe", timeout_s=deadline.request_timeout()),
         )
         try:
             with request_context(context):
-                answer = await call_with_deadline(request, deadline - time.monotonic())
-        except DeadlineExceeded:
-            outcome.duration_s = time.monotonic() - started
-            raise LLMError(
-                f"observe() got no answer from the model within timeout_s="
-                f"{settings.timeout_s:g} s. Raise timeout_s, or use a faster model."
-            ) from None
+                answer = await call_with_deadline(request, deadline.remaining())
         except LLMError as exc:
             # Every request the failed call sent counts (re-asks and retries included).
             outcome.llm_calls += max(exc.usage.requests, 1)

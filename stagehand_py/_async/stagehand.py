@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import os
@@ -11,7 +12,9 @@ from typing import Any, Literal
 
 from playwright.async_api import Page as AsyncPage
 
+from .._call_outcomes import out_of_time, refused_observed, timed_out_act
 from .._config import Settings, SnapshotMode, check_arguments
+from .._deadline_clock import Deadline
 from .._errors import (
     ActError,
     ActTimeoutError,
@@ -23,10 +26,20 @@ from .._errors import (
     StagehandError,
 )
 from .._history import CallRecord
-from .._inputs import check_instruction, check_open
+from .._inputs import (
+    check_action,
+    check_instruction,
+    check_observed,
+    check_open,
+    check_page_type,
+    check_placeholders,
+    check_schema,
+    check_timeout,
+)
+from .._session_secrets import SecretRegistry
 from .._trace_names import call_group_name
 from .._types import ActResult, ObserveResult
-from .._variables import Variables
+from .._variables import MIN_CACHEABLE_CHARS, Variables
 from ..agent import AgentControls, AgentResult, TokenCounter
 from ..agent._history import call_record
 from ..cache import ActionCache
@@ -34,6 +47,7 @@ from ..llm._fake_support import check_llm_flavour
 from ..llm._options import request_options
 from ..llm._usage import PriceTable, Usage, UsageMeter
 from ..prompts.user_instructions import combine_instructions
+from ._deadline import DeadlineExceeded, run_blocking, run_with_deadline
 from .act import AsyncActRun
 from .agent import AsyncAgentRun
 from .agent_observe import same_page
@@ -45,8 +59,10 @@ from .executor import perform
 from .extract import ExtractOutcome, extract
 from .llm.base import AsyncLLM
 from .llm.factory import create_llm, model_spec
+from .locate import locate_selectors
 from .observe import ObserveOutcome
 from .page import AsyncStagehandPage
+from .secret_guard import locator_refusal
 from .tracing import AsyncTraceGroup
 
 logger = logging.getLogger("stagehand_py")
@@ -111,6 +127,8 @@ class AsyncStagehand:
         self.history: list[CallRecord] = []
         self._call_models: dict[str, AsyncLLM] = {}
         self.usage = UsageMeter(prices=prices)
+        # Values used per page: later calls on a page keep redacting them (session-wide).
+        self._secrets = SecretRegistry()
 
     @property
     def llm(self) -> AsyncLLM:
@@ -132,7 +150,7 @@ class AsyncStagehand:
         page: AsyncPage,
         action: str | ObserveResult,
         *,
-        variables: Mapping[str, object] | None = None,
+        variables: Mapping[str, object] | Variables | None = None,
         raise_on_failure: bool = True,
         model: str | None = None,
         llm: AsyncLLM | None = None,
@@ -144,25 +162,34 @@ class AsyncStagehand:
         ``model=`` / ``llm=`` ask another model than the session's for this call;
         ``instructions=`` adds to the session's own instructions for this call."""
         __tracebackhide__ = True
-        if not isinstance(action, ObserveResult):
-            check_instruction("act", action, required=True)
+        check_page_type(page, AsyncPage, type(self).__name__, "act")
+        check_action(action)
         check_open(page, "act")
-        values = Variables(variables)
         settings = self._settings(limits)
+        try:
+            values = self._call_variables(page, variables, settings)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
+        if isinstance(action, ObserveResult):
+            check_observed(action, values)
+        else:
+            check_placeholders("act", action, values)
         source = self._call_llm("act", values, settings, model, llm, instructions)
         said = action.description if isinstance(action, ObserveResult) else action
         async with AsyncTraceGroup(page, call_group_name("act", said), values.redact):
             try:
-                if isinstance(action, ObserveResult):
-                    result = await self._act_observed(page, action, values, settings, source)
-                else:
-                    result = await cached_act(
-                        page, source, action, variables=values, settings=settings, cache=self.cache
-                    )
+                result = await run_with_deadline(
+                    functools.partial(self._act_once, page, action, values, settings, source),
+                    settings.timeout_s,
+                    lambda: page,
+                )
+            except DeadlineExceeded as late:
+                result = timed_out_act(page, action, values, settings, late.note)
             except StagehandError as exc:
                 self._record_failure("act", said, page, exc, values)
                 raise
         if result.page is not None and result.page is not page:
+            self._secrets.carry_over(page, result.page)
             result.page = self.wrap(result.page)
         self.usage.add("act", result.usage, model=self._model_name())
         self.history.append(
@@ -185,6 +212,42 @@ class AsyncStagehand:
             raise error(result.message, result)
         return result
 
+    def _call_variables(
+        self,
+        page: AsyncPage,
+        variables: Mapping[str, object] | Variables | None,
+        settings: Settings,
+    ) -> Variables:
+        """The call's variables: remembered for the page (later calls keep redacting them),
+        redacting what earlier calls used there, bound to where they may be typed."""
+        values = self._secrets.for_call(page, variables)
+        return values.bound_to(page.url, settings.secret_domains)
+
+    async def _act_once(
+        self,
+        page: AsyncPage,
+        action: str | ObserveResult,
+        values: Variables,
+        settings: Settings,
+        source: Callable[[], AsyncLLM],
+    ) -> ActResult:
+        __tracebackhide__ = True
+        if isinstance(action, ObserveResult):
+            return await self._act_observed(page, action, values, settings, source)
+        cache, notes = self.cache, []
+        short = values.too_short_to_cache()
+        if cache is not None and short and settings.cache_mode != "require":
+            cache = None
+            notes.append(
+                f"Not cached: the value of {', '.join(short)} is shorter than "
+                f"{MIN_CACHEABLE_CHARS} characters, too short to keep out of a cache file."
+            )
+        result = await cached_act(
+            page, source, action, variables=values, settings=settings, cache=cache
+        )
+        result.notes.extend(notes)
+        return result
+
     async def _act_observed(
         self,
         page: AsyncPage,
@@ -195,6 +258,12 @@ class AsyncStagehand:
     ) -> ActResult:
         run = AsyncActRun(page, None, observed.description, variables=values, settings=settings)
         try:
+            located = await locate_selectors(
+                page, observed.frame, observed.selectors or [observed.selector]
+            )
+            refused = await locator_refusal(located[0], observed.method, observed.arguments, values)
+            if refused is not None:
+                return refused_observed(page, observed, values, refused)
             performed = await perform(
                 page,
                 method=observed.method,
@@ -204,6 +273,7 @@ class AsyncStagehand:
                 timeout_ms=settings.action_timeout_ms,
                 follow_new_tabs=settings.follow_new_tabs,
                 settle_timeout_ms=settings.settle_timeout_ms,
+                located=located,
             )
         except (ElementNotFoundError, PageError) as exc:
             reason = values.redact(str(exc).splitlines()[0])
@@ -239,8 +309,9 @@ class AsyncStagehand:
         schema: Any = None,
         *,
         selector: str | None = None,
-        variables: Mapping[str, object] | None = None,
+        variables: Mapping[str, object] | Variables | None = None,
         max_chars_per_chunk: int = 12000,
+        timeout_s: float | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
@@ -249,9 +320,15 @@ class AsyncStagehand:
         instructions: str | None = None,
     ) -> ExtractOutcome:
         __tracebackhide__ = True
+        check_page_type(page, AsyncPage, type(self).__name__, "extract")
         check_instruction("extract", instruction, required=False)
+        check_schema(schema)
+        seconds = check_timeout("extract", timeout_s) or self.settings.timeout_s
         check_open(page, "extract")
-        values = Variables(variables)
+        try:
+            values = self._call_variables(page, variables, self.settings)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
         settings = self._settings(
             {**_model_limits(max_tokens, temperature), **_snapshot_limit(snapshot)}
         )
@@ -269,6 +346,7 @@ class AsyncStagehand:
                     max_chars_per_chunk,
                     settings,
                     source,
+                    seconds,
                 )
             except CacheMissError as exc:  # refused before any model call: recorded here
                 self._record_failure("extract", instruction, page, exc, values)
@@ -284,6 +362,7 @@ class AsyncStagehand:
         max_chars_per_chunk: int,
         settings: Settings,
         source: Callable[[], AsyncLLM],
+        seconds: float,
     ) -> ExtractOutcome:
         __tracebackhide__ = True
         if settings.cache_mode == "require" and (schema is not None or instruction):
@@ -295,20 +374,32 @@ class AsyncStagehand:
                 key="",
                 reason="miss",
             )
+        deadline = Deadline.after(seconds)
         outcome = ExtractOutcome(value=None)  # filled as it goes: a failure still has its cost
         try:
-            await extract(
-                page,
-                source(),
-                instruction or "",  # with no schema either: the page text, no model call
-                schema,
-                selector=selector,
-                max_chars_per_chunk=max_chars_per_chunk,
-                max_retries=settings.max_reasks,
-                redact=values.redact,
-                settings=settings,
-                outcome=outcome,
+            llm = await self._model_in_time(source, deadline)
+            await run_with_deadline(
+                functools.partial(
+                    extract,
+                    page,
+                    llm,
+                    instruction or "",  # with no schema either: the page text, no model call
+                    schema,
+                    selector=selector,
+                    max_chars_per_chunk=max_chars_per_chunk,
+                    max_retries=settings.max_reasks,
+                    redact=values.redact,
+                    deadline=deadline,
+                    settings=settings,
+                    outcome=outcome,
+                ),
+                deadline.remaining(),
+                lambda: page,
             )
+        except DeadlineExceeded as late:
+            error = out_of_time("extract", seconds, late.note)
+            self._record_failure("extract", instruction, page, error, values, outcome)
+            raise error from None
         except StagehandError as exc:
             self._record_failure("extract", instruction, page, exc, values, outcome)
             raise
@@ -332,7 +423,8 @@ class AsyncStagehand:
         page: AsyncPage,
         instruction: str | None = None,
         *,
-        variables: Mapping[str, object] | None = None,
+        variables: Mapping[str, object] | Variables | None = None,
+        timeout_s: float | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
@@ -341,27 +433,42 @@ class AsyncStagehand:
         instructions: str | None = None,
     ) -> ObserveOutcome:
         __tracebackhide__ = True
+        check_page_type(page, AsyncPage, type(self).__name__, "observe")
         check_instruction("observe", instruction, required=False)
+        seconds = check_timeout("observe", timeout_s) or self.settings.timeout_s
         check_open(page, "observe")
-        values = Variables(variables)
+        try:
+            values = self._call_variables(page, variables, self.settings)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
         settings = self._settings(
             {**_model_limits(max_tokens, temperature), **_snapshot_limit(snapshot)}
         )
         source = self._call_llm("observe", values, settings, model, llm, instructions)
+        deadline = Deadline.after(seconds)
         outcome = ObserveOutcome(results=[])  # filled as it goes: a failure still has its cost
+        trace = AsyncTraceGroup(page, call_group_name("observe", instruction or ""), values.redact)
         try:
-            async with AsyncTraceGroup(
-                page, call_group_name("observe", instruction or ""), values.redact
-            ):
-                outcome = await cached_observe(
-                    page,
-                    source,
-                    instruction,
-                    variables=values,
-                    settings=settings,
-                    cache=self.cache,
-                    outcome=outcome,
+            async with trace:
+                ready = await self._model_source(source, deadline)
+                outcome = await run_with_deadline(
+                    functools.partial(
+                        cached_observe,
+                        page,
+                        ready,
+                        instruction,
+                        variables=values,
+                        settings=settings,
+                        cache=self.cache,
+                        outcome=outcome,
+                    ),
+                    deadline.remaining(),
+                    lambda: page,
                 )
+        except DeadlineExceeded as late:
+            error = out_of_time("observe", seconds, late.note)
+            self._record_failure("observe", instruction, page, error, values, outcome)
+            raise error from None
         except StagehandError as exc:
             self._record_failure("observe", instruction, page, exc, values, outcome)
             raise
@@ -387,7 +494,7 @@ class AsyncStagehand:
         page: AsyncPage,
         task: str,
         *,
-        variables: Mapping[str, object] | None = None,
+        variables: Mapping[str, object] | Variables | None = None,
         approval: ApprovalCallback | None = None,
         controls: AgentControls | None = None,
         count_tokens: TokenCounter | None = None,
@@ -400,10 +507,14 @@ class AsyncStagehand:
         """Let the model drive ``page`` step by step until ``task`` is done (see
         :meth:`AsyncStagehandPage.agent`)."""
         __tracebackhide__ = True
+        check_page_type(page, AsyncPage, type(self).__name__, "agent")
         check_instruction("agent", task, required=True)
         check_open(page, "agent")
         mode = self._snapshot_mode(snapshot)
-        values = Variables(variables)
+        try:
+            values = self._call_variables(page, variables, self.settings)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
         run = AsyncAgentRun(
             page,
             self._call_llm("agent", values, self.settings, model, llm, instructions),
@@ -489,6 +600,22 @@ class AsyncStagehand:
     def _snapshot_mode(self, snapshot: SnapshotMode | None) -> SnapshotMode:
         """The call's ``snapshot=`` (checked), else ``Settings.snapshot``."""
         return self._settings(_snapshot_limit(snapshot)).snapshot
+
+    async def _model_in_time(self, source: Callable[[], AsyncLLM], deadline: Deadline) -> AsyncLLM:
+        """The call's model, created within the call's deadline (the first client of a
+        provider imports its SDK, which takes seconds)."""
+        return await run_blocking(source, deadline.remaining())
+
+    async def _model_source(
+        self, source: Callable[[], AsyncLLM], deadline: Deadline
+    ) -> Callable[[], AsyncLLM]:
+        """The model for a call that may not need one (a cache hit): created in time now,
+        or, when none is configured, an error raised only where it is needed."""
+        try:
+            llm = await self._model_in_time(source, deadline)
+        except ConfigurationError:
+            return source
+        return lambda: llm
 
 
 # True here, False in the generated sync twin (where `async def` becomes `def`).

@@ -50,7 +50,7 @@ from ..llm._options import request_options
 from ..llm._request_context import RequestContext, request_context
 from ..llm._usage import Usage
 from ..prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_verify_messages
-from ._deadline import DeadlineExceeded, call_with_deadline
+from ._deadline import DeadlineExceeded, call_with_deadline, run_with_deadline
 from .act_batch import BatchOutcome, run_batch
 from .act_state import ActState, ActStep, LLMSource, StopAct
 from .act_vlist import ListWalk
@@ -219,11 +219,20 @@ class ActRun(ActState):
     def run(self) -> ActResult:
         """Run to success or a clear failure; never raises for an unreached goal."""
         try:
-            message = self._loop()
+            # The deadline also ends page-side calls that have no timeout (hardening #13).
+            message = run_with_deadline(self._loop, self._remaining_s(), lambda: self.page)
             return self._result(True, message)
         except StopAct as stop:
             logger.info("stagehand_py: act failed: %s", stop.message)
             return self._result(False, stop.message, code=stop.code, details=stop.details)
+        except DeadlineExceeded as late:
+            if late.waiting_for_model:  # the abandoned request was sent: it counts
+                self.llm_calls += 1
+                self.usage = self.usage + Usage(requests=1)
+            message = self._timeout_message("model" if late.waiting_for_model else "page")
+            message = f"{message} {late.note}".strip()
+            logger.info("stagehand_py: act failed: %s", message)
+            return self._result(False, message, code="TIMEOUT")
 
     def _loop(self) -> str:
         sections = SectionTracker()

@@ -49,6 +49,7 @@ from .executor import perform, scroll
 from .extract import extract
 from .llm.base import LLM
 from .locate import locate_selectors
+from .secret_guard import secret_refusal
 
 _WAIT_SLICE_S = 0.1
 
@@ -139,6 +140,13 @@ def _element_action(
 ) -> None:
     element = ctx.observation.snapshot.element(index)
     method, args = call
+    # A variable goes only into a plausible field on the origin the run started on (#13).
+    refused = secret_refusal(
+        ctx.page, element, method, args, ctx.variables, timeout_ms=ctx.clock.cap_ms(2000)
+    )
+    if refused is not None:
+        outcome.status, outcome.error = "error", refused
+        return
     performed = perform(
         ctx.page,
         method=method,

@@ -27,6 +27,7 @@ from playwright.sync_api import Page as Page
 from pydantic import BaseModel, ValidationError
 
 from .._config import Settings
+from .._deadline_clock import Deadline, current_deadline
 from .._errors import (
     ConfigurationError,
     ElementNotFoundError,
@@ -42,7 +43,7 @@ from ..llm._options import request_options
 from ..llm._request_context import RequestContext, request_context
 from ..llm._usage import Usage
 from ..prompts.extract import build_extract_messages
-from ._deadline import DeadlineExceeded, call_with_deadline
+from ._deadline import call_with_deadline, compute_in_time
 from .frames import MAX_FRAMES
 from .inspect import take_snapshot
 from .llm.base import LLM
@@ -50,6 +51,8 @@ from .page_scripts import run_page_script
 from .settle import settle
 
 logger = logging.getLogger("stagehand_py")
+# When a caller passes no deadline (the public call always does).
+_DEFAULT_TIMEOUT_S = 120.0
 
 
 @dataclass
@@ -101,7 +104,10 @@ def read_page_text(
             f"{redact(exc.message.splitlines()[0])}. "
             "Wait for the page to finish loading and try again."
         ) from exc
-    return page_text(found["html"], url=found["url"], title=found["title"])
+    # Cleaning a huge page takes seconds: bounded by the call's deadline (hardening #13).
+    return compute_in_time(
+        lambda: page_text(found["html"], url=found["url"], title=found["title"])
+    )
 
 
 def _frame_html(
@@ -157,6 +163,7 @@ def extract(
     max_chars_per_chunk: int = 12000,
     max_retries: int = 2,
     redact: Callable[[str], str] = _keep,
+    deadline: Deadline | None = None,
     settings: Settings | None = None,
     outcome: ExtractOutcome | None = None,
 ) -> ExtractOutcome:
@@ -170,11 +177,11 @@ def extract(
     """
     __tracebackhide__ = True
     started = time.monotonic()
+    deadline = deadline or current_deadline() or Deadline.after(_DEFAULT_TIMEOUT_S)
     settings = settings or Settings()
     outcome = outcome if outcome is not None else ExtractOutcome(value=None)
-    deadline = started + settings.timeout_s  # model requests are bounded by what is left
     target = ExtractTarget.from_schema(schema)
-    settle(page)
+    settle(page, timeout_ms=deadline.cap_ms(3000))
     if settings.snapshot == "aria" and selector is None:
         text = aria_page_text(take_snapshot(page, mode="aria"))
     else:
@@ -204,19 +211,11 @@ def extract(
             messages,
             answer_model,
             max_retries=max_retries,
-            options=request_options(settings, "extract", timeout_s=deadline - time.monotonic()),
+            options=request_options(settings, "extract", timeout_s=deadline.request_timeout()),
         )
         try:
             with request_context(context):
-                response = call_with_deadline(request, deadline - time.monotonic())
-        except DeadlineExceeded:
-            outcome.duration_s = time.monotonic() - started
-            raise ExtractError(
-                f"extract() ran out of time (timeout_s={settings.timeout_s:g} s) waiting for the "
-                f"model on part {chunk.index + 1} of {len(chunks)} of {redact(text.url)}. Raise "
-                "timeout_s, or use a faster model.",
-                last_attempt=merged,
-            ) from None
+                response = call_with_deadline(request, deadline.remaining())
         except LLMError as exc:
             # Every request the failed call sent counts (re-asks and retries included).
             outcome.llm_calls += max(exc.usage.requests, 1)

@@ -16,7 +16,9 @@ from pydantic import BaseModel
 
 from .._config import SnapshotMode
 from .._inputs import check_page_type
+from .._session_secrets import redact_known
 from .._types import ActResult, ObserveResult
+from .._variables import Variables
 from ..agent import AgentControls, AgentResult, TokenCounter
 from ..dom import Snapshot
 from .inspect import annotated_screenshot, take_snapshot
@@ -36,6 +38,11 @@ class StagehandPage(Page):
         check_page_type(page, Page, type(stagehand).__name__)
         super().__init__(page._impl_obj)
         self._stagehand = stagehand
+
+    def __repr__(self) -> str:
+        # A URL may carry a value a call typed (a GET form): pytest prints this repr among a
+        # failing test's locals, so it is redacted like everything else.
+        return f"<Page url={redact_known(self.url)!r}>"
 
     @property
     def stagehand(self) -> Stagehand:
@@ -62,8 +69,12 @@ class StagehandPage(Page):
         three work on extract, observe, agent).
         """
         __tracebackhide__ = True
+        try:
+            values = Variables.of(variables)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
         return self._stagehand.act(
-            self, action, variables=variables, raise_on_failure=raise_on_failure, **limits
+            self, action, variables=values, raise_on_failure=raise_on_failure, **limits
         )
 
     @overload
@@ -74,6 +85,7 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
@@ -90,6 +102,7 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
@@ -106,6 +119,7 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
@@ -121,6 +135,7 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
@@ -130,17 +145,23 @@ class StagehandPage(Page):
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
-        ``selector`` limits the extraction to part of the page; ``max_tokens``,
-        ``temperature``, ``model`` / ``llm`` and ``instructions`` apply to this call only (see
-        :meth:`act`); ``snapshot="aria"`` reads the accessibility tree instead of the cleaned
-        HTML (default: ``Settings.snapshot``)."""
+        ``selector`` limits the extraction to part of the page; ``timeout_s`` bounds the
+        whole call (default: the ``timeout_s`` setting); ``max_tokens``, ``temperature``,
+        ``model`` / ``llm`` and ``instructions`` apply to this call only (see :meth:`act`);
+        ``snapshot="aria"`` reads the accessibility tree instead of the cleaned HTML (default:
+        ``Settings.snapshot``)."""
         __tracebackhide__ = True
+        try:
+            values = Variables.of(variables)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
         outcome = self._stagehand.extract(
             self,
             instruction,
             schema,
             selector=selector,
-            variables=variables,
+            variables=values,
+            timeout_s=timeout_s,
             max_tokens=max_tokens,
             temperature=temperature,
             snapshot=snapshot,
@@ -157,6 +178,7 @@ class StagehandPage(Page):
         instruction: str | None = None,
         *,
         variables: Mapping[str, object] | None = None,
+        timeout_s: float | None = None,
         max_tokens: int | dict[str, int] | None = None,
         temperature: float | None = None,
         snapshot: SnapshotMode | None = None,
@@ -165,14 +187,20 @@ class StagehandPage(Page):
         instructions: str | None = None,
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
-        one to :meth:`act` to run it without a model call. ``max_tokens``, ``temperature``,
-        ``model`` / ``llm`` and ``instructions`` apply to this call only (see :meth:`act`); so
-        does ``snapshot`` for ``Settings.snapshot`` (``"dom"`` or ``"aria"``)."""
+        one to :meth:`act` to run it without a model call. ``timeout_s`` bounds the call;
+        ``max_tokens``, ``temperature``, ``model`` / ``llm`` and ``instructions`` apply to this
+        call only (see :meth:`act`); so does ``snapshot`` for ``Settings.snapshot`` (``"dom"``
+        or ``"aria"``)."""
         __tracebackhide__ = True
+        try:
+            values = Variables.of(variables)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
         outcome = self._stagehand.observe(
             self,
             instruction,
-            variables=variables,
+            variables=values,
+            timeout_s=timeout_s,
             max_tokens=max_tokens,
             temperature=temperature,
             snapshot=snapshot,
@@ -207,10 +235,14 @@ class StagehandPage(Page):
         ``data``, ``reason``, ``steps``...); it never raises for a task that was not reached.
         """
         __tracebackhide__ = True
+        try:
+            values = Variables.of(variables)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
         return self._stagehand.agent(
             self,
             task,
-            variables=variables,
+            variables=values,
             approval=approval,
             controls=controls,
             count_tokens=count_tokens,

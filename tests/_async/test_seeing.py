@@ -13,7 +13,7 @@ from typing import Any
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
-from stagehand_py import AsyncStagehand
+from stagehand_py import AsyncStagehand, Secret
 from stagehand_py._async.inspect import take_snapshot
 from stagehand_py._async.locate import locate
 from stagehand_py.dom import Element, Snapshot
@@ -195,7 +195,9 @@ async def test_fills_a_cross_origin_form_nested_in_a_same_origin_frame(
     )
     page = AsyncStagehand(llm=llm).wrap(async_page)
     await page.goto(f"{pages_url}see/help_center.html?partner={other_origin_url}")
-    result = await page.act("subscribe me", variables={"email": secret_values.EMAIL})
+    # The partner's frame is another origin: the value must be allowed there (issue 13).
+    email = Secret(secret_values.EMAIL, domains=[pages_url, other_origin_url])
+    result = await page.act("subscribe me", variables={"email": email})
     assert result.success, result.message
     assert len(result.actions[0].frame) == 2  # our widget, then the partner's frame
     partner = async_page.frame_locator("#help-widget").frame_locator("#partner-frame")

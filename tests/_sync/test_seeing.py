@@ -14,7 +14,7 @@ from typing import Any
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
-from stagehand_py import Stagehand
+from stagehand_py import Stagehand, Secret
 from stagehand_py._sync.inspect import take_snapshot
 from stagehand_py._sync.locate import locate
 from stagehand_py.dom import Element, Snapshot
@@ -196,7 +196,9 @@ def test_fills_a_cross_origin_form_nested_in_a_same_origin_frame(
     )
     page = Stagehand(llm=llm).wrap(sync_page)
     page.goto(f"{pages_url}see/help_center.html?partner={other_origin_url}")
-    result = page.act("subscribe me", variables={"email": secret_values.EMAIL})
+    # The partner's frame is another origin: the value must be allowed there (issue 13).
+    email = Secret(secret_values.EMAIL, domains=[pages_url, other_origin_url])
+    result = page.act("subscribe me", variables={"email": email})
     assert result.success, result.message
     assert len(result.actions[0].frame) == 2  # our widget, then the partner's frame
     partner = sync_page.frame_locator("#help-widget").frame_locator("#partner-frame")

@@ -1,0 +1,91 @@
+"""Interrupt a page whose main thread is busy, through the Chrome DevTools Protocol.
+
+A script that spins (or our own serializer on an enormous page) blocks every later
+``evaluate`` on the page, and Playwright's calls without a timeout wait for it for ever.
+``Runtime.terminateExecution`` stops the running script, but Chromium only honours it on a
+DevTools session that was attached while the page was idle (measured here: a session opened
+while the page spins never gets an answer). So every public call attaches one per page when
+it starts (:func:`attach_interrupter`, once per page), and a call that reaches its deadline
+probes the page and stops what is running (:func:`interrupt_if_busy`). Browsers without CDP
+(Firefox, WebKit) cannot be interrupted: the call reports the busy page and leaves it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import weakref
+from typing import Any
+
+from playwright.async_api import CDPSession as AsyncCDPSession
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page as AsyncPage
+
+logger = logging.getLogger("stagehand_py")
+
+# A page that does not answer a trivial evaluation within this long is taken to be busy.
+PROBE_MS = 150
+TERMINATE_MS = 200
+# The longest interrupt_if_busy() may take (callers also bound it from their side: a driver
+# busy with a huge action answers nothing in time).
+INTERRUPT_BUDGET_S = (2 * PROBE_MS + TERMINATE_MS) / 1000 + 0.1
+
+_SESSIONS: weakref.WeakKeyDictionary[Any, AsyncCDPSession | None] = weakref.WeakKeyDictionary()
+
+BUSY_STOPPED = "A script kept the page's main thread busy; it was stopped at the deadline."
+BUSY_LEFT = (
+    "The page's main thread was busy (a script on it kept running) and could not be "
+    "interrupted; the page was left as it is and may stay unresponsive."
+)
+UNANSWERED = (
+    "The browser did not answer in time (it may still be busy with the last action); the "
+    "page was left as it is."
+)
+
+
+def _key(page: AsyncPage) -> Any:
+    return getattr(page, "_impl_obj", page)
+
+
+async def attach_interrupter(page: AsyncPage) -> None:
+    """Open the page's interrupt session unless it has one (a no-op after the first call)."""
+    key = _key(page)
+    if key in _SESSIONS or page.is_closed():
+        return
+    try:
+        session: AsyncCDPSession | None = await page.context.new_cdp_session(page)
+    except PlaywrightError as exc:  # not Chromium, or the page is going away
+        logger.debug("stagehand_py: no interrupt session: %s", (exc.message or "").split("\n")[0])
+        session = None
+    _SESSIONS[key] = session
+
+
+async def _answers(session: AsyncCDPSession, timeout_ms: float) -> bool:
+    try:
+        await session.send("Runtime.evaluate", {"expression": "0"}, timeout=timeout_ms)
+    except PlaywrightError:
+        return False
+    return True
+
+
+async def interrupt_if_busy(page: AsyncPage) -> str:
+    """If the page's main thread does not answer, stop the script running on it.
+
+    Returns a sentence for the caller's error message ("" when the page was not busy)."""
+    if page.is_closed():
+        return ""
+    session = _SESSIONS.get(_key(page))
+    if session is None:
+        return ""
+    if await _answers(session, PROBE_MS):
+        return ""
+    with contextlib.suppress(PlaywrightError):  # a late answer: the interrupt may still land
+        await session.send("Runtime.terminateExecution", timeout=TERMINATE_MS)
+    # "Terminate current or next execution": if the busy script ended before the interrupt
+    # arrived, the next script would be killed (perhaps the caller's own). A trivial
+    # evaluation of ours is next in line and takes it; its answer says the page is free.
+    if await _answers(session, PROBE_MS):
+        logger.info("stagehand_py: stopped a script that kept the page busy past the deadline")
+        return BUSY_STOPPED
+    logger.info("stagehand_py: the page is busy and did not take an interrupt")
+    return BUSY_LEFT

@@ -1,0 +1,164 @@
+"""Every public call ends within a second of its timeout_s, whatever the page or the model
+does (issue #13, item 4). Pages under tests/pages/hostile/ hold the main thread, or build
+200,000 elements; models hang. Each bound is asserted against its own limit plus slack."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from playwright.async_api import Page as AsyncPage
+
+from stagehand_py import AsyncStagehand, StagehandTimeoutError
+from stagehand_py.llm._messages import Message
+from stagehand_py.testing import AsyncFunctionLLM, AsyncScriptedLLM
+from tests._async.plan_llm import AsyncPlanLLM, Step
+from tests.agent_plan import AgentPlan, Do, done
+
+SLACK_S = 1.0
+
+
+class _HungLLM:
+    """A model whose every request hangs (longer than any test waits)."""
+
+    model = "hung"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def chat(self, messages: Sequence[Message], tools: Any, **options: Any) -> Any:
+        self.calls += 1
+        await asyncio.sleep(20)
+        raise AssertionError("a hung request was waited for")
+
+    async def structured(self, messages: Sequence[Message], schema: Any, **options: Any) -> Any:
+        self.calls += 1
+        await asyncio.sleep(20)
+        raise AssertionError("a hung request was waited for")
+
+
+async def _answers(page: AsyncPage) -> bool:
+    """The page's main thread runs scripts again (it was not left spinning)."""
+    return bool(await page.evaluate("1 + 1") == 2)
+
+
+async def test_a_page_that_spins_after_a_click_is_stopped_at_the_deadline(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = AsyncPlanLLM([Step("click", r"^<button\b[^>]*>Build the report")])
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "hostile/spin.html?ms=25000")
+    started = time.monotonic()
+    result = await page.act("build the report", timeout_s=3, raise_on_failure=False)
+    elapsed = time.monotonic() - started
+
+    assert elapsed < 3 + SLACK_S, elapsed
+    assert result.timed_out and result.code == "TIMEOUT"
+    assert "stopped at the deadline" in result.message
+    assert await _answers(page)
+
+
+@pytest.mark.parametrize("call", ["act", "extract", "observe"])
+async def test_a_page_busy_when_the_call_starts(
+    async_page: AsyncPage, pages_url: str, call: str
+) -> None:
+    # A model that would answer at once: only the page can hold the call up.
+    llm = AsyncScriptedLLM()
+    llm.queue({"data": {"text": "report"}, "complete": True}, {"elements": []})
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    # The page holds its main thread for 8 s from the moment its document is parsed.
+    await page.goto(pages_url + "hostile/spin.html?on_load&ms=8000", wait_until="commit")
+    started = time.monotonic()
+    if call == "act":
+        result = await page.act("write a note", timeout_s=2, raise_on_failure=False)
+        assert result.timed_out and "busy" in result.message
+    else:
+        with pytest.raises(StagehandTimeoutError, match="busy") as caught:
+            if call == "extract":
+                await page.extract("the report", timeout_s=2)
+            else:
+                await page.observe("notes", timeout_s=2)
+        assert f"{call}() ran out of time after 2 s" in str(caught.value)
+    assert time.monotonic() - started < 2 + SLACK_S
+    history = page.stagehand.history
+    assert history[-1].kind == call and not history[-1].success
+
+
+async def test_a_200000_element_page_cannot_overrun_the_deadline(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = AsyncPlanLLM([Step("click", r"^<button\b[^>]*>#100\b")])
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "hostile/huge.html?n=200000")
+    started = time.monotonic()
+    result = await page.act("open transaction 100", timeout_s=3, raise_on_failure=False)
+    assert time.monotonic() - started < 3 + SLACK_S
+    assert result.timed_out
+    assert await _answers(page)  # our serializer was stopped, not left walking
+
+
+async def test_a_10_mb_fill_cannot_overrun_the_deadline(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = AsyncPlanLLM([Step("fill", r'^<input\b[^>]*id="note"', ["<|NOTE|>"])])
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "hostile/spin.html")
+    started = time.monotonic()
+    await page.act(
+        "paste the note", variables={"note": "x" * 10_000_000}, timeout_s=2, raise_on_failure=False
+    )
+    assert time.monotonic() - started < 2 + SLACK_S
+
+
+async def test_hung_model_calls_of_one_stagehand_never_hold_up_another(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    hung = _HungLLM()
+    stuck = AsyncStagehand(llm=hung, timeout_s=0.5).wrap(async_page)
+    await stuck.goto(pages_url + "hello.html")
+    for _ in range(6):  # more than any shared pool of workers would have
+        started = time.monotonic()
+        result = await stuck.act("say hi", raise_on_failure=False)
+        assert result.timed_out and time.monotonic() - started < 0.5 + SLACK_S
+    # At most one request per act (none sent after its deadline); on a loaded machine an act
+    # can spend its half second before reaching the model.
+    assert 1 <= hung.calls <= 6
+
+    quick = AsyncPlanLLM([Step("click", r"^<button\b")])
+    other = AsyncStagehand(llm=quick, timeout_s=5).wrap(async_page)
+    result = await other.act("say hi")
+    assert result.success and quick.calls == 2  # the act and its verify, neither waited
+
+
+@pytest.mark.parametrize("call", ["extract", "observe"])
+async def test_extract_and_observe_end_at_their_timeout_with_a_hung_model(
+    async_page: AsyncPage, pages_url: str, call: str
+) -> None:
+    hung = _HungLLM()
+    page = AsyncStagehand(llm=hung).wrap(async_page)
+    await page.goto(pages_url + "hello.html")
+    started = time.monotonic()
+    with pytest.raises(StagehandTimeoutError):
+        if call == "extract":
+            await page.extract("the greeting", timeout_s=1)
+        else:
+            await page.observe("the greeting", timeout_s=1)
+    assert time.monotonic() - started < 1 + SLACK_S
+    assert hung.calls == 1
+
+
+async def test_the_agent_ends_at_its_timeout_on_a_page_that_spins_after_a_click(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    plan = AgentPlan([Do("click", r"^<button\b[^>]*>Build the report")], done("built"))
+    page = AsyncStagehand(llm=AsyncFunctionLLM(structured=plan)).wrap(async_page)
+    await page.goto(pages_url + "hostile/spin.html?ms=25000")
+    started = time.monotonic()
+    result = await page.agent("build the report", timeout_s=3)
+    elapsed = time.monotonic() - started
+
+    assert elapsed < 3 + SLACK_S, elapsed
+    assert not result.success and result.reason == "timeout", result.summary()
