@@ -16,6 +16,7 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -25,7 +26,7 @@ from playwright.async_api import Page as AsyncPage
 
 from .._errors import ConfigurationError, StagehandError
 from .._variables import Variables
-from ..agent._actions import AgentOutput, DoneAction, FinalSummary, output_model
+from ..agent._actions import META_FIELDS, AgentOutput, DoneAction, FinalSummary, output_model
 from ..agent._clock import (
     RunCancelled,
     RunClock,
@@ -36,13 +37,21 @@ from ..agent._clock import (
 from ..agent._controls import POLL_S, AgentControls
 from ..agent._conversation import MessageManager, TokenCounter, estimate_tokens
 from ..agent._history import ActionOutcome, AgentReason, AgentResult, StepRecord, redacted
-from ..agent._prompts import history_item, retry_message, state_message, summary_request
+from ..agent._prompts import (
+    SYSTEM_PROMPT,
+    history_item,
+    retry_message,
+    state_message,
+    summary_request,
+)
 from ..agent._settings import AgentSettings
 from ..agent._state import Approve, Cancel, Retry, Skip
 from ..llm._messages import ImagePart, RequestOptions
 from ..llm._usage import PriceTable, Usage
+from ..workflow._escalation import EmergencySettings, Escalation
 from .agent_actions import AsyncActionContext
 from .agent_batch import not_run, run_batch
+from .agent_emergency import AsyncEmergency
 from .agent_observe import AsyncDownloadTracker, Observation, observe
 from .agent_think import ApprovalCallback, AsyncBoundedLLM, LLMSource, ask_approval, think
 
@@ -69,7 +78,14 @@ def _first_line(exc: BaseException) -> str:
 
 
 class AsyncAgentRun:
-    """State of one agent run: the tab in use, the conversation, the steps, the clock."""
+    """State of one agent run: the tab in use, the conversation, the steps, the clock.
+
+    With ``emergency`` settings, the run escalates when a trigger holds: the ``fallback``
+    model answers (when there is one) and the page is read as DOM, for the rest of the run.
+    ``now`` is the clock emergency mode measures a stall with (tests give their own).
+    """
+
+    SYSTEM_TEMPLATE = SYSTEM_PROMPT
 
     def __init__(
         self,
@@ -83,6 +99,10 @@ class AsyncAgentRun:
         controls: AgentControls | None = None,
         prices: PriceTable | None = None,
         count_tokens: TokenCounter | None = None,
+        emergency: EmergencySettings | None = None,
+        fallback: LLMSource | None = None,
+        fallback_name: str = "",
+        now: Callable[[], float] | None = None,
     ) -> None:
         self.page = page
         self.task = task
@@ -92,7 +112,14 @@ class AsyncAgentRun:
         self.controls = controls
         self.prices = prices
         self.clock = RunClock(settings.timeout_s, settings.step_timeout_s)
-        self._llm = AsyncBoundedLLM(llm, self.clock, settings.llm_timeout_s)
+        primary = AsyncBoundedLLM(llm, self.clock, settings.llm_timeout_s)
+        backup = None
+        if fallback is not None:
+            backup = AsyncBoundedLLM(fallback, self.clock, settings.llm_timeout_s)
+            backup.model = backup.model or fallback_name
+        view = settings.snapshot or "dom"
+        self.settings = settings.updated(snapshot=view)
+        self.emergency = AsyncEmergency(emergency, primary, backup, view, now)
         self._schema = output_model(settings.max_actions_per_step)
         self.messages = MessageManager(
             task,
@@ -104,6 +131,7 @@ class AsyncAgentRun:
             max_history_items=settings.max_history_items,
             count_tokens=count_tokens or estimate_tokens,
             image_tokens=settings.image_tokens,
+            system_template=self.SYSTEM_TEMPLATE,
         )
         self.steps: list[StepRecord] = []
         self._downloads = AsyncDownloadTracker(settings.downloads_dir)
@@ -113,6 +141,11 @@ class AsyncAgentRun:
         self._steps_run = 0
         self._settled = False
         self._started_at = _now()
+
+    @property
+    def _llm(self) -> AsyncBoundedLLM:
+        """The model answering now: the primary one, or the fallback after an escalation."""
+        return self.emergency.llm
 
     # ----------------------------------------------------------------- the run
     async def run(self) -> AgentResult:
@@ -130,7 +163,7 @@ class AsyncAgentRun:
                 await self._checkpoint()
                 if self._steps_run >= self.settings.max_steps:
                     return await self._summary("max_steps")
-                if self._failures >= self.settings.max_failures:
+                if self._failures >= self.settings.max_failures and not self.emergency.pending():
                     return await self._summary("max_failures")
                 ending = await self._step()
                 if ending is not None:
@@ -176,7 +209,7 @@ class AsyncAgentRun:
             observation = await self._observe(record)
             output = await self._decide(observation, record)
             if output is not None and output.done is not None:
-                ending = self._done(output.done, record)
+                ending = await self._finished(output.done, record)
             elif output is not None:
                 await self._act(output, observation, record)
         except StepFailed as failed:
@@ -193,6 +226,23 @@ class AsyncAgentRun:
         return ending
 
     async def _observe(self, record: StepRecord) -> Observation:
+        """Look at the page; when an emergency trigger holds, escalate and look again."""
+        observation = await self._look(record)
+        self.emergency.observed(observation.state)
+        escalation = self.emergency.escalate(record.number)
+        if escalation is None:
+            return observation
+        self._failures = 0  # the fallback gets its own max_failures
+        self._escalated(escalation)
+        if escalation.view_after == self.settings.snapshot:
+            return observation
+        self.settings = self.settings.updated(snapshot=escalation.view_after)
+        return await self._look(record)
+
+    def _escalated(self, escalation: Escalation) -> None:
+        """Called after each escalation (a workflow records it on its item)."""
+
+    async def _look(self, record: StepRecord) -> Observation:
         started = time.perf_counter()
         observation = await observe(
             self.page,
@@ -271,13 +321,19 @@ class AsyncAgentRun:
                 return None
             return output
 
+    async def _finished(self, done: DoneAction, record: StepRecord) -> _Ending | None:
+        """The model answered ``done``: the run ends (a workflow item checks it first)."""
+        return self._done(done, record)
+
     def _done(self, done: DoneAction, record: StepRecord) -> _Ending:
         text = self._redact(done.text)
+        params = done.model_dump(mode="json", exclude={"action", *META_FIELDS})
         record.results = [
             ActionOutcome(
                 action="done",
-                params=redacted(done.model_dump(mode="json", exclude={"action"}), self._redact),
+                params=redacted(params, self._redact),
                 description=f"done success={done.success}",
+                confidence=done.confidence,
             )
         ]
         data = redacted(done.data, self._redact)
@@ -323,6 +379,7 @@ class AsyncAgentRun:
             self._failures += 1
         elif not record.skipped:
             self._failures = 0
+        self.emergency.step_ended(record)
         record.model_requests = record.usage.requests
         if self.prices is not None:
             record.cost = self.prices.cost(self._llm.model, record.usage)
@@ -399,6 +456,7 @@ class AsyncAgentRun:
             conversation=(self.messages.last_request.dump() if self.messages.last_request else []),
             usage=sum((step.usage for step in self.steps), Usage()),
             page=self.page,
+            escalations=list(self.emergency.escalations),
         )
         if self.prices is not None:
             result.cost = self.prices.cost(self._llm.model, result.usage)

@@ -14,7 +14,7 @@ from typing import Any
 
 from playwright.async_api import Page as AsyncPage
 
-from ..agent._actions import AgentAction, describe_action
+from ..agent._actions import AgentAction, action_confidence, action_params, describe_action
 from ..agent._checks import new_elements
 from ..agent._clock import RunTimedOut, StepFailed
 from ..agent._history import ActionOutcome, StepRecord, redacted
@@ -37,11 +37,9 @@ def not_run(
     line = state.element_line(index) if isinstance(index, int) else None
     return ActionOutcome(
         action=action.action,
-        params=redacted(
-            action.model_dump(mode="json", by_alias=True, exclude={"action"}, exclude_none=True),
-            redact,
-        ),
+        params=redacted(action_params(action), redact),
         description=redact(describe_action(action, line)),
+        confidence=action_confidence(action),
         status="not_run",
         note=note,
     )
@@ -110,7 +108,8 @@ async def _changed(
         return "the action moved to another tab: look at it first"
     if action in _CHANGES_PAGE or navigations or context.page.url != url_before:
         return f"the page changed to {context.page.url}: look at it first"
-    appeared = new_elements(context.observation.snapshot, await take_snapshot(context.page))
+    now = await take_snapshot(context.page, mode=context.settings.snapshot or "dom")
+    appeared = new_elements(context.observation.snapshot, now)
     if appeared:
         return f"{appeared} new element(s) appeared: look at them first"
     return None

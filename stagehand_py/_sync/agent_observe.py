@@ -90,7 +90,7 @@ def observe(
     page = live_page(page)
     if settle_first:
         settle(page, timeout_ms=clock.cap_ms(settings.settle_timeout_ms))
-    snapshot = take_snapshot(page)
+    snapshot = take_snapshot(page, mode=settings.snapshot or "dom")
     view: list[float] = page.evaluate(load_agent_js("view.js"), snapshot.scroll_container)
     window_y, inner_h, inner_w, scroll_top, scroll_h, client_h = view
     in_view = [e for e in snapshot.elements if _in_view(e.box, window_y, inner_h, inner_w)]
