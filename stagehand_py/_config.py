@@ -12,6 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ._errors import ConfigurationError
 from .agent._settings import AgentSettings
+from .workflow._escalation import EmergencySettings
+from .workflow._settings import WorkflowSettings
 
 SnapshotMode = Literal["dom", "aria"]
 """How the page is shown to the model: the DOM serializer, or Playwright's accessibility tree."""
@@ -44,6 +46,13 @@ class Settings(BaseModel):
     )
     snapshot: SnapshotMode = Field(
         default="dom", description='how the page is read: "dom" serializer or "aria" tree'
+    )
+    emergency: EmergencySettings = Field(
+        default_factory=EmergencySettings,
+        description="when workflows and the agent escalate to fallback_model and the DOM view",
+    )
+    workflow: WorkflowSettings = Field(
+        default_factory=WorkflowSettings, description="limits of page.workflow() (view, ...)"
     )
 
     @classmethod

@@ -11,15 +11,25 @@ from typing import Any, Literal
 from playwright.async_api import Page as AsyncPage
 
 from .._config import Settings
-from .._errors import ActError, ActTimeoutError, ElementNotFoundError, PageError, StagehandError
+from .._errors import (
+    ActError,
+    ActTimeoutError,
+    ConfigurationError,
+    ElementNotFoundError,
+    PageError,
+    StagehandError,
+)
 from .._history import CallRecord
 from .._inputs import check_instruction, check_open
 from .._types import ActResult, ObserveResult
 from .._variables import Variables
-from ..agent import AgentControls, AgentResult, TokenCounter
+from ..agent import AgentControls, AgentResult, AgentSettings, TokenCounter
 from ..agent._history import call_record
 from ..cache import ActionCache
 from ..llm._usage import PriceTable, UsageMeter
+from ..workflow._history import HISTORY_DIR_ENV, WorkflowHistory
+from ..workflow._result import WorkflowResult
+from ..workflow._result import call_record as workflow_record
 from .act import AsyncActRun
 from .agent import AsyncAgentRun
 from .agent_observe import same_page
@@ -31,6 +41,7 @@ from .llm.base import AsyncLLM
 from .llm.factory import create_llm, model_spec
 from .observe import ObserveOutcome, observe
 from .page import AsyncStagehandPage
+from .workflow import AsyncWorkflowRun
 
 logger = logging.getLogger("stagehand_py")
 
@@ -55,10 +66,14 @@ class AsyncStagehand:
         url_normalizer: Callable[[str], str] | None = None,
         settings: Settings | None = None,
         prices: PriceTable | None = None,
+        fallback_model: str | AsyncLLM | None = None,
+        history_dir: str | os.PathLike[str] | WorkflowHistory | None = None,
         **limits: Any,
     ) -> None:
         if llm is None and model is not None:
             model_spec(model, base_url)  # a malformed model string fails here, not mid-act
+        self._fallback = _checked_fallback(fallback_model)
+        self.workflow_history = _open_history(history_dir)
         self._llm = llm
         self._model = model
         self._api_key = api_key
@@ -265,11 +280,14 @@ class AsyncStagehand:
             lambda: self.llm,
             task,
             variables=Variables(variables),
-            settings=self.settings.agent.updated(**limits),
+            settings=self._agent_settings(limits),
             approval=approval,
             controls=controls,
             prices=self.usage.prices,
             count_tokens=count_tokens,
+            emergency=self.settings.emergency,
+            fallback=_fallback_source(self._fallback),
+            fallback_name=_fallback_name(self._fallback),
         )
         result = await run.run()
         if same_page(result.page, page) and isinstance(page, AsyncStagehandPage):
@@ -278,6 +296,51 @@ class AsyncStagehand:
             result.page = self.wrap(result.page)
         self.usage.add("agent", result.usage, model=self._model_name())
         self.history.append(call_record(result))
+        return result
+
+    # ------------------------------------------------------------------ workflow
+    async def workflow(
+        self,
+        page: AsyncPage,
+        text: str,
+        *,
+        variables: Mapping[str, object] | None = None,
+        fallback_model: str | AsyncLLM | None = None,
+        history_dir: str | os.PathLike[str] | WorkflowHistory | None = None,
+        sitemap: bool | None = None,
+        clock: Callable[[], float] | None = None,
+        **limits: Any,
+    ) -> WorkflowResult:
+        """Turn ``text`` into a checklist and work through it on ``page`` (see
+        :meth:`AsyncStagehandPage.workflow`)."""
+        check_instruction("workflow", text, required=True)
+        check_open(page, "workflow")
+        values = Variables(variables)
+        settings = self.settings.workflow.updated(**limits)
+        if sitemap is not None:
+            settings = settings.updated(sitemap=sitemap)
+        fallback = _checked_fallback(fallback_model) if fallback_model is not None else None
+        source = fallback or self._fallback
+        history = _open_history(history_dir) if history_dir is not None else None
+        run = AsyncWorkflowRun(
+            page,
+            lambda: self.llm,
+            text,
+            variables=values,
+            settings=self.settings,
+            workflow=settings,
+            fallback=_fallback_source(source),
+            fallback_name=_fallback_name(source),
+            history=history or self.workflow_history,
+            now=clock,
+        )
+        result = await run.run_all()
+        if same_page(result.page, page) and isinstance(page, AsyncStagehandPage):
+            result.page = page
+        elif result.page is not None:
+            result.page = self.wrap(result.page)
+        self.usage.add("workflow", result.usage, model=self._model_name())
+        self.history.append(workflow_record(result))
         return result
 
     def _record_failure(
@@ -298,8 +361,48 @@ class AsyncStagehand:
             )
         )
 
+    def _agent_settings(self, limits: Mapping[str, Any]) -> AgentSettings:
+        agent = self.settings.agent.updated(**limits)
+        return agent if agent.snapshot else agent.updated(snapshot=self.settings.snapshot)
+
     def _settings(self, limits: Mapping[str, Any]) -> Settings:
         return self.settings.updated(**limits) if limits else self.settings
+
+
+def _checked_fallback(fallback: object) -> str | AsyncLLM | None:
+    """``fallback_model=``: a model string (checked now) or a client, or None."""
+    if fallback is None or isinstance(fallback, AsyncLLM):
+        return fallback
+    if isinstance(fallback, str):
+        model_spec(fallback)
+        return fallback
+    raise ConfigurationError(
+        "fallback_model takes a model string such as 'openai/gpt-4.1' or a model client, "
+        f"not {type(fallback).__name__}."
+    )
+
+
+def _fallback_source(fallback: str | AsyncLLM | None) -> Any:
+    """What a run asks in emergency mode: the client, or one made on first need."""
+    if fallback is None or isinstance(fallback, AsyncLLM):
+        return fallback
+    return lambda: create_llm(fallback)
+
+
+def _fallback_name(fallback: str | AsyncLLM | None) -> str:
+    if fallback is None:
+        return ""
+    return fallback if isinstance(fallback, str) else fallback.model
+
+
+def _open_history(
+    history_dir: str | os.PathLike[str] | WorkflowHistory | None,
+) -> WorkflowHistory | None:
+    """The workflow history: the one given, the directory given, or $STAGEHAND_PY_HISTORY_DIR."""
+    if isinstance(history_dir, WorkflowHistory):
+        return history_dir
+    directory = history_dir if history_dir is not None else os.environ.get(HISTORY_DIR_ENV)
+    return WorkflowHistory(directory) if directory else None
 
 
 def _instruction_for(observed: ObserveResult) -> str:

@@ -154,6 +154,11 @@ class MessageManager:
         self._turn.append(self._entry("turn", role, text))
 
     @property
+    def state_text(self) -> str:
+        """The current state as the model reads it (redacted), or ``""`` before the first."""
+        return self._state.text if self._state is not None else ""
+
+    @property
     def history(self) -> list[Entry]:
         return list(self._history)
 
