@@ -26,7 +26,14 @@ from ..agent._history import ActionOutcome
 from ..llm._messages import RequestOptions
 from ..llm._usage import Usage
 from ..workflow._checklist import ChecklistAnswer, ItemStatus, checklist_strings
-from ..workflow._history import FailureRecord, FlowRecord, WorkflowHistory, start_path
+from ..workflow._history import (
+    ChecklistRecord,
+    FailureRecord,
+    FlowRecord,
+    WorkflowHistory,
+    page_url,
+    start_path,
+)
 from ..workflow._prompts import checklist_messages
 from ..workflow._result import WorkflowItem, WorkflowReason, WorkflowResult
 from ..workflow._settings import WorkflowSettings
@@ -69,6 +76,7 @@ class AsyncWorkflowRun:
         self.sitemaps = sitemaps or AsyncSitemapFetcher()
         self.items: list[WorkflowItem] = []
         self._find_page: set[int] = set()
+        self.checklist_replayed = False
         self._started_at = _now()
         agent = settings.agent.updated(
             timeout_s=workflow.timeout_s, max_steps=10_000, snapshot=workflow.view
@@ -90,6 +98,7 @@ class AsyncWorkflowRun:
         reason: WorkflowReason = "done"
         message = ""
         usage = Usage()
+        first_url = self.run.page.url
         try:
             usage = await self._make_checklist()
             for position, item in enumerate(self.items):
@@ -116,10 +125,29 @@ class AsyncWorkflowRun:
                 item.error = item.error or (message if item.attempts else None)
                 if item.status == "failed" and reason == "timeout":
                     item.code = "TIMEOUT"
-        return self._result(reason, message, usage)
+        result = self._result(reason, message, usage)
+        if result.success and self.history is not None and not self.checklist_replayed:
+            stored = ChecklistRecord(
+                request=self._request(),
+                checklist=[i.text for i in self.items],
+                find_page=sorted(self._find_page),
+                recorded_at=self.history.now(),
+            )
+            self.history.record_checklist(
+                first_url, stored, secret_values=self.variables.secret_values()
+            )
+        return result
 
     async def _make_checklist(self) -> Usage:
-        """The one ``checklist`` request: items with their conditions, and which find a page."""
+        """The one ``checklist`` request: items with their conditions, and which find a page
+        (or, with a history, the checklist the same request became on this site before)."""
+        stored = None
+        if self.history is not None and self.workflow.replay:
+            stored = self.history.find_checklist(self.run.page.url, self._request())
+        if stored is not None:
+            self.checklist_replayed = True
+            self._set_items(stored.checklist, stored.find_page)
+            return Usage()
         self.run.clock.start_step()
         try:
             response = await self.run.emergency.primary.structured(
@@ -131,17 +159,22 @@ class AsyncWorkflowRun:
         except LLMError as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise StepFailed(f"the checklist request failed: {first}") from None
-        answer = response.value
-        self._find_page = {n for n in answer.find_page if 1 <= n <= len(answer.checklist)}
+        self._set_items(response.value.checklist, response.value.find_page)
+        return response.usage
+
+    def _request(self) -> str:
+        return self.variables.redact(self.text)
+
+    def _set_items(self, checklist: list[str], find_page: list[int]) -> None:
+        self._find_page = {n for n in find_page if 1 <= n <= len(checklist)}
         self.items = [
             WorkflowItem(id=n, text=self.variables.redact(text), find_page=n in self._find_page)
-            for n, text in enumerate(answer.checklist, 1)
+            for n, text in enumerate(checklist, 1)
         ]
         logger.info(
             "stagehand_py: workflow checklist: %s",
             " | ".join(checklist_strings([i.text for i in self.items], self._statuses())),
         )
-        return response.usage
 
     def _statuses(self) -> list[ItemStatus]:
         return [item.status for item in self.items]
@@ -235,7 +268,7 @@ class AsyncWorkflowRun:
         flow = FlowRecord(
             item=item.text,
             start_path=start_path(start_url),
-            url=self.variables.redact(start_url),
+            url=self.variables.redact(page_url(start_url)),
             actions=self.run.flow,
             steps=[outcome.line() for outcome in item.actions],
             replayable=self.run.flow_replayable,
@@ -250,7 +283,7 @@ class AsyncWorkflowRun:
         failure = FailureRecord(
             item=item.text,
             code=item.code or "GOAL_NOT_REACHED",
-            url=self.variables.redact(url),
+            url=self.variables.redact(page_url(url)),
             message=item.error or "",
             recorded_at=self.history.now(),
         )
@@ -282,6 +315,7 @@ class AsyncWorkflowRun:
             reason=reason,
             message=message,
             checklist=checklist_strings([i.text for i in self.items], self._statuses()),
+            checklist_replayed=self.checklist_replayed,
             items=self.items,
             model=run.emergency.primary.model,
             fallback_model=run.emergency.fallback.model if run.emergency.fallback else "",

@@ -7,7 +7,9 @@ written atomically like the action cache (:func:`~stagehand_py.cache._files.writ
 A flow is one checklist item and the element actions that did it, in the action cache's own
 form (selectors, frame, arguments with ``<|NAME|>`` placeholders, fingerprint), so a later
 workflow replays it through the cache's replay with no model call. A failure is the item, an
-error code, the page URL and the message.
+error code, the page URL and the message. The checklist a request became is kept too, so a
+second run of the same request on the same site needs no checklist request either. URLs are
+stored without query string or fragment (they often carry what was typed).
 
 Bounded: opening the history deletes entries older than ``retention_days`` (90), and a site
 keeps at most ``MAX_FLOWS`` flows (one per item and starting page, the newest) and
@@ -41,6 +43,7 @@ HISTORY_FORMAT_VERSION = 1
 RETENTION_DAYS = 90
 MAX_FLOWS = 100
 MAX_FAILURES = 200
+MAX_CHECKLISTS = 50
 
 
 def _now() -> datetime:
@@ -49,6 +52,15 @@ def _now() -> datetime:
 
 def _aware(stamp: datetime) -> datetime:
     return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)
+
+
+def page_url(url: str) -> str:
+    """``url`` without query string and fragment, as the history stores it."""
+    return url.split("#", 1)[0].split("?", 1)[0]
+
+
+def _key(text: str) -> str:
+    return normalize_instruction(text).casefold()
 
 
 def start_path(url: str) -> str:
@@ -81,7 +93,7 @@ class FlowRecord(BaseModel):
 
     @property
     def key(self) -> tuple[str, str]:
-        return normalize_instruction(self.item).casefold(), self.start_path
+        return _key(self.item), self.start_path
 
 
 class FailureRecord(BaseModel):
@@ -99,11 +111,26 @@ class FailureRecord(BaseModel):
         return _aware(stamp)
 
 
+class ChecklistRecord(BaseModel):
+    """The checklist a request became on this site (stored when every item was done)."""
+
+    request: str
+    checklist: list[str]
+    find_page: list[int] = Field(default_factory=list)
+    recorded_at: datetime = Field(default_factory=_now)
+
+    @field_validator("recorded_at")
+    @classmethod
+    def _zoned(cls, stamp: datetime) -> datetime:
+        return _aware(stamp)
+
+
 class SiteHistory(BaseModel):
     """One site's file."""
 
     format_version: int = HISTORY_FORMAT_VERSION
     domain: str
+    checklists: list[ChecklistRecord] = Field(default_factory=list)
     flows: list[FlowRecord] = Field(default_factory=list)
     failures: list[FailureRecord] = Field(default_factory=list)
 
@@ -212,10 +239,18 @@ class WorkflowHistory:
 
     def find_flow(self, url: str, item: str) -> FlowRecord | None:
         """The stored flow of ``item`` starting on ``url``'s page, if any."""
-        wanted = (normalize_instruction(item).casefold(), start_path(url))
+        wanted = (_key(item), start_path(url))
         for flow in self.site(registrable_domain(url)).flows:
             if flow.key == wanted:
                 return flow
+        return None
+
+    def find_checklist(self, url: str, request: str) -> ChecklistRecord | None:
+        """The checklist ``request`` became on ``url``'s site before, if any."""
+        wanted = _key(request)
+        for stored in self.site(registrable_domain(url)).checklists:
+            if _key(stored.request) == wanted:
+                return stored
         return None
 
     # ---------- writing ----------
@@ -229,6 +264,20 @@ class WorkflowHistory:
         site = self.site(domain)
         site.flows = [f for f in site.flows if f.key != flow.key] + [flow]
         del site.flows[:-MAX_FLOWS]
+        return self._write(site)
+
+    def record_checklist(
+        self, url: str, stored: ChecklistRecord, *, secret_values: Iterable[str]
+    ) -> bool:
+        """Store the checklist of a request (replacing an older one); False when refused."""
+        if holds_secret(stored, secret_values):
+            logger.warning("history: checklist not stored: it holds a variable's value")
+            return False
+        site = self.site(registrable_domain(url))
+        site.checklists = [
+            c for c in site.checklists if _key(c.request) != _key(stored.request)
+        ] + [stored]
+        del site.checklists[:-MAX_CHECKLISTS]
         return self._write(site)
 
     def record_failure(
@@ -246,7 +295,7 @@ class WorkflowHistory:
     def remove_flow(self, url: str, item: str) -> bool:
         """Forget the flow of ``item`` on ``url``'s page (it no longer replays)."""
         site = self.site(registrable_domain(url))
-        wanted = (normalize_instruction(item).casefold(), start_path(url))
+        wanted = (_key(item), start_path(url))
         kept = [f for f in site.flows if f.key != wanted]
         if len(kept) == len(site.flows):
             return False
@@ -272,14 +321,16 @@ class WorkflowHistory:
             if not domain:
                 continue
             site = self.site(domain)
+            checklists = [c for c in site.checklists if c.recorded_at >= cutoff]
             flows = [f for f in site.flows if f.recorded_at >= cutoff]
             failures = [f for f in site.failures if f.recorded_at >= cutoff]
-            gone = len(site.flows) - len(flows) + len(site.failures) - len(failures)
+            kept = len(checklists) + len(flows) + len(failures)
+            gone = len(site.checklists) + len(site.flows) + len(site.failures) - kept
             if not gone:
                 continue
             removed += gone
-            site.flows, site.failures = flows, failures
-            if flows or failures:
+            site.checklists, site.flows, site.failures = checklists, flows, failures
+            if kept:
                 self._write(site)
             else:
                 unlink(path)

@@ -63,6 +63,9 @@ class WorkflowResult(BaseModel):
     checklist: list[str] = Field(
         default_factory=list, description='the checklist as it ended: "[x] ..." or "[] ..."'
     )
+    checklist_replayed: bool = Field(
+        default=False, description="the checklist came from the history: no checklist request"
+    )
     items: list[WorkflowItem] = Field(default_factory=list)
     model: str = ""
     fallback_model: str = ""
