@@ -58,9 +58,6 @@ class _Fetched:
     last_modified: str
 
 
-_MEMORY: OrderedDict[str, _Stored] = OrderedDict()
-
-
 @dataclass
 class SiteHints:
     """What the sitemaps of one site gave: page URLs in order, and how they were read."""
@@ -85,44 +82,59 @@ def origin_of(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-def _temp_path(url: str) -> Path:
-    digest = hashlib.sha256(url.encode("utf-8")).hexdigest()[:32]
-    return Path(tempfile.gettempdir()) / _TEMP_DIR_NAME / f"{digest}.json"
+class SitemapStore:
+    """Sitemap files already read: in memory (the newest ``_MEMORY_FILES``) and as JSON under
+    ``directory`` (the temporary directory by default), with their ETag/Last-Modified."""
+
+    def __init__(self, directory: str | Path | None = None) -> None:
+        self.directory = Path(directory or Path(tempfile.gettempdir()) / _TEMP_DIR_NAME)
+        self._memory: OrderedDict[str, _Stored] = OrderedDict()
+
+    def _path(self, url: str) -> Path:
+        return self.directory / (hashlib.sha256(url.encode("utf-8")).hexdigest()[:32] + ".json")
+
+    def recall(self, url: str) -> _Stored | None:
+        if url in self._memory:
+            self._memory.move_to_end(url)
+            return self._memory[url]
+        try:
+            data = json.loads(self._path(url).read_text("utf-8"))
+            kind: SitemapKind = "index" if data["kind"] == "index" else "urlset"
+            locs = [str(u) for u in data["locs"]]
+            return _Stored(kind, locs, str(data["etag"]), str(data["last_modified"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def remember(self, url: str, stored: _Stored) -> None:
+        self._memory[url] = stored
+        self._memory.move_to_end(url)
+        while len(self._memory) > _MEMORY_FILES:
+            self._memory.popitem(last=False)
+        path = self._path(url)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            payload = {"url": url, **stored.__dict__}
+            write_atomically(path, json.dumps(payload).encode("utf-8"))
+        except OSError as exc:  # a cache: losing it costs one full GET
+            logger.debug("sitemap: not kept under %s: %s", self.directory, exc)
 
 
-def _recall(url: str) -> _Stored | None:
-    if url in _MEMORY:
-        _MEMORY.move_to_end(url)
-        return _MEMORY[url]
-    try:
-        data = json.loads(_temp_path(url).read_text("utf-8"))
-        kind: SitemapKind = "index" if data["kind"] == "index" else "urlset"
-        locs = [str(u) for u in data["locs"]]
-        return _Stored(kind, locs, str(data["etag"]), str(data["last_modified"]))
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def _remember(url: str, stored: _Stored) -> None:
-    _MEMORY[url] = stored
-    _MEMORY.move_to_end(url)
-    while len(_MEMORY) > _MEMORY_FILES:
-        _MEMORY.popitem(last=False)
-    path = _temp_path(url)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        payload = {"url": url, **stored.__dict__}
-        write_atomically(path, json.dumps(payload).encode("utf-8"))
-    except OSError as exc:  # the temp directory is a cache: losing it costs a full GET
-        logger.debug("sitemap: not kept under the temp directory: %s", exc)
+_DEFAULT_STORE = SitemapStore()
 
 
 class AsyncSitemapFetcher:
     """Fetches the hints of each site once per workflow (``hints_for``)."""
 
-    def __init__(self, *, timeout_s: float = TIMEOUT_S, max_bytes: int = MAX_BYTES) -> None:
+    def __init__(
+        self,
+        *,
+        timeout_s: float = TIMEOUT_S,
+        max_bytes: int = MAX_BYTES,
+        store: SitemapStore | None = None,
+    ) -> None:
         self.timeout_s = timeout_s
         self.max_bytes = max_bytes
+        self.store = store or _DEFAULT_STORE
         self.sites: dict[str, SiteHints] = {}
 
     async def hints_for(self, page_url: str) -> SiteHints | None:
@@ -164,6 +176,7 @@ class AsyncSitemapFetcher:
         if not queue:
             queue = [origin + "/sitemap.xml"]
         seen: set[str] = set()
+        known: set[str] = set()
         while queue and len(seen) < MAX_FILES and len(hints.urls) < HINT_MAX_URLS:
             url = queue.pop(0)
             if url in seen:
@@ -176,13 +189,17 @@ class AsyncSitemapFetcher:
             if document.kind == "index":
                 queue = [u for u in document.locs if u not in seen] + queue
             elif document.kind == "urlset":
-                room = DOMAIN_MAX_URLS - len(hints.urls)
-                hints.urls.extend(u for u in document.locs[:room] if u not in hints.urls)
+                for page in document.locs:
+                    if len(hints.urls) >= DOMAIN_MAX_URLS:
+                        break
+                    if page not in known:
+                        known.add(page)
+                        hints.urls.append(page)
 
     async def _sitemap(
         self, client: httpx2.AsyncClient, url: str, hints: SiteHints
     ) -> SitemapDocument | None:
-        stored = _recall(url)
+        stored = self.store.recall(url)
         got = await self._get(client, url, hints, stored=stored)
         if got is None:
             return None
@@ -191,7 +208,8 @@ class AsyncSitemapFetcher:
             return SitemapDocument(got.kind, list(got.locs))
         document = parse_sitemap(got.data, url)
         if got.etag or got.last_modified:
-            _remember(url, _Stored(document.kind, document.locs, got.etag, got.last_modified))
+            stored = _Stored(document.kind, document.locs, got.etag, got.last_modified)
+            self.store.remember(url, stored)
         return document
 
     async def _get(

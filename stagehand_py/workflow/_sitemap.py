@@ -26,7 +26,8 @@ MAX_FILES = 10  # sitemap files read per site (robots.txt's list, then an index'
 
 _SITEMAP_LINE = re.compile(r"^\s*sitemap\s*:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
 _ROOT = re.compile(r"<(?:[\w.-]+:)?(urlset|sitemapindex)\b", re.IGNORECASE)
-_LOC = re.compile(r"<(?:([\w.-]+):)?loc>\s*(.*?)\s*</(?:[\w.-]+:)?loc>", re.DOTALL | re.IGNORECASE)
+# A location holds no "<" (XML escapes it), so a match never runs past the next tag.
+_LOC = re.compile(r"<(?:([\w.-]+):)?loc>([^<]*)</(?:[\w.-]+:)?loc>", re.IGNORECASE)
 _MEDIA_PREFIXES = frozenset({"image", "news", "video", "xhtml"})
 _MEDIA_NAME = re.compile(r"(^|[^a-z])(image|images|img|news|video|videos)([^a-z]|$)")
 
@@ -50,7 +51,7 @@ def is_media_sitemap(url: str) -> bool:
 
 
 def _is_http(url: str) -> bool:
-    return urlsplit(url).scheme in ("http", "https")
+    return url[:8].lower().startswith(("http://", "https://"))
 
 
 def ungzip(data: bytes, limit: int = MAX_BYTES) -> bytes:
@@ -88,7 +89,9 @@ def parse_sitemap(data: bytes, base_url: str = "") -> SitemapDocument:
         prefix, raw = match.group(1), match.group(2)
         if prefix and prefix.lower() in _MEDIA_PREFIXES:
             continue
-        url = urljoin(base_url, html.unescape(raw.strip()))
+        url = html.unescape(raw.strip()) if "&" in raw else raw.strip()
+        if not _is_http(url):  # sitemaps list absolute URLs; a relative one is joined
+            url = urljoin(base_url, url)
         if not _is_http(url) or (kind == "index" and is_media_sitemap(url)):
             continue
         locs.append(url)
