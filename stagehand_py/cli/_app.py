@@ -10,7 +10,9 @@ from collections.abc import Callable, Sequence
 
 from playwright.sync_api import Error as PlaywrightError
 
+from .._config import SNAPSHOT_MODES
 from .._errors import StagehandError
+from .._run_modes import RUN_MODES
 from ._agent import add_agent_command
 from ._commands import (
     act_command,
@@ -20,6 +22,7 @@ from ._commands import (
     snapshot_command,
 )
 from ._demo import demo_command
+from ._workflow import add_workflow_commands
 
 DESCRIPTION = """\
 Drive a web page in plain language from the command line.
@@ -52,9 +55,19 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _run_mode_option(parser: argparse.ArgumentParser, choices: tuple[str, ...]) -> None:
+    parser.add_argument(
+        "--mode",
+        choices=choices,
+        help="run preset: dev = headed, DevTools, slow_mo 500 ms; prod = headless, fast, "
+        "logging at ERROR",
+    )
+
+
 def _page_options(parser: argparse.ArgumentParser) -> None:
     _model_options(parser)
     parser.add_argument("--headed", action="store_true", help="show the browser window")
+    _run_mode_option(parser, RUN_MODES)
     parser.add_argument(
         "--cache-dir",
         default=os.environ.get("STAGEHAND_PY_CACHE_DIR"),
@@ -76,8 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
     snapshot.add_argument("--screenshot", metavar="PATH", help="also save an annotated PNG")
     snapshot.add_argument("--headed", action="store_true", help="show the browser window")
     snapshot.add_argument(
-        "--mode", choices=("dom", "aria"), default="dom", help="DOM serializer or aria tree"
+        "--view", choices=SNAPSHOT_MODES, help="DOM serializer (default) or aria tree"
     )
+    # --mode is the run preset on every page command; snapshot's older --mode dom|aria still
+    # works and means --view (the values cannot be confused).
+    _run_mode_option(snapshot, (*RUN_MODES, *SNAPSHOT_MODES))
     snapshot.set_defaults(run=snapshot_command)
 
     act = commands.add_parser("act", help="do what an instruction says on a page")
@@ -106,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     observe.set_defaults(run=observe_command)
 
     add_agent_command(commands, _page_options)
+    add_workflow_commands(commands, _page_options)
 
     demo = commands.add_parser(
         "demo",

@@ -67,7 +67,7 @@ def demo_command(args: argparse.Namespace) -> int:
     with serve_directory(EXAMPLES_DIR) as base_url:
         url = base_url + "demo.html"
         print(f"stagehand_py demo: model {stagehand.llm.model}; page {url}")
-        with open_page(url, stagehand, headed=args.headed) as page:
+        with open_page(url, stagehand, headed=args.headed, mode=args.mode) as page:
             _run_flow(page, stagehand, quiet=args.quiet)
     print(usage_line(stagehand.history))
     return 0
@@ -109,7 +109,7 @@ def _show_what_to_set(args: argparse.Namespace, reason: str) -> int:
     stagehand = Stagehand(llm=recorder)
     with (
         serve_directory(EXAMPLES_DIR) as base_url,
-        open_page(base_url + "demo.html", stagehand, headed=args.headed) as page,
+        open_page(base_url + "demo.html", stagehand, headed=args.headed, mode=args.mode) as page,
         suppress(StagehandError),  # the recorder stops the act once it holds the request
     ):
         page.act(SIGNUP, variables=DEMO_VARIABLES)

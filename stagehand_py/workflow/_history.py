@@ -302,10 +302,16 @@ class WorkflowHistory:
         site.flows = kept
         return self._write(site)
 
+    @staticmethod
+    def domain_of(site: str) -> str:
+        """The site a domain, host or URL given by a person names (``www.shop.example`` ->
+        ``shop.example``)."""
+        return registrable_domain(site) or site.strip().lower()
+
     def clear(self, domain: str | None = None) -> int:
-        """Delete one site's history (``domain``) or all of it; how many files went."""
+        """Delete one site's history (a domain, host or URL) or all of it; files removed."""
         if domain is not None:
-            return int(unlink(self.path_for(registrable_domain(domain) or domain)))
+            return int(unlink(self.path_for(self.domain_of(domain))))
         if not self.directory.is_dir():
             return 0
         return sum(1 for path in self.directory.glob("*.json") if unlink(path))
