@@ -41,13 +41,17 @@ KNOWN_SUFFIXES = frozenset(
     }
 )  # fmt: skip
 _UNSAFE = re.compile(r"[^a-z0-9.\-]")
+_OPAQUE = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:(?!//)")
+_HOST_PORT = re.compile(r"^[^:/]+:\d+(/|$)")
 
 
 def host_of(url: str) -> str:
     """The lower-cased host of ``url`` (or of a bare host name), without port or final dot."""
     text = url.strip()
+    if _OPAQUE.match(text) and not _HOST_PORT.match(text):
+        return ""  # about:blank, data:..., mailto:... have no host
     if "//" not in text:
-        text = "//" + text
+        text = "//" + text  # a bare host ("www.shop.example") as a person types it
     try:
         host = urlsplit(text).hostname or ""
     except ValueError:  # a malformed port or IPv6 literal

@@ -82,6 +82,7 @@ class EmergencyMonitor:
     now: Callable[[], float] = time.monotonic
     _failures: int = 0
     _confidences: list[float | None] = field(default_factory=list)
+    _given: list[bool] = field(default_factory=list)
     _attempts: int = 0
     _last_progress: float = 0.0
 
@@ -92,6 +93,7 @@ class EmergencyMonitor:
         """Start afresh (a new checklist item): no failures, no window, progress now."""
         self._failures = 0
         self._confidences = []
+        self._given = []
         self._attempts = 0
         self._last_progress = self.now()
 
@@ -104,7 +106,9 @@ class EmergencyMonitor:
         else:
             self._failures += 1
             self._confidences.append(0.0)
+        self._given.append(confidence is not None)
         del self._confidences[: -self.settings.confidence_window]
+        del self._given[: -self.settings.confidence_window]
 
     def progress(self) -> None:
         """The page moved on (or an item was done): the stall clock starts again."""
@@ -128,7 +132,8 @@ class EmergencyMonitor:
 
     def trigger(self) -> tuple[EscalationTrigger, str] | None:
         """The trigger that holds now and its numbers; failures first, then stall, then
-        confidence (which needs a full window of attempts)."""
+        confidence (which needs a full window of attempts, at least one of them with a
+        confidence the model gave: a model that never gives one is judged on failures)."""
         s = self.settings
         if not s.enabled:
             return None
@@ -138,7 +143,7 @@ class EmergencyMonitor:
         if stalled >= s.stall_s:
             return "stall", f"no progress for {stalled:.0f} s (limit {s.stall_s:g} s)"
         average = self.average_confidence()
-        window_full = len(self._confidences) >= s.confidence_window
+        window_full = len(self._confidences) >= s.confidence_window and any(self._given)
         if window_full and average is not None and average < s.min_confidence:
             return "low_confidence", (
                 f"average confidence {average:.2f} over the last {s.confidence_window} "
