@@ -45,6 +45,8 @@ from .agent import AgentControls, AgentResult, AgentSettings
 from .cache import CacheWarning
 from .dom import Box, Chunk, Element, Snapshot
 from .llm import PriceTable, Usage
+from .workflow import EmergencySettings, Escalation, WorkflowHistory, WorkflowSettings
+from .workflow._result import WorkflowItem, WorkflowResult
 
 __version__ = "0.1.0"
 
@@ -68,6 +70,8 @@ __all__ = [
     "ConfigurationError",
     "Element",
     "ElementNotFoundError",
+    "EmergencySettings",
+    "Escalation",
     "ExtractError",
     "LLMError",
     "MissingAPIKeyError",
@@ -86,6 +90,10 @@ __all__ = [
     "StructuredOutputError",
     "Usage",
     "Verification",
+    "WorkflowHistory",
+    "WorkflowItem",
+    "WorkflowResult",
+    "WorkflowSettings",
     "__version__",
     "annotated_screenshot",
     "async_launch_chromium",

@@ -17,16 +17,13 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
 from .._errors import ConfigurationError, StagehandError
 from .._variables import Variables
-from ..agent._actions import META_FIELDS, AgentOutput, DoneAction, FinalSummary, output_model
+from ..agent._actions import META_FIELDS, AgentOutput, DoneAction, output_model
 from ..agent._clock import (
     RunCancelled,
     RunClock,
@@ -42,39 +39,22 @@ from ..agent._prompts import (
     history_item,
     retry_message,
     state_message,
-    summary_request,
 )
 from ..agent._settings import AgentSettings
 from ..agent._state import Approve, Cancel, Retry, Skip
-from ..llm._messages import ImagePart, RequestOptions
-from ..llm._usage import PriceTable, Usage
+from ..llm._messages import ImagePart
+from ..llm._usage import PriceTable
 from ..workflow._escalation import EmergencySettings, Escalation
 from .agent_actions import AsyncActionContext
 from .agent_batch import not_run, run_batch
 from .agent_emergency import AsyncEmergency
+from .agent_ending import Ending, agent_result, first_line, forced_summary, utc_now
 from .agent_observe import AsyncDownloadTracker, Observation, observe
 from .agent_think import ApprovalCallback, AsyncBoundedLLM, LLMSource, ask_approval, think
 
 logger = logging.getLogger("stagehand_py")
 _MEMORY_ITEMS = 10
 _MEMORY_CHARS = 1000
-
-
-@dataclass
-class _Ending:
-    reason: AgentReason
-    success: bool
-    text: str
-    data: Any = None
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def _first_line(exc: BaseException) -> str:
-    text = (getattr(exc, "message", None) or str(exc)).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 class AsyncAgentRun:
@@ -140,7 +120,7 @@ class AsyncAgentRun:
         self._failures = 0
         self._steps_run = 0
         self._settled = False
-        self._started_at = _now()
+        self._started_at = utc_now()
 
     @property
     def _llm(self) -> AsyncBoundedLLM:
@@ -157,7 +137,7 @@ class AsyncAgentRun:
             self._downloads.detach()
         return self._result(ending)
 
-    async def _loop(self) -> _Ending:
+    async def _loop(self) -> Ending:
         try:
             while True:
                 await self._checkpoint()
@@ -169,16 +149,16 @@ class AsyncAgentRun:
                 if ending is not None:
                     return ending
         except RunTimedOut:
-            return _Ending(
+            return Ending(
                 "timeout",
                 False,
                 f"Ran out of time: timeout_s={self.settings.timeout_s:g} s passed after "
                 f"{self._steps_run} step(s). Raise timeout_s, or split the task.",
             )
         except RunCancelled as cancelled:
-            return _Ending("cancelled", False, f"Cancelled: {cancelled.message}.")
+            return Ending("cancelled", False, f"Cancelled: {cancelled.message}.")
         except RunEnded as ended:
-            return _Ending("failed", False, f"The run could not go on: {ended.message}.")
+            return Ending("failed", False, f"The run could not go on: {ended.message}.")
 
     async def _checkpoint(self) -> None:
         """Between phases and actions: hold while paused, end when stopped or out of time."""
@@ -200,11 +180,11 @@ class AsyncAgentRun:
             raise RunCancelled("stopped by AgentControls.stop()")
 
     # ----------------------------------------------------------------- one step
-    async def _step(self) -> _Ending | None:
+    async def _step(self) -> Ending | None:
         self._steps_run += 1
         self.clock.start_step()
-        record = StepRecord(number=len(self.steps) + 1, started_at=_now())
-        ending: _Ending | None = None
+        record = StepRecord(number=len(self.steps) + 1, started_at=utc_now())
+        ending: Ending | None = None
         try:
             observation = await self._observe(record)
             output = await self._decide(observation, record)
@@ -217,7 +197,7 @@ class AsyncAgentRun:
         except ConfigurationError:
             raise  # the caller's mistake (e.g. an approver's return value): say so
         except (StagehandError, PlaywrightError) as exc:
-            record.error = self.variables.redact(_first_line(exc))
+            record.error = self.variables.redact(first_line(exc))
         except RunTimedOut:
             record.error = "the run's timeout_s ran out during this step"
             raise
@@ -321,11 +301,11 @@ class AsyncAgentRun:
                 return None
             return output
 
-    async def _finished(self, done: DoneAction, record: StepRecord) -> _Ending | None:
+    async def _finished(self, done: DoneAction, record: StepRecord) -> Ending | None:
         """The model answered ``done``: the run ends (a workflow item checks it first)."""
         return self._done(done, record)
 
-    def _done(self, done: DoneAction, record: StepRecord) -> _Ending:
+    def _done(self, done: DoneAction, record: StepRecord) -> Ending:
         text = self._redact(done.text)
         params = done.model_dump(mode="json", exclude={"action", *META_FIELDS})
         record.results = [
@@ -337,7 +317,7 @@ class AsyncAgentRun:
             )
         ]
         data = redacted(done.data, self._redact)
-        return _Ending("done" if done.success else "failed", done.success, text, data)
+        return Ending("done" if done.success else "failed", done.success, text, data)
 
     async def _act(self, output: AgentOutput, observation: Observation, record: StepRecord) -> None:
         started = time.perf_counter()
@@ -385,80 +365,17 @@ class AsyncAgentRun:
             record.cost = self.prices.cost(self._llm.model, record.usage)
         self.messages.add_history(record.number, history_item(record))
         self.steps.append(record)
-        record.ended_at = _now()
+        record.ended_at = utc_now()
         record.timings.post_s = time.perf_counter() - started
         if record.error:
             logger.info("stagehand_py: agent step %d failed: %s", record.number, record.error)
 
-    async def _summary(self, reason: AgentReason) -> _Ending:
+    async def _summary(self, reason: AgentReason) -> Ending:
         """The forced last request after max_steps / max_failures: a summary, no actions."""
-        self.clock.start_step()
-        record = StepRecord(number=len(self.steps) + 1, started_at=_now(), summary=True)
-        text, data = "", None
-        try:
-            await self._observe(record)
-            self.messages.add_turn("user", summary_request(reason, self._steps_run))
-            request = self.messages.build()
-            record.prompt_chars, record.prompt_tokens = request.chars, request.tokens
-            record.cuts = list(request.cuts)
-            started = time.perf_counter()
-            response = await self._llm.structured(
-                request.messages,
-                FinalSummary,
-                max_retries=self.settings.max_reasks,
-                options=RequestOptions(kind="agent"),
-            )
-            record.timings.think_s = time.perf_counter() - started
-            record.usage = record.usage + response.usage
-            record.output = redacted(response.value.model_dump(mode="json"), self._redact)
-            text, data = (
-                self._redact(response.value.text),
-                redacted(response.value.data, self._redact),
-            )
-            record.results = [
-                ActionOutcome(action="done", description="done success=False (forced summary)")
-            ]
-        except (StepFailed, RunTimedOut) as exc:
-            record.error = self._redact(getattr(exc, "message", "the run's time ran out"))
-        except ConfigurationError:
-            raise
-        except (StagehandError, PlaywrightError) as exc:
-            record.error = self._redact(_first_line(exc))
-        finally:
-            await self._finish(record)
-        why = {
-            "max_steps": f"max_steps={self.settings.max_steps} reached",
-            "max_failures": f"{self.settings.max_failures} failed steps in a row",
-        }[reason]
-        if not text:
-            last = next((s.error for s in reversed(self.steps) if s.error), None)
-            text = f"Stopped after {self._steps_run} step(s): {why}; no summary ({record.error})."
-            if last and last != record.error:
-                text += f" Last error: {last}"
-        return _Ending(reason, False, text, data)
+        return await forced_summary(self, reason)
 
     def _redact(self, text: str) -> str:
         return self.variables.redact(text)
 
-    def _result(self, ending: _Ending) -> AgentResult:
-        result = AgentResult(
-            task=self._redact(self.task),
-            success=ending.success,
-            final_text=self._redact(ending.text),
-            data=ending.data,
-            reason=ending.reason,
-            steps=self.steps,
-            model=self._llm.model,
-            started_at=self._started_at,
-            ended_at=_now(),
-            duration_s=self.clock.elapsed(),
-            downloads=[self._redact(path) for path in self._downloads.saved],
-            conversation=(self.messages.last_request.dump() if self.messages.last_request else []),
-            usage=sum((step.usage for step in self.steps), Usage()),
-            page=self.page,
-            escalations=list(self.emergency.escalations),
-        )
-        if self.prices is not None:
-            result.cost = self.prices.cost(self._llm.model, result.usage)
-        logger.info("stagehand_py: agent finished (%s): %s", result.reason, result.final_text)
-        return result
+    def _result(self, ending: Ending) -> AgentResult:
+        return agent_result(self, ending)

@@ -14,7 +14,6 @@ from .._config import Settings
 from .._errors import (
     ActError,
     ActTimeoutError,
-    ConfigurationError,
     ElementNotFoundError,
     PageError,
     StagehandError,
@@ -27,11 +26,12 @@ from ..agent import AgentControls, AgentResult, AgentSettings, TokenCounter
 from ..agent._history import call_record
 from ..cache import ActionCache
 from ..llm._usage import PriceTable, UsageMeter
-from ..workflow._history import HISTORY_DIR_ENV, WorkflowHistory
+from ..workflow._history import WorkflowHistory
 from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
 from .act import AsyncActRun
 from .agent import AsyncAgentRun
+from .agent_emergency import checked_fallback, fallback_name, fallback_source
 from .agent_observe import same_page
 from .agent_think import ApprovalCallback
 from .cached_act import cached_act
@@ -41,7 +41,7 @@ from .llm.base import AsyncLLM
 from .llm.factory import create_llm, model_spec
 from .observe import ObserveOutcome, observe
 from .page import AsyncStagehandPage
-from .workflow import AsyncWorkflowRun
+from .workflow import AsyncWorkflowRun, open_history
 
 logger = logging.getLogger("stagehand_py")
 
@@ -72,8 +72,8 @@ class AsyncStagehand:
     ) -> None:
         if llm is None and model is not None:
             model_spec(model, base_url)  # a malformed model string fails here, not mid-act
-        self._fallback = _checked_fallback(fallback_model)
-        self.workflow_history = _open_history(history_dir)
+        self._fallback = checked_fallback(fallback_model)
+        self.workflow_history = open_history(history_dir)
         self._llm = llm
         self._model = model
         self._api_key = api_key
@@ -286,8 +286,8 @@ class AsyncStagehand:
             prices=self.usage.prices,
             count_tokens=count_tokens,
             emergency=self.settings.emergency,
-            fallback=_fallback_source(self._fallback),
-            fallback_name=_fallback_name(self._fallback),
+            fallback=fallback_source(self._fallback),
+            fallback_name=fallback_name(self._fallback),
         )
         result = await run.run()
         if same_page(result.page, page) and isinstance(page, AsyncStagehandPage):
@@ -319,9 +319,9 @@ class AsyncStagehand:
         settings = self.settings.workflow.updated(**limits)
         if sitemap is not None:
             settings = settings.updated(sitemap=sitemap)
-        fallback = _checked_fallback(fallback_model) if fallback_model is not None else None
+        fallback = checked_fallback(fallback_model) if fallback_model is not None else None
         source = fallback or self._fallback
-        history = _open_history(history_dir) if history_dir is not None else None
+        history = open_history(history_dir) if history_dir is not None else None
         run = AsyncWorkflowRun(
             page,
             lambda: self.llm,
@@ -329,8 +329,8 @@ class AsyncStagehand:
             variables=values,
             settings=self.settings,
             workflow=settings,
-            fallback=_fallback_source(source),
-            fallback_name=_fallback_name(source),
+            fallback=fallback_source(source),
+            fallback_name=fallback_name(source),
             history=history or self.workflow_history,
             now=clock,
         )
@@ -367,42 +367,6 @@ class AsyncStagehand:
 
     def _settings(self, limits: Mapping[str, Any]) -> Settings:
         return self.settings.updated(**limits) if limits else self.settings
-
-
-def _checked_fallback(fallback: object) -> str | AsyncLLM | None:
-    """``fallback_model=``: a model string (checked now) or a client, or None."""
-    if fallback is None or isinstance(fallback, AsyncLLM):
-        return fallback
-    if isinstance(fallback, str):
-        model_spec(fallback)
-        return fallback
-    raise ConfigurationError(
-        "fallback_model takes a model string such as 'openai/gpt-4.1' or a model client, "
-        f"not {type(fallback).__name__}."
-    )
-
-
-def _fallback_source(fallback: str | AsyncLLM | None) -> Any:
-    """What a run asks in emergency mode: the client, or one made on first need."""
-    if fallback is None or isinstance(fallback, AsyncLLM):
-        return fallback
-    return lambda: create_llm(fallback)
-
-
-def _fallback_name(fallback: str | AsyncLLM | None) -> str:
-    if fallback is None:
-        return ""
-    return fallback if isinstance(fallback, str) else fallback.model
-
-
-def _open_history(
-    history_dir: str | os.PathLike[str] | WorkflowHistory | None,
-) -> WorkflowHistory | None:
-    """The workflow history: the one given, the directory given, or $STAGEHAND_PY_HISTORY_DIR."""
-    if isinstance(history_dir, WorkflowHistory):
-        return history_dir
-    directory = history_dir if history_dir is not None else os.environ.get(HISTORY_DIR_ENV)
-    return WorkflowHistory(directory) if directory else None
 
 
 def _instruction_for(observed: ObserveResult) -> str:

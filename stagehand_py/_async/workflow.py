@@ -14,6 +14,7 @@ the result says what happened.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
@@ -27,6 +28,7 @@ from ..llm._messages import RequestOptions
 from ..llm._usage import Usage
 from ..workflow._checklist import ChecklistAnswer, ItemStatus, checklist_strings
 from ..workflow._history import (
+    HISTORY_DIR_ENV,
     ChecklistRecord,
     FailureRecord,
     FlowRecord,
@@ -328,3 +330,13 @@ class AsyncWorkflowRun:
         )
         logger.info("stagehand_py: workflow finished (%s): %s", reason, result.checklist)
         return result
+
+
+def open_history(
+    history_dir: str | os.PathLike[str] | WorkflowHistory | None,
+) -> WorkflowHistory | None:
+    """The workflow history: the one given, the directory given, or $STAGEHAND_PY_HISTORY_DIR."""
+    if isinstance(history_dir, WorkflowHistory):
+        return history_dir
+    directory = history_dir if history_dir is not None else os.environ.get(HISTORY_DIR_ENV)
+    return WorkflowHistory(directory) if directory else None

@@ -32,8 +32,9 @@ from ..workflow._prompts import (
     item_task,
 )
 from ..workflow._result import WorkflowItem
-from .agent import AsyncAgentRun, _Ending
+from .agent import AsyncAgentRun
 from .agent_actions import _element_call
+from .agent_ending import Ending
 from .agent_observe import Observation
 from .cache_fingerprint import fingerprint_of_locator
 from .locate import locate_selectors
@@ -113,7 +114,7 @@ class AsyncItemRun(AsyncAgentRun):
         self.item.escalations.append(escalation)
 
     # ----------------------------------------------------------------- done: the check
-    async def _finished(self, done: DoneAction, record: StepRecord) -> _Ending | None:
+    async def _finished(self, done: DoneAction, record: StepRecord) -> Ending | None:
         self._done(done, record)  # records the done action on the step
         if not done.success:
             self.gave_up = self._redact(done.text) or "no reason given"

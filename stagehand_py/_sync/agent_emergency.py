@@ -13,7 +13,9 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Callable
+from typing import Any
 
+from .._errors import ConfigurationError
 from ..agent._history import StepRecord
 from ..agent._state import AgentState
 from ..workflow._escalation import (
@@ -25,6 +27,8 @@ from ..workflow._escalation import (
     plan_escalation,
 )
 from .agent_think import BoundedLLM
+from .llm.base import LLM
+from .llm.factory import create_llm, model_spec
 
 logger = logging.getLogger("stagehand_py")
 
@@ -115,3 +119,29 @@ class Emergency:
         self.escalations.append(escalation)
         logger.info("stagehand_py: %s", escalation.line())
         return escalation
+
+
+def checked_fallback(fallback: object) -> str | LLM | None:
+    """``fallback_model=``: a model string (checked now) or a client, or None."""
+    if fallback is None or isinstance(fallback, LLM):
+        return fallback
+    if isinstance(fallback, str):
+        model_spec(fallback)
+        return fallback
+    raise ConfigurationError(
+        "fallback_model takes a model string such as 'openai/gpt-4.1' or a model client, "
+        f"not {type(fallback).__name__}."
+    )
+
+
+def fallback_source(fallback: str | LLM | None) -> Any:
+    """What a run asks in emergency mode: the client, or one made on first need."""
+    if fallback is None or isinstance(fallback, LLM):
+        return fallback
+    return lambda: create_llm(fallback)
+
+
+def fallback_name(fallback: str | LLM | None) -> str:
+    if fallback is None:
+        return ""
+    return fallback if isinstance(fallback, str) else fallback.model

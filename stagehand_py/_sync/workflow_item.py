@@ -33,8 +33,9 @@ from ..workflow._prompts import (
     item_task,
 )
 from ..workflow._result import WorkflowItem
-from .agent import AgentRun, _Ending
+from .agent import AgentRun
 from .agent_actions import _element_call
+from .agent_ending import Ending
 from .agent_observe import Observation
 from .cache_fingerprint import fingerprint_of_locator
 from .locate import locate_selectors
@@ -114,7 +115,7 @@ class ItemRun(AgentRun):
         self.item.escalations.append(escalation)
 
     # ----------------------------------------------------------------- done: the check
-    def _finished(self, done: DoneAction, record: StepRecord) -> _Ending | None:
+    def _finished(self, done: DoneAction, record: StepRecord) -> Ending | None:
         self._done(done, record)  # records the done action on the step
         if not done.success:
             self.gave_up = self._redact(done.text) or "no reason given"
