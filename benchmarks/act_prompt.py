@@ -1,29 +1,47 @@
-"""Prompt size and model calls per act() on each of the project's fixture pages.
+"""Prompt size and model calls per act() on each fixture page, before and after batching.
 
 Run: ``python benchmarks/act_prompt.py``. For every page: how many elements and chunks the
-serializer produced, the characters of the first act prompt (system + user message, one
-chunk) and of the whole page rendered, an estimate of tokens, and the model calls one
-typical act took with a plan-following fake model (which skips sections without the element
-it needs, as a real model would). Tokens are counted with tiktoken's o200k_base when it and
+serializer produced, the characters of the first act prompt (system + user message), the
+characters of the whole page rendered, and the model calls, serializations and seconds one
+typical act took with a plan-following fake model (it skips parts without the element it
+needs, as a real model would), measured twice in the same run:
+
+* ``before``: how act() ran before issue 12's items 8 and 9: one chunk per prompt
+  (``max_section_chars=0``), a model that answers one action per reply, and a fresh
+  serialization for every prompt (the loop's snapshot reuse switched off here);
+* ``now``: the default packing (``max_section_chars`` 6,000) and a model that batches every
+  planned step whose element it is shown.
+
+The last row is the 5,000-element catalogue of ``benchmarks/serialize.py`` with its target in
+the last card (issue 12, item 9). Tokens are counted with tiktoken's o200k_base when it and
 its encoding file are available locally, otherwise estimated as characters / 4 (marked ~).
+Targets (issue 12, item 8): the 4-field form in 2 calls, scroll_div.html in at most 3, no page
+worse than before.
 """
 
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import stagehand_py._sync.act as act_module  # noqa: E402
+from benchmarks.serialize import catalogue_page  # noqa: E402
 from stagehand_py import Stagehand, launch_chromium, take_snapshot  # noqa: E402
+from stagehand_py.dom import Snapshot  # noqa: E402
 from stagehand_py.prompts.act import build_act_messages  # noqa: E402
 from stagehand_py.testing import serve_directory  # noqa: E402
 from tests._sync.plan_llm import PlanLLM, Step  # noqa: E402
 
 BUTTON = r"^<button\b[^>]*>.*"
+CATALOGUE = "catalogue (5k)"
 CASES: dict[str, tuple[str, list[Step]]] = {
     "form.html": (
         "fill the signup form and submit it",
@@ -69,10 +87,23 @@ CASES: dict[str, tuple[str, list[Step]]] = {
             Step("click", BUTTON + "Finish"),
         ],
     ),
+    CATALOGUE: (
+        "add product 249 to the comparison",
+        [Step("check", r'^<input\b[^>]*"Compare product 249"')],
+    ),
 }
 
 
-def _token_counter() -> tuple[str, object]:
+@dataclass
+class Run:
+    calls: int
+    serializations: int
+    seconds: float
+    actions: int
+    success: bool
+
+
+def _token_counter() -> tuple[str, Callable[[str], int]]:
     try:
         import tiktoken  # type: ignore[import-not-found]
 
@@ -82,46 +113,115 @@ def _token_counter() -> tuple[str, object]:
         return "~", lambda text: len(text) // 4
 
 
+def first_prompt(snapshot: Snapshot, instruction: str, max_chars: int) -> str:
+    """The first act prompt as the loop builds it (nearest chunks packed up to max_chars)."""
+    order = snapshot.chunk_order()
+    group: list[int] = []
+    size = 0
+    for chunk in order:
+        length = len(snapshot.render_chunk(chunk)) + 1
+        if group and size + length > max_chars:
+            break
+        group.append(chunk)
+        size += length
+    messages = build_act_messages(
+        instruction,
+        steps=[],
+        section_text="\n".join(snapshot.render_chunk(c) for c in sorted(group)),
+        section_number=1,
+        section_count=len(order),
+        variable_names=["EMAIL"],
+        sections_shown=len(group),
+        unseen_after=len(order) - len(group),
+    )
+    return "\n".join(m.content for m in messages)
+
+
+def _never_current(run: object, look: object) -> bool:
+    return False
+
+
+def run_act(
+    page: Page, load: Callable[[], object], instruction: str, steps: list[Step], *, now: bool
+) -> Run:
+    load()
+    llm = PlanLLM(steps, batch=now)
+    limits = {} if now else {"max_section_chars": 0}
+    counted = [0]
+    original = act_module.take_snapshot
+
+    def counting(target: Page) -> Snapshot:
+        counted[0] += 1
+        return original(target)
+
+    act_module.take_snapshot = counting  # type: ignore[assignment]
+    reuse = act_module.ActRun._still_current
+    if not now:
+        act_module.ActRun._still_current = _never_current  # type: ignore[method-assign]
+    try:
+        started = time.perf_counter()
+        result = (
+            Stagehand(llm=llm, **limits)
+            .wrap(page)
+            .act(instruction, variables={"email": "a@b.test"}, raise_on_failure=False)
+        )
+        seconds = time.perf_counter() - started
+    finally:
+        act_module.take_snapshot = original  # type: ignore[assignment]
+        act_module.ActRun._still_current = reuse  # type: ignore[method-assign]
+    return Run(llm.calls, counted[0], seconds, len(result.actions), result.success)
+
+
 def main() -> None:
     mark, count_tokens = _token_counter()
     header = (
-        f"{'page':<16}{'elements':>9}{'chunks':>7}{'prompt chars':>13}{'tokens':>8}"
-        f"{'page chars':>11}{'LLM calls':>11}{'actions':>8}"
+        f"{'page':<16}{'elements':>9}{'chunks':>7}{'prompt chars':>14}{'tokens':>8}"
+        f"{'page chars':>11}{'LLM calls':>13}{'serialized':>12}{'act s':>13}{'actions':>8}"
+    )
+    print(
+        f"{'':<45}{'before/now':>14}{'':>19}{'before/now':>13}{'before/now':>12}{'before/now':>13}"
     )
     print(header)
     print("-" * len(header))
+    catalogue = catalogue_page()
     with serve_directory(ROOT / "tests" / "pages") as base, sync_playwright() as playwright:
         browser = launch_chromium(playwright.chromium)
         for name, (instruction, steps) in CASES.items():
             page = browser.new_page(viewport={"width": 1280, "height": 720})
-            page.goto(base + name)
+
+            def load(page: Page = page, name: str = name) -> None:
+                if name == CATALOGUE:
+                    page.set_content(catalogue)
+                else:
+                    page.goto(base + name)
+
+            load()
             snapshot = take_snapshot(page)
-            first = snapshot.chunk_order()[0]
-            messages = build_act_messages(
-                instruction,
-                steps=[],
-                section_text=snapshot.render_chunk(first),
-                section_number=1,
-                section_count=len(snapshot.chunks),
-                variable_names=["EMAIL"],
-                url=page.url,
-            )
-            prompt = "\n".join(m.content for m in messages)
-            llm = PlanLLM(steps)
-            result = (
-                Stagehand(llm=llm)
-                .wrap(page)
-                .act(instruction, variables={"email": "a@b.test"}, raise_on_failure=False)
-            )
-            calls = f"{llm.calls}{'' if result.success else ' !'}"
+            before_prompt = first_prompt(snapshot, instruction, 0)
+            now_prompt = first_prompt(snapshot, instruction, 6000)
+            before = run_act(page, load, instruction, steps, now=False)
+            now = run_act(page, load, instruction, steps, now=True)
+
+            def pair(old: object, new: object, failed: tuple[bool, bool] = (True, True)) -> str:
+                return f"{old}{'' if failed[0] else '!'}/{new}{'' if failed[1] else '!'}"
+
+            ok = (before.success, now.success)
             print(
                 f"{name:<16}{len(snapshot.elements):>9}{len(snapshot.chunks):>7}"
-                f"{len(prompt):>13}{mark + str(count_tokens(prompt)):>8}"
-                f"{len(snapshot.render_all()):>11}{calls:>11}{len(result.actions):>8}"
+                f"{pair(len(before_prompt), len(now_prompt)):>14}"
+                f"{mark + str(count_tokens(now_prompt)):>8}"
+                f"{len(snapshot.render_all()):>11}{pair(before.calls, now.calls, ok):>13}"
+                f"{pair(before.serializations, now.serializations):>12}"
+                f"{pair(f'{before.seconds:.2f}', f'{now.seconds:.2f}'):>13}"
+                f"{pair(before.actions, now.actions):>8}"
             )
             page.close()
         browser.close()
-    print("\ncalls include the verify_act_completion request; '!' marks an act that failed.")
+    print(
+        "\ncalls include the verify_act_completion request; '!' marks an act that failed; "
+        "'serialized' counts the act loop's snapshots.\nprompt chars: the first prompt with "
+        "one chunk / packed, both with today's system prompt; tokens: of the packed one."
+    )
 
 
 if __name__ == "__main__":

@@ -1,9 +1,19 @@
-"""Time our page serializer against Playwright's own ARIA snapshot on a 5,000-element page.
+"""Time our page serializer against Playwright's own ARIA snapshot on a 5,000-element page,
+and compare it, its parsing and the prompt it renders with the version before issue 12.
 
-Run: ``python benchmarks/serialize.py [--runs N]``. Generates a product-catalogue page (about
-5,000 elements, about 1,500 of them interactive), launches Chromium with the executable this
-machine has, times both N times on the same page in the same run and prints the medians.
-Targets (issue 2): serializer median <= 0.15 s and <= 0.3 x the ARIA snapshot's median.
+Run: ``python benchmarks/serialize.py [--runs N] [--baseline-ref REF]``. Generates a
+product-catalogue page (about 5,250 elements, about 1,500 of them interactive) with what real
+catalogues have on top of plain controls: every card clickable through a script listener
+(cursor:pointer on the whole card) and a wishlist heart drawn by CSS. Launches Chromium with
+the executable this machine has and times everything N times on the same page in the same
+run, alternating, and prints medians:
+
+- serializer evaluate, today's and the baseline's (``git show REF``, see ``_baseline.py``),
+  and ``locator('body').aria_snapshot()``: target ours <= 0.3 x the ARIA snapshot;
+- parsing: today's (JSON + the chunk the act loop shows first; and with every element
+  made) against the baseline's ``parse_snapshot``;
+- the prompt size: every chunk's rendered text, today's against the baseline's on the same
+  page: target <= 1.15 x (issue 12: icons are shown, not every element with a listener).
 """
 
 from __future__ import annotations
@@ -12,16 +22,20 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
+from _baseline import Baseline, load_baseline
 from playwright.sync_api import Page, sync_playwright
 
 from stagehand_py._sync.browser import launch_chromium
 from stagehand_py._sync.inspect import take_snapshot
-from stagehand_py.dom import load_js
+from stagehand_py.dom import load_js, parse_snapshot
 
-# One card: 20 elements, 6 of them interactive (button, link, label, input, select, checkbox).
+# One card: 21 elements, 6 of them interactive (button, link, label, input, select, checkbox),
+# plus the heart; the card itself opens the product (a listener, not a link).
 CARD = """<article class="card" data-sku="{i}">
-  <div class="media"><img src="data:," alt="Product {i}" width="80" height="60"></div>
+  <div class="media"><img src="data:," alt="Product {i}" width="80" height="60">
+    <span class="wish"></span></div>
   <div class="body">
     <h3 class="title">Product number {i}</h3>
     <p class="desc">A sturdy item for everyday use, <em>model {i}</em>, ships in 2 days.</p>
@@ -44,12 +58,23 @@ def catalogue_page(cards: int = 250) -> str:
 <style>
   body {{ font-family: sans-serif; margin: 0; }}
   .grid {{ display: grid; grid-template-columns: repeat(4, 1fr); gap: 12px; padding: 12px; }}
-  .card {{ border: 1px solid #ddd; padding: 8px; display: flex; gap: 8px; }}
+  .card {{ border: 1px solid #ddd; padding: 8px; display: flex; gap: 8px; cursor: pointer; }}
+  .media {{ position: relative; }}
+  .wish {{ position: absolute; top: 2px; right: 2px; width: 18px; height: 18px;
+    background: url(/static/icons/heart-outline.svg) center / contain no-repeat; }}
   .actions {{ display: flex; flex-wrap: wrap; gap: 4px; align-items: center; }}
   .actions input[type=number] {{ width: 40px; }}
 </style></head>
 <body><header><h1>Catalogue</h1><nav><a href="/">Home</a> <a href="/cart">Cart</a></nav></header>
-<main class="grid">{body}</main></body></html>"""
+<main class="grid">{body}</main>
+<script>
+  for (const card of document.querySelectorAll(".card")) {{
+    card.addEventListener("click", () => {{ location.hash = "product-" + card.dataset.sku; }});
+    card.querySelector(".wish").addEventListener("click", (e) => {{
+      e.stopPropagation(); e.currentTarget.classList.toggle("on");
+    }});
+  }}
+</script></body></html>"""
 
 
 def interleaved_medians(actions: dict[str, Callable[[], object]], runs: int) -> dict[str, float]:
@@ -66,6 +91,26 @@ def interleaved_medians(actions: dict[str, Callable[[], object]], runs: int) -> 
     return {name: statistics.median(values) for name, values in times.items()}
 
 
+def renderer_cpu_medians(page: Page, scripts: dict[str, str], runs: int) -> dict[str, float]:
+    """Median CPU seconds of the page's main thread per serializer evaluate (Chromium's
+    ``ThreadTime`` metric): on a loaded machine this moves far less than wall time."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable", {"timeDomain": "threadTicks"})
+
+    def thread_time() -> float:
+        metrics = cdp.send("Performance.getMetrics")["metrics"]
+        return float(next(m["value"] for m in metrics if m["name"] == "ThreadTime"))
+
+    times: dict[str, list[float]] = {name: [] for name in scripts}
+    for _ in range(runs):
+        for name, script in scripts.items():
+            before = thread_time()
+            page.evaluate(script, {"chunkRatio": 0.75, "maxText": 150})
+            times[name].append(thread_time() - before)
+    cdp.detach()
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
 def page_counts(page: Page) -> tuple[int, int]:
     total = page.evaluate("document.getElementsByTagName('*').length")
     interactive = page.evaluate(
@@ -74,42 +119,102 @@ def page_counts(page: Page) -> tuple[int, int]:
     return total, interactive
 
 
+def prompt_chars(snapshot: Any) -> int:
+    """What the act loop can show the model: every chunk's rendered text."""
+    return sum(len(snapshot.render_chunk(c)) for c in snapshot.chunk_order())
+
+
+def parse_actions(ours: str, baseline: Baseline | None, base_json: str) -> dict[str, Any]:
+    def first_look() -> None:
+        snapshot = parse_snapshot(ours)
+        snapshot.render_chunk(snapshot.chunk_order()[0])
+
+    actions: dict[str, Callable[[], object]] = {
+        "parse + first chunk": first_look,
+        "parse + every element": lambda: parse_snapshot(ours).elements,
+    }
+    if baseline is not None:
+        actions["baseline parse_snapshot"] = lambda: baseline.snapshot_module.parse_snapshot(
+            base_json
+        )
+    return actions
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--baseline-ref", default=None, help="git revision to compare with")
     args = parser.parse_args()
+    baseline = load_baseline(args.baseline_ref) if args.baseline_ref else load_baseline()
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright.chromium)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         page.set_content(catalogue_page())
         total, interactive = page_counts(page)
         script = load_js("serializer")
-        options = {"chunkRatio": 0.75, "maxText": 150}
-        medians = interleaved_medians(
-            {
-                "ours": lambda: page.evaluate(script, options),
-                "full": lambda: take_snapshot(page),
-                "aria": lambda: page.locator("body").aria_snapshot(),
-            },
-            args.runs,
+        options = {"chunkRatio": 0.75}
+        actions: dict[str, Callable[[], object]] = {
+            "ours": lambda: page.evaluate(script, options),
+            "full": lambda: take_snapshot(page),
+            "aria": lambda: page.locator("body").aria_snapshot(),
+        }
+        if baseline is not None:
+            old_js = baseline.serializer_js
+            actions["base"] = lambda: page.evaluate(old_js, {"chunkRatio": 0.75, "maxText": 150})
+        medians = interleaved_medians(actions, args.runs)
+        cpu_scripts = {"ours": script}
+        if baseline is not None:
+            cpu_scripts["base"] = baseline.serializer_js
+        cpu = renderer_cpu_medians(page, cpu_scripts, args.runs)
+        ours_json = page.evaluate(script, options)
+        base_json = (
+            page.evaluate(baseline.serializer_js, {"chunkRatio": 0.75, "maxText": 150})
+            if baseline is not None
+            else ""
         )
-        ours, full, aria = medians["ours"], medians["full"], medians["aria"]
-        snapshot = take_snapshot(page)
-        # Bytes cross CDP and Playwright's pipe at tens of ns each: worth watching.
-        payload_kb = len(page.evaluate(script, options)) / 1000
         browser.close()
+    parsing = interleaved_medians(parse_actions(ours_json, baseline, base_json), args.runs)
+    snapshot = parse_snapshot(ours_json)
+    ours, full, aria = medians["ours"], medians["full"], medians["aria"]
     print(
         f"page: {total} elements, {interactive} interactive; snapshot: "
         f"{len(snapshot.elements)} numbered elements in {len(snapshot.chunks)} chunks"
     )
     print(
         f"serializer (evaluate)             median {ours:.3f} s over {args.runs} runs, "
-        f"{payload_kb:.0f} KB JSON"
+        f"{len(ours_json) / 1000:.0f} KB JSON"
     )
+    if baseline is not None:
+        print(
+            f"baseline serializer ({baseline.ref})      median {medians['base']:.3f} s, "
+            f"{len(base_json) / 1000:.0f} KB JSON"
+        )
+    cpu_line = f"serializer renderer CPU           median {cpu['ours'] * 1000:.1f} ms"
+    if baseline is not None:
+        cpu_line += f", baseline {cpu['base'] * 1000:.1f} ms (x{cpu['ours'] / cpu['base']:.2f})"
+    print(cpu_line)
     print(f"take_snapshot (evaluate + parse)  median {full:.3f} s")
     print(f"locator('body').aria_snapshot()   median {aria:.3f} s")
     print(f"ratio serializer / aria_snapshot  {ours / aria:.2f}  (target <= 0.30)")
     print(f"ratio take_snapshot / aria        {full / aria:.2f}")
+    for name, seconds in parsing.items():
+        print(f"{name:<33} median {seconds * 1000:.1f} ms")
+    chars = prompt_chars(snapshot)
+    if baseline is not None:
+        base_chars = prompt_chars(baseline.snapshot_module.parse_snapshot(base_json))
+        first = parsing["parse + first chunk"]
+        print(
+            f"ratio baseline parse / ours       {parsing['baseline parse_snapshot'] / first:.1f}x "
+            f"(first look), "
+            f"{parsing['baseline parse_snapshot'] / parsing['parse + every element']:.1f}x "
+            "(every element)"
+        )
+        print(
+            f"prompt (all chunks) {chars} chars, baseline {base_chars}: "
+            f"ratio {chars / base_chars:.3f}  (target <= 1.15)"
+        )
+    else:
+        print(f"prompt (all chunks) {chars} chars (no baseline: git revision not available)")
 
 
 if __name__ == "__main__":

@@ -20,10 +20,17 @@ from typing import Any
 from pydantic import BaseModel
 
 from stagehand_py.llm import Message, ToolCall, ToolSpec
-from stagehand_py.testing import FunctionLLM, do_action, serve_directory, skip_section
+from stagehand_py.testing import (
+    AsyncFunctionLLM,
+    FunctionLLM,
+    do_action,
+    serve_directory,
+    skip_section,
+)
 
 PAGES = Path(__file__).resolve().parent / "pages"
 _LINE = re.compile(r"^(\d+):(.*)$", re.MULTILINE)
+_DONE_STEP = re.compile(r"^\d+\. ", re.MULTILINE)
 
 # A planned action: (method, pattern of the element's line, arguments).
 Step = tuple[str, str, list[str]]
@@ -64,17 +71,19 @@ class StandIn:
         self.observe = observe or {}  # instruction word -> pattern of the element line
 
     def chat(self, messages: list[Message], tools: list[ToolSpec]) -> ToolCall:
+        prompt = next(m.content for m in messages if m.role == "user")
         section = next(m.content for m in reversed(messages) if m.role == "user")
-        if not self.steps:
+        # Like a model, it reads how far the act got from the prompt ("Steps taken so far"),
+        # so one stand-in serves any number of acts, one after another or at once.
+        done = len(_DONE_STEP.findall(prompt.split("Variables available")[0]))
+        if done >= len(self.steps):
             return skip_section("nothing left to do")
-        method, pattern, args = self.steps[0]
+        method, pattern, args = self.steps[done]
         element = find_line(section, pattern)
         if element is None:
             return skip_section(f"no element like {pattern} here")
-        self.steps.pop(0)
-        return do_action(
-            method, element, args, step=f"{method} {pattern}", completed=not self.steps
-        )
+        completed = done + 1 == len(self.steps)
+        return do_action(method, element, args, step=f"{method} {pattern}", completed=completed)
 
     def structured(self, messages: list[Message], schema: type[BaseModel]) -> dict[str, Any]:
         prompt = "\n".join(m.content for m in messages if m.role != "system")
@@ -97,6 +106,9 @@ class StandIn:
     def llm(self) -> FunctionLLM:
         return FunctionLLM(chat=self.chat, structured=self.structured, model="stand-in")
 
+    def async_llm(self) -> AsyncFunctionLLM:
+        return AsyncFunctionLLM(chat=self.chat, structured=self.structured, model="stand-in")
+
 
 def model_or_stand_in(stand_in: StandIn) -> FunctionLLM | None:
     """``None`` (use the configured model) or the stand-in, with a note on stderr."""
@@ -104,3 +116,11 @@ def model_or_stand_in(stand_in: StandIn) -> FunctionLLM | None:
         return None
     print("(no model configured: using an offline stand-in; see examples/README.md)")
     return stand_in.llm()
+
+
+def async_model_or_stand_in(stand_in: StandIn) -> AsyncFunctionLLM | None:
+    """The async twin of :func:`model_or_stand_in` (for ``AsyncStagehand``)."""
+    if model_configured():
+        return None
+    print("(no model configured: using an offline stand-in; see examples/README.md)")
+    return stand_in.async_llm()

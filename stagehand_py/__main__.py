@@ -6,7 +6,7 @@ import sys
 
 
 def main() -> int:
-    """Entry point of the ``stagehand-py`` console script."""
+    """Entry point of the ``pystagehand`` console script."""
     from .cli import main as run
 
     return run(sys.argv[1:])

@@ -5,7 +5,9 @@ Every field can be set on :class:`~stagehand_py.Stagehand` (for all calls) and m
 
 from __future__ import annotations
 
+import difflib
 import os
+from collections.abc import Callable, Iterable, Mapping
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -18,6 +20,21 @@ from .workflow._settings import WorkflowSettings
 SnapshotMode = Literal["dom", "aria"]
 """How the page is shown to the model: the DOM serializer, or Playwright's accessibility tree."""
 SNAPSHOT_MODES: tuple[SnapshotMode, ...] = ("dom", "aria")
+
+CacheMode = Literal["read-write", "read-only", "require"]
+"""How act() uses the action cache: replay and write (default), replay only, or replay only
+and fail with :class:`~stagehand_py.CacheMissError` where the model would be needed."""
+CacheUrlMode = Literal["auto", "full", "path"]
+"""What of the page URL keys a cache entry: ``auto`` (path and query on loopback origins,
+the full URL elsewhere), ``full`` or ``path`` (path and query on every origin)."""
+
+# Environment variables read by Settings.from_env: name -> (field, parser).
+_ENV_SETTINGS: dict[str, tuple[str, Callable[[str], object]]] = {
+    "STAGEHAND_PY_MAX_STEPS": ("max_steps", int),
+    "STAGEHAND_PY_TIMEOUT": ("timeout_s", float),
+    "STAGEHAND_PY_CACHE_MODE": ("cache_mode", str),
+    "STAGEHAND_PY_CACHE_URL": ("cache_url", str),
+}
 
 
 class Settings(BaseModel):
@@ -47,6 +64,26 @@ class Settings(BaseModel):
     snapshot: SnapshotMode = Field(
         default="dom", description='how the page is read: "dom" serializer or "aria" tree'
     )
+    cache_mode: CacheMode = Field(
+        default="read-write",
+        description="action cache: read-write, read-only (never write) or require (a miss is "
+        "a CacheMissError, the model is never called)",
+    )
+    self_heal: bool = Field(
+        default=True, description="when a cached step no longer holds, ask the model to redo it"
+    )
+    cache_url: CacheUrlMode = Field(
+        default="auto",
+        description="URL part of cache keys: auto (path+query on loopback), full, or path",
+    )
+    max_section_chars: int = Field(
+        default=6000,
+        ge=0,
+        description=(
+            "page text one act() prompt packs, nearest chunks first (at least one chunk; "
+            "0 means one chunk per prompt)"
+        ),
+    )
     emergency: EmergencySettings = Field(
         default_factory=EmergencySettings,
         description="when workflows and the agent escalate to fallback_model and the DOM view",
@@ -56,13 +93,31 @@ class Settings(BaseModel):
     )
 
     @classmethod
-    def from_env(cls, **overrides: object) -> Settings:
-        """Defaults, then ``STAGEHAND_PY_MAX_STEPS`` / ``STAGEHAND_PY_TIMEOUT`` , then overrides."""
+    def from_env(cls, *, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+        """Defaults, then ``STAGEHAND_PY_MAX_STEPS``, ``STAGEHAND_PY_TIMEOUT``,
+        ``STAGEHAND_PY_CACHE_MODE`` and ``STAGEHAND_PY_CACHE_URL``, then ``overrides``.
+
+        A variable that does not parse or validate is a :class:`ConfigurationError` naming it.
+        """
+        env = os.environ if environ is None else environ
         values: dict[str, object] = {}
-        if steps := os.environ.get("STAGEHAND_PY_MAX_STEPS"):
-            values["max_steps"] = int(steps)
-        if timeout := os.environ.get("STAGEHAND_PY_TIMEOUT"):
-            values["timeout_s"] = float(timeout)
+        for name, (field, parse) in _ENV_SETTINGS.items():
+            raw = env.get(name, "").strip()
+            if not raw:
+                continue
+            try:
+                values[field] = getattr(cls.model_validate({field: parse(raw)}), field)
+            except (ValueError, ValidationError) as exc:
+                why = (
+                    exc.errors(include_url=False)[0]["msg"]
+                    if isinstance(exc, ValidationError)
+                    else f"expected {'a whole number' if parse is int else 'a number'}"
+                )
+                described = cls.model_fields[field].description or field
+                raise ConfigurationError(
+                    f"The environment variable {name}={raw!r} is not a valid {field} "
+                    f"({described}): {why}. Fix or unset it."
+                ) from None
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.checked(values)
 
@@ -83,3 +138,19 @@ class Settings(BaseModel):
     def updated(self, **changes: object) -> Settings:
         """A copy with ``changes`` applied and validated."""
         return Settings.checked({**self.model_dump(), **changes})
+
+
+def check_arguments(owner: str, given: Iterable[str], accepted: Iterable[str]) -> None:
+    """Raise :class:`ConfigurationError` for any name in ``given`` that is not ``accepted``,
+    suggesting the closest accepted name and listing them all (constructor typos)."""
+    known = sorted(set(accepted))
+    unknown = [name for name in given if name not in known]
+    if not unknown:
+        return
+    hints = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, known, n=1)
+        hints.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    raise ConfigurationError(
+        f"{owner}() got unknown argument(s) {', '.join(hints)}. It accepts: {', '.join(known)}."
+    )

@@ -19,6 +19,8 @@ The tree::
     │   └── ActTimeoutError           ... because its wall-clock timeout ran out (TIMEOUT)
     ├── ExtractError                  an extract() did not produce valid data
     └── CacheError                    the action cache could not be used as asked
+        └── CacheMissError            cache_mode="require" (or self_heal=False) and the cache
+                                      could not answer without the model
 
 ``ActError.code`` (also ``ActResult.code``) says why an act stopped, in both snapshot modes:
 
@@ -31,6 +33,8 @@ The tree::
     MAX_STEPS             max_steps actions ran without reaching the goal
     TIMEOUT               timeout_s ran out
     PAGE_EMPTY            the page shows nothing to act on
+    ELEMENT_REPLACED      the page kept replacing the element the model chose before it could
+                          be used (looked again max_reasks + 1 times)
 
 Catch ``StagehandError`` to handle them all. Messages say what went wrong and what
 to do about it; none of them ever contains the value of a secret variable.
@@ -53,6 +57,7 @@ ActErrorCode = Literal[
     "MAX_STEPS",
     "TIMEOUT",
     "PAGE_EMPTY",
+    "ELEMENT_REPLACED",
 ]
 """Why an act() stopped without reaching its goal (``ActError.code``, ``ActResult.code``)."""
 
@@ -152,3 +157,19 @@ class ExtractError(StagehandError):
 
 class CacheError(StagehandError):
     """The action cache could not be used as asked (e.g. an unwritable directory)."""
+
+
+class CacheMissError(CacheError):
+    """The action cache could not answer and the model may not be asked.
+
+    Raised by ``cache_mode="require"`` when no entry holds the call (``reason="miss"``) or a
+    cached step no longer holds on the page (``reason="stale"``), and by ``self_heal=False``
+    for a stale step. ``instruction`` (redacted) and ``key`` (the entry's digest) name the
+    entry; no model was called.
+    """
+
+    def __init__(self, message: str, *, instruction: str, key: str, reason: str) -> None:
+        self.instruction = instruction
+        self.key = key
+        self.reason = reason
+        super().__init__(message)

@@ -9,6 +9,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from ._errors import ActErrorCode
 from .llm._usage import Usage
 
+CodeStyle = Literal["sync", "async"]
+CodeVariables = Literal["env", "params"]
+
 CacheStatus = Literal["off", "miss", "hit", "healed"]
 
 
@@ -24,6 +27,8 @@ class ActionRecord(BaseModel):
     description: str = ""
     reason: str = ""
     url: str = ""
+    # The model's confidence in this action (0.00-1.00), when it gave one.
+    confidence: float | None = None
 
 
 class Verification(BaseModel):
@@ -53,11 +58,42 @@ class ActResult(BaseModel):
     # Why a failed act stopped (None on success); ActError carries the same code.
     code: ActErrorCode | None = None
     opened_pages: list[str] = Field(default_factory=list)
+    # Mean confidence of the model's last 5 action attempts: an action that ran counts with
+    # the confidence the model gave (left out if it gave none), one that could not run (refused
+    # element or arguments, failed on the page, element replaced) counts 0.00. None when no
+    # attempt counted.
+    confidence: float | None = None
     # The page the act ended on (a new tab when a click opened one and it was followed).
     page: Any = Field(default=None, exclude=True, repr=False)
 
     def __bool__(self) -> bool:
         return self.success
+
+    def to_playwright_code(
+        self,
+        style: CodeStyle = "sync",
+        *,
+        variables: CodeVariables = "env",
+        function_name: str = "run",
+        url: str | None = None,
+    ) -> str:
+        """Plain Playwright Python that redoes this act's actions with no model.
+
+        A module defining ``run(page)`` (``async def`` with ``style="async"``); variables are
+        ``os.environ["NAME"]`` lookups, or parameters with ``variables="params"``; never
+        values. Each step uses its most durable selector. ``url`` adds a ``page.goto`` first.
+        See :mod:`stagehand_py.codegen`.
+        """
+        from .codegen import playwright_code
+
+        return playwright_code(
+            self.actions,
+            style=style,
+            variables=variables,
+            function_name=function_name,
+            url=url,
+            title=f"act: {self.instruction}",
+        )
 
 
 class ObserveResult(BaseModel):
@@ -70,3 +106,24 @@ class ObserveResult(BaseModel):
     element: int | None = None
     selectors: list[str] = Field(default_factory=list)
     frame: list[str] = Field(default_factory=list)
+
+    def to_playwright_code(
+        self,
+        style: CodeStyle = "sync",
+        *,
+        variables: CodeVariables = "env",
+        function_name: str = "run",
+        url: str | None = None,
+    ) -> str:
+        """Plain Playwright Python for this element's action (see
+        :meth:`ActResult.to_playwright_code`)."""
+        from .codegen import playwright_code
+
+        return playwright_code(
+            [self],
+            style=style,
+            variables=variables,
+            function_name=function_name,
+            url=url,
+            title=f"observe: {self.description}",
+        )

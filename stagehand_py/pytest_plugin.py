@@ -10,14 +10,24 @@ Fixtures (async, when pytest-playwright-asyncio is the Playwright plugin in use)
 Fixtures you may override in a conftest.py:
     ``stagehand_llm``       the model client (default: ``None`` = from the options/environment)
     ``stagehand_settings``  limits and timeouts (default: ``Settings.from_env()``)
+    ``stagehand_url_normalizer``  a function ``url -> url`` applied to cache keys (default None)
+
+These fixtures need pytest-playwright (sync) or pytest-playwright-asyncio (async); with
+neither installed, asking for one fails the test with a message saying what to install.
 
 Options (group "stagehand"), each with an environment variable used when the option is absent:
     --stagehand-model        STAGEHAND_PY_MODEL       e.g. openai/gpt-4.1-mini
     --stagehand-base-url     STAGEHAND_PY_BASE_URL    an OpenAI-compatible server
     --stagehand-cache-dir    STAGEHAND_PY_CACHE_DIR   action cache directory
     --stagehand-history-dir  STAGEHAND_PY_HISTORY_DIR per-site workflow history directory
+    --stagehand-cache-mode   STAGEHAND_PY_CACHE_MODE  read-write, read-only or require
+    --stagehand-cache-url    STAGEHAND_PY_CACHE_URL   auto, full or path (what of the URL keys)
     --stagehand-fake         STAGEHAND_PY_FAKE=1      scripted fake model, see below
     --stagehand-no-chromium  STAGEHAND_PY_NO_CHROMIUM=1
+
+With a cache directory, each test's cache writes are held until it ends and written only if
+it passed (setup, call and teardown): a failing test never records steps. The terminal
+summary says how many model calls the session made and how the cache did.
 
 ``--stagehand-fake`` swaps the model for a :class:`~stagehand_py.testing.ScriptedLLM` (async
 twin under pytest-playwright-asyncio) that is fresh for every test and reachable as the
@@ -37,6 +47,7 @@ from __future__ import annotations
 
 import os
 import types
+import warnings
 from collections.abc import Generator, Sequence
 from typing import Any, TypeVar
 
@@ -45,13 +56,25 @@ from pydantic import BaseModel
 
 from ._chromium import find_chromium, launch_args, playwright_bundled_chromium
 from ._config import Settings
+from ._errors import CacheError
 from ._history import CallRecord
+from .cache import ActionCache, CacheWarning
 from .llm._messages import Message, ToolSpec
 
 T = TypeVar("T", bound=BaseModel)
 
 # Where each test's start position in the SDK's history is kept, for the failure report.
 _HISTORY_KEY = pytest.StashKey[tuple[list[CallRecord], int]]()
+# The cache whose writes the test holds, and whether any phase of the test failed.
+_HELD_CACHE_KEY = pytest.StashKey[ActionCache]()
+_FAILED_KEY = pytest.StashKey[bool]()
+# Every SDK the session built, for the terminal summary.
+_SDKS_KEY = pytest.StashKey[list[Any]]()
+_NEEDS_PLAYWRIGHT = (
+    "stagehand_py's pytest fixtures are built on pytest-playwright's `page`: install "
+    "pytest-playwright (sync tests: pip install pytest-playwright) or "
+    "pytest-playwright-asyncio (async tests), then run pytest again."
+)
 _SYNC_PLUGINS = ("playwright", "pytest_playwright.pytest_playwright")
 _ASYNC_PLUGINS = ("playwright-asyncio", "pytest_playwright_asyncio.pytest_playwright_asyncio")
 
@@ -78,6 +101,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--stagehand-history-dir",
         default=None,
         help="Directory of the per-site workflow history (env STAGEHAND_PY_HISTORY_DIR).",
+    )
+    group.addoption(
+        "--stagehand-cache-mode",
+        default=None,
+        choices=("read-write", "read-only", "require"),
+        help="read-write (default): replay and record; read-only: replay, never write; "
+        "require: a miss fails the test with CacheMissError and the model is never called "
+        "(env STAGEHAND_PY_CACHE_MODE).",
+    )
+    group.addoption(
+        "--stagehand-cache-url",
+        default=None,
+        choices=("auto", "full", "path"),
+        help="What of the page URL keys a cache entry: auto (default: path and query on "
+        "127.0.0.1/localhost, whose port changes every run; the full URL elsewhere), full, or "
+        "path (env STAGEHAND_PY_CACHE_URL).",
     )
     group.addoption(
         "--stagehand-fake",
@@ -120,6 +159,11 @@ def pytest_configure(config: pytest.Config) -> None:
     elif _has_any(config, _SYNC_PLUGINS):
         fixtures = _sdk_fixtures(is_async=False)
     else:
+        # Say what to install where the fixtures are used (and only there: this plugin loads
+        # in every pytest run of an environment that has the package).
+        config.pluginmanager.register(
+            _missing_playwright_fixtures(), f"{__name__}.missing_playwright"
+        )
         return
     config.pluginmanager.register(fixtures, f"{__name__}.sdk_fixtures")
     config.pluginmanager.register(_chromium_supply(), f"{__name__}.chromium_supply")
@@ -136,13 +180,68 @@ def pytest_runtest_makereport(
         calls = history[start:]
         if calls:
             report.sections.append(("stagehand", "\n".join(record.summary() for record in calls)))
+    _settle_held_writes(item, report)
     return report
+
+
+def _settle_held_writes(item: pytest.Item, report: pytest.TestReport) -> None:
+    """Write a test's held cache entries when all its phases passed; drop them otherwise."""
+    cache = item.stash.get(_HELD_CACHE_KEY, None)
+    if cache is None:
+        return
+    if not report.passed:
+        item.stash[_FAILED_KEY] = True
+    if report.when != "teardown":
+        return
+    del item.stash[_HELD_CACHE_KEY]
+    if item.stash.get(_FAILED_KEY, False):
+        cache.discard()
+        return
+    try:
+        cache.commit()
+    except CacheError as exc:  # an unwritable directory must not break the run
+        warnings.warn(f"{item.nodeid}: cache entries not written: {exc}", CacheWarning, 2)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    sdks = config.stash.get(_SDKS_KEY, [])
+    if not sdks:
+        return
+    calls = sum(len(sdk.history) for sdk in sdks)
+    model_calls = sum(record.llm_calls for sdk in sdks for record in sdk.history)
+    line = f"stagehand: {calls} act/extract/observe call(s), {model_calls} model call(s)"
+    caches = [sdk.cache for sdk in sdks if sdk.cache is not None]
+    if caches:
+        hits = sum(cache.stats.hits for cache in caches)
+        misses = sum(cache.stats.misses for cache in caches)
+        healed = sum(cache.stats.healed for cache in caches)
+        writes = sum(cache.stats.writes for cache in caches)
+        line += f"; cache: {hits} hit(s), {misses} miss(es), {healed} healed, {writes} write(s)"
+    terminalreporter.write_line(line)
+
+
+def _missing_playwright_fixtures() -> types.ModuleType:
+    def needs_playwright() -> None:
+        pytest.fail(_NEEDS_PLAYWRIGHT, pytrace=False)
+
+    names = ("stagehand", "stagehand_page", "async_stagehand", "async_stagehand_page")
+    return _module(
+        "missing_playwright",
+        **{name: pytest.fixture(name=name)(needs_playwright) for name in names},
+    )
 
 
 @pytest.fixture(scope="session")
 def stagehand_settings() -> Settings:
     """Limits and timeouts of the session's SDK; override to change them for your suite."""
     return Settings.from_env()
+
+
+@pytest.fixture(scope="session")
+def stagehand_url_normalizer() -> Any:
+    """A function ``url -> url`` run on every URL before it keys a cache entry (after the
+    built-in normalisation), e.g. to drop a session id; ``None`` for none."""
+    return None
 
 
 def _module(name: str, **fixtures: object) -> types.ModuleType:
@@ -228,12 +327,22 @@ def _sdk_fixtures(*, is_async: bool) -> types.ModuleType:
         return _stagehand_fake_switch
 
     @pytest.fixture(scope="session", name=sdk_name)
-    def sdk(pytestconfig: pytest.Config, stagehand_llm: Any, stagehand_settings: Settings) -> Any:
+    def sdk(
+        pytestconfig: pytest.Config,
+        stagehand_llm: Any,
+        stagehand_settings: Settings,
+        stagehand_url_normalizer: Any,
+    ) -> Any:
         """The session's Stagehand (AsyncStagehand), configured from the options."""
         from ._async.stagehand import AsyncStagehand
         from ._sync.stagehand import Stagehand
 
-        return (AsyncStagehand if is_async else Stagehand)(
+        # Options given on the command line win over the settings fixture (and its env).
+        chosen = {
+            "cache_mode": pytestconfig.getoption("--stagehand-cache-mode"),
+            "cache_url": pytestconfig.getoption("--stagehand-cache-url"),
+        }
+        built = (AsyncStagehand if is_async else Stagehand)(
             _option(pytestconfig, "--stagehand-model", "STAGEHAND_PY_MODEL"),
             llm=stagehand_llm,
             base_url=_option(pytestconfig, "--stagehand-base-url", "STAGEHAND_PY_BASE_URL"),
@@ -241,8 +350,11 @@ def _sdk_fixtures(*, is_async: bool) -> types.ModuleType:
             history_dir=_option(
                 pytestconfig, "--stagehand-history-dir", "STAGEHAND_PY_HISTORY_DIR"
             ),
-            settings=stagehand_settings,
+            url_normalizer=stagehand_url_normalizer,
+            settings=stagehand_settings.updated(**{k: v for k, v in chosen.items() if v}),
         )
+        pytestconfig.stash.setdefault(_SDKS_KEY, []).append(built)
+        return built
 
     @pytest.fixture(name=f"{sdk_name}_page")
     def wrapped_page(request: pytest.FixtureRequest, page: Any) -> Any:
@@ -259,8 +371,13 @@ def _sdk_fixtures(*, is_async: bool) -> types.ModuleType:
             # A fresh script per test: replies queued by one test never leak into the next.
             _stagehand_fake_switch.fresh()
         # Tests that use the SDK without the wrapped page get a failure report too.
-        if sdk_name in request.fixturenames:
-            _mark_history(request, request.getfixturevalue(sdk_name).history)
+        if {sdk_name, f"{sdk_name}_page"} & set(request.fixturenames):
+            built = request.getfixturevalue(sdk_name)
+            _mark_history(request, built.history)
+            if built.cache is not None:
+                # Only a passing test writes to the cache (see _settle_held_writes).
+                built.cache.hold_writes()
+                request.node.stash[_HELD_CACHE_KEY] = built.cache
 
     @pytest.fixture
     def stagehand_fake(_stagehand_fake_switch: _FakeSwitch | None) -> Any:

@@ -1,10 +1,38 @@
 """Fakes for your own tests: models that answer from a script or a function, offline.
 
-``ScriptedLLM``/``AsyncScriptedLLM`` answer each request with the next queued item and keep
-every request they received (``.requests``), so a test can assert on what the model was
-sent. ``FunctionLLM``/``AsyncFunctionLLM`` compute answers with your functions.
-``do_action``, ``skip_section`` and ``tool_call`` build the tool calls act() expects.
-``serve_directory(path)`` serves your fixture pages from 127.0.0.1 in a ``with`` block.
+Models
+    ``ScriptedLLM`` / ``AsyncScriptedLLM`` answer each request with the next queued item and
+    keep every request they received (``.requests``, each a ``RecordedRequest`` with its
+    ``options.kind``: act, verify, observe, extract, agent ...), so a test can assert on what
+    the model was sent. ``FunctionLLM`` / ``AsyncFunctionLLM`` compute answers with your
+    functions ``chat(messages, tools)`` and ``structured(messages, schema)``. Use the sync
+    fakes with ``Stagehand`` and the async ones with ``AsyncStagehand`` (the other way round is
+    a ``ConfigurationError``).
+
+Replies, one builder per kind of request
+    act (a chat request with tools)
+        ``do_action(method, element, args=(), *, step, why, completed)``: act on element N;
+        ``skip_section(reason)``: the element is not in the section shown;
+        ``tool_call(name, **arguments)``: any other tool call.
+    verify (after ``completed=True``)
+        ``verify_answer(completed=True, reason="")``.
+    observe
+        ``observe_answer(*elements)``: element numbers, or ``observed(element, description,
+        method="click", arguments=())`` for more; none means nothing was found.
+    extract (one request per part of the page)
+        ``extract_answer(data, *, complete=True)``: ``data`` shaped like your schema (a dict
+        or an instance); ``complete=False`` asks for the next part.
+    agent (one request per step)
+        ``agent_output(*actions, thinking="", evaluation_previous_goal="", memory="",
+        next_goal="")``: a plain dict the agent's output model validates; each action is a
+        dict in the agent's action format, e.g. ``{"click": {"element": 3}}``.
+
+A scripted act with its verify answer::
+
+    llm = ScriptedLLM(do_action("click", 4, completed=True), verify_answer(True, "sent"))
+
+Pages
+    ``serve_directory(path)`` serves your fixture pages from 127.0.0.1 in a ``with`` block.
 """
 
 from __future__ import annotations
@@ -13,9 +41,14 @@ from ._async.llm.testing import (
     AsyncFunctionLLM,
     AsyncScriptedLLM,
     RecordedRequest,
+    agent_output,
     do_action,
+    extract_answer,
+    observe_answer,
+    observed,
     skip_section,
     tool_call,
+    verify_answer,
 )
 from ._page_server import serve_directory
 from ._sync.llm.testing import FunctionLLM, ScriptedLLM
@@ -26,8 +59,13 @@ __all__ = [
     "FunctionLLM",
     "RecordedRequest",
     "ScriptedLLM",
+    "agent_output",
     "do_action",
+    "extract_answer",
+    "observe_answer",
+    "observed",
     "serve_directory",
     "skip_section",
     "tool_call",
+    "verify_answer",
 ]

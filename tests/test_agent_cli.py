@@ -1,4 +1,4 @@
-"""``stagehand-py agent`` over an OpenAI-compatible loopback server (the real openai client on
+"""``pystagehand agent`` over an OpenAI-compatible loopback server (the real openai client on
 the wire), and ``stagehand_page.agent`` in a user's pytest suite with its failure report.
 
 Commands run in-process in a worker thread, as in tests/test_cli.py; the plugin's inner suite
@@ -134,6 +134,33 @@ def test_agent_command_that_does_not_succeed_exits_1_with_its_reason(
     assert err.splitlines()[-1] == (
         "error: the agent ended with reason max_steps: Saw the home page only."
     )
+
+
+def test_agent_command_json_is_one_object_on_stdout(
+    capsys: pytest.CaptureFixture[str], wire_model: LLMWireServer, pages_url: str
+) -> None:
+    wire_model.reply(agent_answer(lambda _: [{"action": "scroll", "direction": "down"}], "look"))
+    wire_model.reply(
+        agent_answer(lambda _: [{"action": "done", "success": True, "text": "Seen."}], "finish")
+    )
+    code, out, err = run_cli(
+        capsys, "agent", pages_url + "agent/index.html", "Look around", "--json", "-q"
+    )
+    assert code == 0, err
+    document = json.loads(out)  # stdout holds the one JSON object and nothing else
+    assert document["ok"] is True and document["command"] == "agent"
+    assert document["result"]["reason"] == "done" and document["result"]["final_text"] == "Seen."
+    assert "usage: 2 LLM call(s)" in err
+
+    wire_model.reply(agent_answer(lambda _: [{"action": "scroll", "direction": "down"}], "look"))
+    summary = {"thinking": "t", "text": "Gave up."}
+    wire_model.reply(openai_completion(tool_calls=[openai_tool_call("FinalSummary", summary)]))
+    code, out, err = run_cli(
+        capsys, "agent", pages_url + "agent/index.html", "Look", "--json", "--max-steps", "1"
+    )
+    failed = json.loads(out)
+    assert code == 1 and failed["ok"] is False
+    assert "max_steps" in failed["error"]["message"]
 
 
 PLUGIN_SUITE = """

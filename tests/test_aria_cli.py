@@ -1,4 +1,4 @@
-"""``stagehand-py snapshot URL --mode aria`` prints the accessibility-tree list."""
+"""``pystagehand snapshot URL --mode aria`` prints the accessibility-tree list."""
 
 from __future__ import annotations
 

@@ -82,3 +82,53 @@ def test_format_version_is_part_of_the_key() -> None:
     assert key.version == CACHE_FORMAT_VERSION
     assert older.digest != key.digest
     assert len(key.digest) == 64 and key.short == key.digest[:12]
+
+
+@pytest.mark.parametrize(
+    "origin",
+    [
+        "http://127.0.0.1:53117",
+        "http://127.8.9.10:8000",
+        "http://localhost:4000",
+        "https://app.localhost:9443",
+        "http://[::1]:8080",
+    ],
+)
+def test_a_loopback_origin_is_keyed_by_path_and_query(origin: str) -> None:
+    # A test server's port changes every run: it must not make every run a miss.
+    run_one = CacheKey.create("add the mug", f"{origin}/shop.html?b=2&a=1#cart")
+    run_two = CacheKey.create("add the mug", "http://127.0.0.1:40001/shop.html?a=1&b=2")
+    assert run_one.url == "/shop.html?a=1&b=2"
+    assert run_one.digest == run_two.digest
+    other_page = CacheKey.create("add the mug", f"{origin}/cart.html?a=1&b=2")
+    assert other_page.digest != run_one.digest
+
+
+def test_other_origins_keep_the_full_url_unless_path_mode_is_chosen() -> None:
+    one = CacheKey.create("add the mug", "https://shop.example/cart")
+    two = CacheKey.create("add the mug", "https://staging.shop.example/cart")
+    assert one.url == "https://shop.example/cart" and one.digest != two.digest
+    assert CacheKey.create("x", "http://10.0.0.5:8000/a").url == "http://10.0.0.5:8000/a"
+    path_one = CacheKey.create("add the mug", "https://shop.example/cart", url_mode="path")
+    path_two = CacheKey.create("add the mug", "https://staging.shop.example/cart", url_mode="path")
+    assert path_one.url == "/cart" and path_one.digest == path_two.digest
+    full = CacheKey.create("x", "http://127.0.0.1:53117/a", url_mode="full")
+    assert full.url == "http://127.0.0.1:53117/a"
+    # URLs without an origin are keyed as they are in every mode.
+    assert CacheKey.create("x", "about:blank", url_mode="path").url == "about:blank"
+    with pytest.raises(CacheError, match="Unknown cache URL mode 'origin'"):
+        CacheKey.create("x", "https://a.example/", url_mode="origin")  # type: ignore[arg-type]
+
+
+def test_the_user_hook_sees_the_loopback_path() -> None:
+    cache = ActionCache("unused", url_normalizer=lambda url: url.split("?")[0])
+    key = cache.key_for("open item", "http://127.0.0.1:5555/item.html?id=7")
+    assert key.url == "/item.html"
+    assert key.digest == cache.key_for("open item", "http://localhost:1/item.html?id=8").digest
+
+
+def test_act_keys_keep_their_recipe_and_observe_keys_differ() -> None:
+    act = CacheKey.create("the search box", "https://a.example/")
+    observe = CacheKey.create("the search box", "https://a.example/", kind="observe")
+    assert observe.digest != act.digest
+    assert act.digest == CacheKey("the search box", "https://a.example/", ()).digest

@@ -8,16 +8,21 @@ suite's own sync Playwright session is live, and a thread is much faster than a 
 from __future__ import annotations
 
 import json
+import os
 import socket
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
+from stagehand_py.cache import ActionCache
 from stagehand_py.cli import main
 from stagehand_py.cli._demo import DEMO_VARIABLES
 from tests import secret_values
+from tests.cache_writer_proc import build_entry
 from tests.llm_wire_server import (
     LLMWireServer,
     anthropic_message,
@@ -259,3 +264,190 @@ def test_environment_base_urls_reach_only_their_own_provider(
     assert code == 0, err
     assert "the Hi button" in out
     assert llm_server.bodies[-1]["model"] == "claude-test"
+
+
+# ---------------------------------------------------------------- built for scripting (#15)
+
+
+def _one_json_document(out: str) -> dict[str, object]:
+    """stdout must be exactly one JSON object: what `| jq` reads with no cleaning."""
+    assert out.endswith("\n") and out.count("\n") == 1, out[:500]
+    document = json.loads(out)
+    assert isinstance(document, dict)
+    return document
+
+
+def test_json_act_with_codegen_then_json_cache_commands(
+    capsys: pytest.CaptureFixture[str],
+    llm_server: LLMWireServer,
+    no_model: None,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-secret")
+    fill = {"method": "fill", "element": 1, "args": ["<|NAME|>"], "step": "type the name",
+            "why": "asked", "completed": False}  # fmt: skip
+    send = {"method": "click", "element": 2, "args": [], "step": "send",
+            "why": "asked", "completed": True}  # fmt: skip
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("doAction", fill)]))
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("doAction", send)]))
+    verdict = {"completed": True, "reason": "the title says sent"}
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("VerifyAnswer", verdict)]))
+    cache = tmp_path / "cache"
+    model = ["--model", "openai/wire-model", "--base-url", llm_server.openai_base_url]
+
+    code, out, err = run_cli(
+        capsys, "act", FORM_PAGE, "type <|NAME|> and send it", "--var",
+        f"NAME={secret_values.PASSWORD}", *model, "--cache-dir", str(cache), "--json",
+        "--codegen",
+    )  # fmt: skip
+
+    assert code == 0, err
+    document = _one_json_document(out)
+    assert document["ok"] is True and document["command"] == "act"
+    result = document["result"]
+    assert isinstance(result, dict) and result["success"] is True and result["cache"] == "miss"
+    assert [a["method"] for a in result["actions"]] == ["fill", "click"]
+    generated = str(document["playwright_code"])
+    assert 'os.environ["NAME"]' in generated and "def run(page: Page)" in generated
+    assert "act: type <|NAME|> and send it ..." in err and "usage: 3 LLM call(s)" in err
+    for text in (out, err):
+        assert secret_values.PASSWORD not in text
+
+    code, out, _ = run_cli(capsys, "cache", "list", "--cache-dir", str(cache), "--json")
+    listing = _one_json_document(out)
+    [entry] = listing["entries"]  # type: ignore[misc]
+    assert entry["instruction"] == "type <|NAME|> and send it" and entry["actions"] == 2
+    code, out, _ = run_cli(
+        capsys, "cache", "show", entry["key"][:8], "--cache-dir", str(cache), "--json", "--diff"
+    )
+    shown = _one_json_document(out)
+    assert shown["entry"]["key"] == entry["key"]  # type: ignore[index]
+    assert "never healed" in str(shown["diff"])
+    code, out, _ = run_cli(capsys, "cache", "clear", "--cache-dir", str(cache), "--json")
+    assert _one_json_document(out)["removed"] == 1
+
+
+def test_json_errors_are_json_too_and_max_steps_applies(
+    capsys: pytest.CaptureFixture[str],
+    llm_server: LLMWireServer,
+    no_model: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-secret")
+    fill = {"method": "fill", "element": 1, "args": ["Ada"], "step": "type the name",
+            "why": "asked", "completed": False}  # fmt: skip
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("doAction", fill)]))
+    code, out, err = run_cli(
+        capsys, "act", FORM_PAGE, "type Ada and send it", "--model", "openai/wire-model",
+        "--base-url", llm_server.openai_base_url, "--max-steps", "1", "--timeout", "60", "--json",
+    )  # fmt: skip
+    assert code == 1
+    document = _one_json_document(out)
+    assert document["ok"] is False
+    error = document["error"]
+    assert isinstance(error, dict) and error["type"] == "ActError" and error["code"] == "MAX_STEPS"
+    assert "max_steps=1" in str(error["message"])
+    assert document["result"]["actions"][0]["method"] == "fill"  # type: ignore[index]
+    assert err.splitlines()[-1].startswith("error: Stopped after max_steps=1")  # after progress
+    assert llm_server.pending == 0 and len(llm_server.bodies) == 1
+
+
+def test_json_snapshot_observe_extract_and_demo(
+    capsys: pytest.CaptureFixture[str],
+    llm_server: LLMWireServer,
+    no_model: None,
+    monkeypatch: pytest.MonkeyPatch,
+    pages_url: str,
+) -> None:
+    page = pages_url + "hello.html"
+    code, out, err = run_cli(capsys, "snapshot", page, "--json")
+    assert code == 0, err
+    snap = _one_json_document(out)
+    assert snap["url"] == page and "0:<button>Hi</button>" in snap["chunks"][0]["text"]  # type: ignore[index]
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-secret")
+    monkeypatch.setenv("STAGEHAND_PY_MODEL", "openai/wire-model")
+    monkeypatch.setenv("STAGEHAND_PY_BASE_URL", llm_server.openai_base_url)
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("ObserveAnswer", OBSERVED)]))
+    answer = {"data": {"text": "Hi"}, "complete": True}
+    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("ExtractAnswer", answer)]))
+    code, out, err = run_cli(capsys, "observe", page, "the button", "--json")
+    assert code == 0, err
+    observed = _one_json_document(out)
+    assert observed["results"][0]["description"] == "the Hi button"  # type: ignore[index]
+    assert observed["llm_calls"] == 1 and "usage:" in err
+    code, out, err = run_cli(capsys, "extract", page, "the button's label", "--json", "-q")
+    assert code == 0, err
+    assert _one_json_document(out)["data"] == "Hi"
+
+    monkeypatch.delenv("STAGEHAND_PY_MODEL")
+    code, out, err = run_cli(capsys, "demo", "--fake", "--json", "-q")
+    assert code == 0, err
+    demo = _one_json_document(out)
+    assert demo["member_name_shown"] == "Ada Lovelace"
+    assert demo["extract"]["plan"] == "Pro"  # type: ignore[index]
+    assert DEMO_VARIABLES["password"] not in out + err
+
+
+def test_version_and_help_name_the_console_script(capsys: pytest.CaptureFixture[str]) -> None:
+    from stagehand_py import __version__
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--version"])
+    assert stopped.value.code == 0
+    assert capsys.readouterr().out == f"pystagehand {__version__}\n"
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    help_text = capsys.readouterr().out
+    assert help_text.startswith("usage: pystagehand") and "--json" in help_text
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [("STAGEHAND_PY_MAX_STEPS", "ten"), ("STAGEHAND_PY_TIMEOUT", "soon"),
+     ("STAGEHAND_PY_CACHE_MODE", "sometimes")],
+)  # fmt: skip
+def test_a_bad_environment_variable_is_one_line_naming_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    code, out, err = run_cli(capsys, "act", "http://127.0.0.1:9/", "say hi", "--json")
+    assert code == 1
+    assert err.startswith(f"error: The environment variable {variable}={value!r}")
+    assert err.count("\n") == 1 and "Traceback" not in err
+    error = _one_json_document(out)["error"]
+    assert isinstance(error, dict) and error["type"] == "ConfigurationError"
+
+
+def _run_into_a_closed_pipe(*args: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    """Run the command line with stdout a pipe whose reader is already gone (`| head` done)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "stagehand_py", *args],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            env=env,
+        )
+    finally:
+        os.close(write_end)
+    return done.returncode, done.stderr
+
+
+def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path, pages_url: str) -> None:
+    cache = ActionCache(tmp_path)
+    for n in range(3):
+        cache.put(build_entry(cache, "x", url=f"https://a.example/{n}"))
+    for args in (
+        ("cache", "list", "--cache-dir", str(tmp_path)),
+        ("--help",),
+        ("snapshot", pages_url + "long.html"),
+    ):
+        code, err = _run_into_a_closed_pipe(*args)
+        # 141 is what a shell reports for SIGPIPE; --help may finish writing into the buffer.
+        assert code == 141 or (code == 0 and args == ("--help",)), (args, code, err)
+        assert "Traceback" not in err and "BrokenPipe" not in err and "Exception" not in err, err

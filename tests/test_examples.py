@@ -45,3 +45,24 @@ def test_scrape_list() -> None:
 def test_pytest_suite(suite: str) -> None:
     out = run_example("-m", "pytest", "-q", cwd=EXAMPLES / suite)
     assert "2 passed" in out
+
+
+def test_the_checkout_suite_hits_the_cache_on_its_second_run(tmp_path: Path) -> None:
+    # Each run serves the shop on a new random port: a URL-keyed cache would never hit.
+    cache = f"--stagehand-cache-dir={tmp_path / 'cache'}"
+    suite = EXAMPLES / "test_checkout_suite"
+    first = run_example("-m", "pytest", "-q", cache, cwd=suite)
+    assert "2 passed" in first
+    assert "cache: 0 hit(s), 3 miss(es), 0 healed, 3 write(s)" in first
+    second = run_example("-m", "pytest", "-q", cache, "--stagehand-cache-mode=require", cwd=suite)
+    assert "2 passed" in second
+    assert "0 model call(s); cache: 3 hit(s), 0 miss(es), 0 healed, 0 write(s)" in second
+
+
+def test_scrape_many_concurrently_over_one_browser_and_one_cache() -> None:
+    out = run_example("scrape_many.py")
+    for line in ("Walnut desk lamp     49.00 EUR  1.8 kg  walnut and brass",
+                 "Rope basket          24.50 EUR  0.6 kg  cotton rope"):  # fmt: skip
+        assert line in out
+    # One act went to the model (the act and its verify); five replayed from the cache.
+    assert "6 products; act model calls: 2; cache: 5 hit(s), 1 miss(es)" in out

@@ -7,6 +7,7 @@ session may be live in this process, and Playwright refuses a second one in the 
 from __future__ import annotations
 
 import importlib.util
+import json
 import textwrap
 
 import pytest
@@ -185,3 +186,89 @@ def test_async_fixtures_under_pytest_playwright_asyncio(pytester: pytest.Pyteste
     )
     result.assert_outcomes(passed=2, failed=1)
     result.stdout.fnmatch_lines(["*fixture 'stagehand_page' not found*"])
+
+
+# ---------------------------------------------------------------- the cache in a suite (#15)
+
+CACHE_SUITE_CONFTEST = """
+import pytest
+
+@pytest.fixture(scope="session")
+def stagehand_url_normalizer():
+    # Drop the query: every product page shares one entry.
+    return lambda url: url.split("?")[0]
+"""
+
+CACHE_SUITE_TESTS = """
+import pytest
+from stagehand_py import take_snapshot
+from stagehand_py.testing import do_action, verify_answer
+
+PAGE = '<button onclick="document.title=\\'done\\'">Go</button>'
+
+def _act(stagehand_page, stagehand_fake, name):
+    stagehand_page.goto("data:text/html," + PAGE)  # same "URL" for every test
+    stagehand_page.set_content(PAGE)
+    stagehand_fake.queue(do_action("click", 0, completed=True), verify_answer(True))
+    return stagehand_page.act(f"press Go for {name}")
+
+def test_passes(stagehand_page, stagehand_fake):
+    assert _act(stagehand_page, stagehand_fake, "passes").success
+
+def test_fails_after_acting(stagehand_page, stagehand_fake):
+    _act(stagehand_page, stagehand_fake, "fails")
+    assert stagehand_page.title() == "something else"
+
+@pytest.fixture
+def breaks_in_teardown():
+    yield
+    raise RuntimeError("teardown broke")
+
+def test_teardown_fails(stagehand_page, stagehand_fake, breaks_in_teardown):
+    _act(stagehand_page, stagehand_fake, "teardown")
+
+def test_normalizer_fixture_is_used(stagehand):
+    key = stagehand.cache.key_for("x", "https://shop.example/item?id=1")
+    assert key.url == "https://shop.example/item"
+"""
+
+
+def test_only_passing_tests_write_to_the_cache(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(CACHE_SUITE_CONFTEST)
+    pytester.makepyfile(test_cache=CACHE_SUITE_TESTS)
+    cache_dir = pytester.path / "cache"
+    result = pytester.runpytest_subprocess(
+        *SYNC_ONLY, "--stagehand-fake", f"--stagehand-cache-dir={cache_dir}"
+    )
+    result.assert_outcomes(passed=3, failed=1, errors=1)
+    entries = [json.loads(p.read_text("utf-8")) for p in cache_dir.glob("*.json")]
+    assert [e["instruction"] for e in entries] == ["press Go for passes"]
+    result.stdout.fnmatch_lines(["stagehand: 3 act/extract/observe call(s), 6 model call(s);*"])
+
+    # A second run in require mode: the recorded act replays, the others fail without a model.
+    again = pytester.runpytest_subprocess(
+        *SYNC_ONLY, "--stagehand-fake", f"--stagehand-cache-dir={cache_dir}",
+        "--stagehand-cache-mode=require", "-k", "passes or fails_after",
+    )  # fmt: skip
+    again.assert_outcomes(passed=1, failed=1)
+    again.stdout.fnmatch_lines(["*CacheMissError*press Go for fails*", "*0 model call(s)*"])
+
+
+MISSING_PLAYWRIGHT_TEST = """
+def test_wants_the_page(stagehand_page):
+    pass
+
+def test_plain(tmp_path):
+    pass
+"""
+
+
+def test_without_a_playwright_plugin_the_fixtures_say_what_to_install(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(test_missing=MISSING_PLAYWRIGHT_TEST)
+    result = pytester.runpytest_subprocess(
+        "-p", "no:playwright", "-p", "no:playwright-asyncio", "-p", "no:cacheprovider"
+    )
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(["*install pytest-playwright*pytest-playwright-asyncio*"])

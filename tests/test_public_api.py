@@ -21,6 +21,7 @@ PUBLIC = [
     "Box",
     "BrowserNotFoundError",
     "CacheError",
+    "CacheMissError",
     "CacheWarning",
     "CallRecord",
     "Chunk",

@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 
 from stagehand_py import ConfigurationError
-from stagehand_py.cache import CachedAction
+from stagehand_py.cache import CachedAction, ElementFingerprint
 from stagehand_py.workflow import (
     ChecklistRecord,
     FailureRecord,
@@ -103,7 +103,10 @@ def test_no_variable_value_is_written_in_any_form(tmp_path: Path) -> None:
     history = WorkflowHistory(tmp_path)
     secrets = list(secret_values.ALL)
     typed = flow("log in")
-    typed.actions[0] = CachedAction(method="fill", arguments=[secret_values.PASSWORD])
+    field = ["xpath=//input[@name='password']"]
+    typed.actions[0] = CachedAction(
+        method="fill", selectors=field, arguments=[secret_values.PASSWORD]
+    )
     assert not history.record_flow(URL, typed, secret_values=secrets)
     encoded = flow("search", path="/search")
     encoded.url = "https://www.shop.example/search?q=" + quote(secret_values.EMAIL, safe="")
@@ -111,7 +114,12 @@ def test_no_variable_value_is_written_in_any_form(tmp_path: Path) -> None:
     failure = FailureRecord(item="pay", code="X", url=URL, message=f"bad {secret_values.PHONE}")
     assert not history.record_failure(URL, failure, secret_values=secrets)
     placeholder = flow("log in with <|PASSWORD|>")
-    placeholder.actions[0] = CachedAction(method="fill", arguments=["<|PASSWORD|>"])
+    placeholder.actions[0] = CachedAction(
+        method="fill",
+        selectors=field,
+        arguments=["<|PASSWORD|>"],
+        fingerprint=ElementFingerprint(tag="input", attributes={"name": "password"}),
+    )
     assert history.record_flow(URL, placeholder, secret_values=secrets)
     written = "".join(p.read_text("utf-8") for p in tmp_path.glob("*.json"))
     assert "<|PASSWORD|>" in written

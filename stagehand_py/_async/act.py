@@ -1,11 +1,14 @@
-"""The act() loop: settle, serialize, ask for one action per section, run it, verify.
+"""The act() loop: settle, serialize, ask for actions on part of the page, run them, verify.
 
-One run is an :class:`AsyncActRun`. The model sees one chunk of the page at a time (nearest to
-the scroll position first) and either acts on one of its numbered elements (``doAction``) or
-passes (``skipSection``). Unusable replies go back to the model as tool errors a bounded
-number of times. When the model says the goal is reached, a separate structured request on a
-fresh snapshot (``verify_act_completion``) decides. Every string that leaves for the model or
-the result is redacted of variable values first.
+One run is an :class:`AsyncActRun`. The model sees the page's chunks nearest to the scroll
+position first, packed into one prompt up to ``max_section_chars``, and answers with one or
+more ``doAction`` calls (run in order, each checked against what it saw: see
+:mod:`.act_batch`), ``skipSection`` (show the next part) or ``targetNotFound`` (stop). The
+snapshot is reused across skipped parts while the page's change counter stays the same; a
+part the page changed after it was shown is offered again. Unusable replies go back to the
+model as tool errors a bounded number of times. When the model says the goal is reached, a
+separate structured request on a fresh snapshot (``verify_act_completion``) decides. Every
+string that leaves for the model or the result is redacted of variable values first.
 """
 
 from __future__ import annotations
@@ -13,113 +16,63 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Literal
 
-from playwright.async_api import Page as AsyncPage
-
-from .._act_decision import DoAction, InvalidReply, SkipSection, decide
-from .._config import Settings
-from .._errors import ActErrorCode, ConfigurationError, PageError
-from .._types import ActionRecord, ActResult, ObserveResult, Verification
-from .._variables import Variables
-from ..cache import ElementFingerprint
-from ..dom import Element, Snapshot
-from ..llm._messages import ChatResponse, Message, RequestOptions
-from ..llm._usage import Usage
-from ..prompts.act import (
-    ACT_TOOLS,
-    VerifyAnswer,
-    build_act_messages,
-    build_verify_messages,
-    describe_step,
+from .._act_decision import (
+    Decision,
+    DoAction,
+    InvalidReply,
+    SkipSection,
+    TargetNotFound,
+    decide_all,
 )
+from .._errors import ConfigurationError
+from .._sections import SectionTracker, first_group
+from .._types import ActResult, Verification
+from .._variables import Variables
+from ..dom import Snapshot
+from ..llm._messages import ChatResponse, Message, RequestOptions
+from ..prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_verify_messages
 from ._deadline import DeadlineExceeded, call_with_deadline
-from .cache_fingerprint import fingerprint_of_locator
-from .executor import Performed, perform
+from .act_batch import BatchOutcome, run_batch
+from .act_state import ActState, ActStep, LLMSource, StopAct
 from .inspect import take_snapshot
 from .llm.base import AsyncLLM
-from .locate import locate_selectors
-from .settle import settle
+from .settle import PageVersion, page_version, settle
 
 logger = logging.getLogger("stagehand_py")
 
+__all__ = ["ActStep", "AsyncActRun", "LLMSource"]
+
 
 @dataclass
-class ActStep:
-    """An action as run, with the element it was run on (for the action cache)."""
+class _Look:
+    """A snapshot, the page's version read just before it, and its rendered chunks.
 
-    record: ActionRecord
-    element: Element | None  # None when replayed without a snapshot
-    arguments: list[str]  # with placeholders
-    fingerprint: ElementFingerprint | None = None
+    ``redact`` sees every raw page string before the rendering shapes it (collapses, caps,
+    escapes), so a secret the page echoes is found however the page wrote it."""
 
+    snapshot: Snapshot
+    version: PageVersion | None
+    redact: Callable[[str], str]
+    _rendered: dict[int, str] = field(default_factory=dict)
 
-# A model, a function that creates one when first needed, or none (replays only).
-LLMSource = AsyncLLM | Callable[[], AsyncLLM] | None
-
-
-class _Stop(Exception):
-    """Ends a run early with a failure message and its code (never escapes this module)."""
-
-    def __init__(self, message: str, code: ActErrorCode) -> None:
-        super().__init__(message)
-        self.message = message
-        self.code: ActErrorCode = code
-
-    @property
-    def timed_out(self) -> bool:
-        return self.code == "TIMEOUT"
+    def content(self, chunk: int) -> str:
+        if chunk not in self._rendered:
+            self._rendered[chunk] = self.snapshot.render_chunk(chunk, redact=self.redact)
+        return self._rendered[chunk]
 
 
-class AsyncActRun:
-    """State of one act(): the page in use, steps so far, usage, the deadline."""
+@dataclass
+class _TurnResult:
+    kind: Literal["skip", "acted", "replaced"]
+    batch: BatchOutcome | None = None
+    note: str = ""
 
-    def __init__(
-        self,
-        page: AsyncPage,
-        llm: LLMSource,
-        instruction: str,
-        *,
-        variables: Variables,
-        settings: Settings,
-        prior_steps: Sequence[ActStep] = (),
-        capture_fingerprints: bool = False,
-    ) -> None:
-        self.page = page
-        self._llm_source = llm
-        self.instruction = instruction
-        self.variables = variables
-        self.settings = settings
-        self.steps: list[ActStep] = list(prior_steps)
-        # The action cache stores each element's fingerprint, read live before acting with
-        # the same recipe the replay uses.
-        self.capture_fingerprints = capture_fingerprints
-        self.verifications: list[Verification] = []
-        self.chunks_seen: list[int] = []
-        self.usage = Usage()
-        self.llm_calls = 0
-        self.opened_pages: list[str] = []
-        self._settled = False
-        self._started = time.monotonic()
-        self._deadline = self._started + settings.timeout_s
 
-    # ----------------------------------------------------------------- time budget
-    def _remaining_s(self) -> float:
-        return self._deadline - time.monotonic()
-
-    def _check_time(self) -> None:
-        if self._remaining_s() <= 0:
-            raise _Stop(self._timeout_message(), "TIMEOUT")
-
-    def _timeout_message(self) -> str:
-        return (
-            f"act() ran out of time after {self.settings.timeout_s:g} s "
-            f"({len(self.steps)} action(s) taken). Raise timeout_s if the page is slow."
-        )
-
-    def _cap_ms(self, ms: float) -> float:
-        """A Playwright timeout that cannot carry the run past its deadline."""
-        return max(1.0, min(ms, self._remaining_s() * 1000))
+class AsyncActRun(ActState):
+    """One act(): settle, look, ask, run, verify (state and records in :class:`ActState`)."""
 
     # ----------------------------------------------------------------- model calls
     @property
@@ -133,7 +86,8 @@ class AsyncActRun:
         return source
 
     async def _chat(self, messages: list[Message]) -> ChatResponse:
-        self._check_time()
+        self.check_time()
+        asked = time.monotonic()
         try:
             response = await call_with_deadline(
                 lambda: self._llm.chat(
@@ -145,17 +99,20 @@ class AsyncActRun:
                 self._remaining_s(),
             )
         except DeadlineExceeded:
-            raise _Stop(self._timeout_message(), "TIMEOUT") from None
+            self._model_s += time.monotonic() - asked
+            raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
+        self._model_s += time.monotonic() - asked
         self.llm_calls += 1
         self.usage = self.usage + response.usage
         return response
 
     async def _verify(self, snapshot: Snapshot) -> Verification:
-        text = self.variables.redact(snapshot.render_all())
+        text = self.variables.redact(snapshot.render_all(redact=self.variables.redact))
         if len(text) > self.settings.max_prompt_chars:
             text = text[: self.settings.max_prompt_chars] + "\n(page text cut here)"
         messages = build_verify_messages(self.instruction, steps=self._step_lines(), page_text=text)
-        self._check_time()
+        self.check_time()
+        asked = time.monotonic()
         try:
             answer = await call_with_deadline(
                 lambda: self._llm.structured(
@@ -167,7 +124,9 @@ class AsyncActRun:
                 self._remaining_s(),
             )
         except DeadlineExceeded:
-            raise _Stop(self._timeout_message(), "TIMEOUT") from None
+            self._model_s += time.monotonic() - asked
+            raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
+        self._model_s += time.monotonic() - asked
         self.llm_calls += 1
         self.usage = self.usage + answer.usage
         verification = Verification(
@@ -181,49 +140,96 @@ class AsyncActRun:
         )
         return verification
 
-    # ----------------------------------------------------------------- the loop
+    # ----------------------------------------------------------------- looking at the page
     def _step_lines(self) -> list[str]:
         return [self.variables.redact(s.record.description) for s in self.steps]
 
-    async def _snapshot(self) -> Snapshot:
-        # perform() settles after every action; only the first look needs its own wait.
-        if not self._settled:
-            await settle(self.page, timeout_ms=self._cap_ms(self.settings.settle_timeout_ms))
-            self._settled = True
-        return await take_snapshot(self.page)
+    async def _settle(self) -> PageVersion | None:
+        return await settle(self.page, timeout_ms=self.cap_ms(self.settings.settle_timeout_ms))
 
+    async def _look(self, version: PageVersion | None = None) -> _Look:
+        """A fresh snapshot. The run's first look settles the page first; later ones follow a
+        settle that already ran and read ``version`` (else it is read here), always before the
+        snapshot, so a change in between makes the look out of date, never falsely current."""
+        if not self._settled:
+            version = await self._settle()
+            self._settled = True
+        if version is None:
+            version = await page_version(self.page)
+        snapshot = await take_snapshot(self.page)
+        return _Look(snapshot, version, self.variables.redact)
+
+    async def _still_current(self, look: _Look) -> bool:
+        """True while the DOM has not changed since ``look`` was taken."""
+        return look.version is not None and await page_version(self.page) == look.version
+
+    # ----------------------------------------------------------------- the loop
     async def run(self) -> ActResult:
         """Run to success or a clear failure; never raises for an unreached goal."""
         try:
             message = await self._loop()
             return self._result(True, message)
-        except _Stop as stop:
+        except StopAct as stop:
             logger.info("stagehand_py: act failed: %s", stop.message)
             return self._result(False, stop.message, code=stop.code)
 
     async def _loop(self) -> str:
-        seen: set[int] = set()
+        sections = SectionTracker()
+        look: _Look | None = None
+        next_version: PageVersion | None = None  # read by the settle that preceded a new look
+        notes: list[str] = []
+        replaced_looks = 0
         while True:
-            self._check_time()
-            snapshot = await self._snapshot()
-            order = [c for c in snapshot.chunk_order() if c not in seen]
-            if not order:
-                return await self._all_sections_refused(snapshot)
-            chunk = order[0]
-            seen.add(chunk)
-            self.chunks_seen.append(chunk)
-            decision = await self._turn(snapshot, chunk, len(seen))
-            if isinstance(decision, SkipSection):
+            self.check_time()
+            if look is None:
+                look = await self._look(next_version)
+            elif not await self._still_current(look):
+                look = await self._look(await self._settle())
+            new = sections.new_chunks(look.snapshot.chunk_order(), look.content)
+            if not new:
+                # Before giving up, let the page settle once more: a menu or a message that
+                # appeared meanwhile makes its section new again.
+                version = await self._settle()
+                if version is None or version != look.version:
+                    look = await self._look(version)
+                    new = sections.new_chunks(look.snapshot.chunk_order(), look.content)
+                if not new:
+                    return await self._all_sections_refused(look.snapshot)
+            group = first_group(look.snapshot, new, self.settings.max_section_chars)
+            sections.mark_shown(group, look.content)
+            self.chunks_seen.extend(group)
+            turn = await self._turn(look, group, unseen_after=len(new) - len(group), notes=notes)
+            notes, next_version = [], None
+            if turn.kind == "skip":
                 continue
-            seen.clear()  # the page may have changed: every section is new again
-            if decision.completed:
+            look = None
+            if turn.kind == "replaced":
+                replaced_looks += 1
+                if replaced_looks > self.settings.max_reasks:
+                    raise StopAct(
+                        f"The page kept replacing the element the model chose before it could "
+                        f"be used ({turn.note}); looked again {replaced_looks - 1} time(s). Let "
+                        "the page finish updating before act(), or raise max_reasks.",
+                        "ELEMENT_REPLACED",
+                    )
+                sections.forget(group)
+                notes = [f"Your last choice was not run: {turn.note}. Here is the page again."]
+                next_version = await self._settle()
+                continue
+            batch = turn.batch
+            assert batch is not None
+            replaced_looks = 0
+            sections.reset()
+            notes, next_version = batch.notes, batch.version
+            if batch.completed:
                 if not self.settings.verify:
                     return f"Done in {len(self.steps)} action(s) (not verified: verify=False)."
-                verification = await self._verify(await self._snapshot())
+                look = await self._look(next_version)
+                verification = await self._verify(look.snapshot)
                 if verification.completed:
                     return f"Done in {len(self.steps)} action(s): {verification.reason}".strip()
             if len(self.steps) >= self.settings.max_steps:
-                raise _Stop(
+                raise StopAct(
                     f"Stopped after max_steps={self.settings.max_steps} action(s) without "
                     "reaching the goal. Raise max_steps or split the instruction.",
                     "MAX_STEPS",
@@ -236,189 +242,113 @@ class AsyncActRun:
             verification = await self._verify(snapshot)
             if verification.completed:
                 return f"Done in {len(self.steps)} action(s): {verification.reason}".strip()
-            raise _Stop(
+            raise StopAct(
                 f"After {len(self.steps)} action(s), no section of the page offered a next step "
                 f"(looked at {described}); the verifier says: {verification.reason}",
                 "GOAL_NOT_REACHED",
             )
         if not snapshot.elements:
-            raise _Stop(
+            raise StopAct(
                 f"{snapshot.url} shows nothing to act on (no visible text or controls). It may "
                 "still be loading or be blank, or its content may be out of the serializer's "
-                "reach (canvas, closed shadow roots, cross-origin frames).",
+                "reach (canvas, closed shadow roots).",
                 "PAGE_EMPTY",
             )
-        raise _Stop(
+        raise StopAct(
             f"No element matching the instruction was found: the model skipped all {described}. "
             "Check the instruction, or that the page shows what it needs.",
             "ALL_SECTIONS_SKIPPED",
         )
 
     async def _turn(
-        self, snapshot: Snapshot, chunk: int, section_number: int
-    ) -> DoAction | SkipSection:
-        """One section: ask, re-ask on unusable replies, run the chosen action."""
-        shown = snapshot.chunks[self._chunk_position(snapshot, chunk)].element_indexes
+        self, look: _Look, group: list[int], *, unseen_after: int, notes: Sequence[str]
+    ) -> _TurnResult:
+        """One prompt: ask, re-ask on unusable replies, run the chosen actions."""
+        snapshot = look.snapshot
+        in_order = sorted(group)  # the model reads the part shown top to bottom
+        shown = {i for c in snapshot.chunks if c.index in group for i in c.element_indexes}
         messages = build_act_messages(
             self.instruction,
             steps=self._step_lines(),
-            section_text=self.variables.redact(snapshot.render_chunk(chunk)),
-            section_number=section_number,
+            section_text=self.variables.redact("\n".join(look.content(c) for c in in_order)),
+            section_number=snapshot.chunk_order().index(group[0]) + 1,
             section_count=len(snapshot.chunks),
             variable_names=self.variables.names,
-            url=snapshot.url,
+            url=self.variables.redact(snapshot.url),
+            sections_shown=len(group),
+            unseen_after=unseen_after,
+            notes=[self.variables.redact(n) for n in notes],
         )
         problems: list[str] = []
         for _ in range(self.settings.max_reasks + 1):
             response = await self._chat(messages)
-            decision = decide(response, set(shown))
-            if isinstance(decision, DoAction):
-                unknown = self.variables.unknown_placeholders(" ".join(decision.args))
-                if unknown:
-                    decision = InvalidReply(
-                        f"Unknown variable(s) {', '.join(unknown)}. Available: "
-                        f"{', '.join(self.variables.placeholders) or 'none'}.",
-                        decision.call,
-                    )
-            if isinstance(decision, SkipSection):
-                return decision
-            if isinstance(decision, DoAction):
-                try:
-                    await self._act(snapshot, decision)
-                    return decision
-                except _ActionFailed as failed:
-                    decision = InvalidReply(
-                        f"{decision.method} on element {decision.element} failed: "
-                        f"{failed.message}. Choose another element or method, or skipSection.",
-                        decision.call,
-                    )
-            problems.append(decision.error)
-            logger.info("stagehand_py: unusable reply, re-asking: %s", decision.error)
-            messages = [*messages, *_feedback(decision, self.variables)]
-        raise _Stop(
+            decisions = [self._check_variables(d) for d in decide_all(response, shown)]
+            first = decisions[0]
+            if isinstance(first, SkipSection):
+                return _TurnResult("skip")
+            if isinstance(first, TargetNotFound):
+                raise StopAct(
+                    f"The model found no target for the goal on {snapshot.url}: "
+                    f"{first.reason or 'no reason given'}",
+                    "TARGET_NOT_FOUND",
+                )
+            if isinstance(first, DoAction):
+                batch = await run_batch(self, snapshot, decisions)
+                if batch.ran:
+                    return _TurnResult("acted", batch)
+                if batch.replaced:
+                    return _TurnResult("replaced", note=batch.failure)
+                decisions[0] = first = InvalidReply(
+                    f"{first.method} on element {first.element} failed: {batch.failure}. "
+                    "Choose another element or method, or skipSection.",
+                    first.call,
+                )
+            else:
+                self.attempt_failed(first)
+            problems.append(first.error)
+            logger.info("stagehand_py: unusable reply, re-asking: %s", first.error)
+            messages = [*messages, *_feedback(decisions, self.variables)]
+        raise StopAct(
             f"The model gave no usable action after {self.settings.max_reasks + 1} tries. "
             f"Last problem: {self.variables.redact(problems[-1])}",
             "NO_USABLE_REPLY",
         )
 
-    @staticmethod
-    def _chunk_position(snapshot: Snapshot, chunk: int) -> int:
-        for position, candidate in enumerate(snapshot.chunks):
-            if candidate.index == chunk:
-                return position
-        raise PageError(f"Chunk {chunk} is not in the snapshot.")
-
-    async def _act(self, snapshot: Snapshot, decision: DoAction) -> None:
-        element = snapshot.element(decision.element)
-        values = [self.variables.substitute(arg) for arg in decision.args]
-        fingerprint = await self._fingerprint(element) if self.capture_fingerprints else None
-        safe_args = [self.variables.redact(arg) for arg in decision.args]
-        try:
-            performed = await perform(
-                self.page,
-                method=decision.method,
-                selectors=element.selectors,
-                frame=element.frame,
-                args=values,
-                timeout_ms=self._cap_ms(self.settings.action_timeout_ms),
-                follow_new_tabs=self.settings.follow_new_tabs,
-                settle_timeout_ms=self._cap_ms(self.settings.settle_timeout_ms),
-                tag=element.tag,
-            )
-        except PageError as exc:
-            # The page refused (covered element, detached node...): tell the model next turn.
-            self._check_time()
-            raise _ActionFailed(self.variables.redact(str(exc))) from None
-        line = snapshot.render_element(decision.element)
-        description = describe_step(
-            decision.method, safe_args, self.variables.redact(decision.step), line
-        )
-        record = ActionRecord(
-            method=decision.method,
-            selector=performed.selector,
-            selectors=list(element.selectors),
-            frame=list(element.frame),
-            arguments=safe_args,
-            element=decision.element,
-            description=self.variables.redact(description),
-            reason=self.variables.redact(decision.why),
-            url=self.variables.redact(self.page.url),
-        )
-        self.steps.append(
-            ActStep(record=record, element=element, arguments=safe_args, fingerprint=fingerprint)
-        )
-        logger.info("stagehand_py: %s", record.description)
-        if performed.opened:
-            self.opened_pages.extend(p.url for p in performed.opened)
-        self.page = performed.page
-
-    async def _fingerprint(self, element: Element) -> ElementFingerprint | None:
-        try:
-            locator, _ = await locate_selectors(self.page, element.frame, element.selectors)
-            return await fingerprint_of_locator(locator, timeout_ms=self._cap_ms(1000))
-        except PageError:
-            return None  # perform() reports the real problem
-
-    def observed_result(self, observed: ObserveResult, performed: Performed) -> ActResult:
-        """The result of running an observe() result directly (no model call)."""
-        safe_args = [self.variables.redact(a) for a in observed.arguments]
-        record = ActionRecord(
-            method=observed.method,
-            selector=performed.selector,
-            selectors=list(observed.selectors or [observed.selector]),
-            frame=list(observed.frame),
-            arguments=safe_args,
-            element=observed.element,
-            description=self.variables.redact(observed.description),
-            url=self.variables.redact(self.page.url),
-        )
-        self.steps.append(ActStep(record=record, element=None, arguments=safe_args))
-        self.opened_pages.extend(p.url for p in performed.opened)
-        self.page = performed.page
-        return self._result(True, "Ran the observed action without a model call.")
-
-    def replayed_result(self, started: float) -> ActResult:
-        """The result of a cache replay in which every step held (no model call)."""
-        self._started = started
-        result = self._result(True, f"Replayed {len(self.steps)} cached action(s).")
-        result.cache = "hit"
-        return result
-
-    def _result(
-        self, success: bool, message: str, *, code: ActErrorCode | None = None
-    ) -> ActResult:
-        return ActResult(
-            success=success,
-            message=self.variables.redact(message),
-            instruction=self.variables.redact(self.instruction),
-            actions=[s.record for s in self.steps],
-            verifications=self.verifications,
-            chunks_seen=self.chunks_seen,
-            llm_calls=self.llm_calls,
-            usage=self.usage,
-            duration_s=time.monotonic() - self._started,
-            opened_pages=[self.variables.redact(u) for u in self.opened_pages],
-            timed_out=code == "TIMEOUT",
-            code=code,
-            page=self.page,
+    def _check_variables(self, decision: Decision) -> Decision:
+        """A placeholder the user did not define is refused (never typed in literally)."""
+        if not isinstance(decision, DoAction):
+            return decision
+        unknown = self.variables.unknown_placeholders(" ".join(decision.args))
+        if not unknown:
+            return decision
+        return InvalidReply(
+            f"Unknown variable(s) {', '.join(unknown)}. Available: "
+            f"{', '.join(self.variables.placeholders) or 'none'}.",
+            decision.call,
+            confidence=decision.confidence,
         )
 
 
-class _ActionFailed(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-def _feedback(decision: InvalidReply, variables: Variables) -> list[Message]:
-    """Messages that show the model its unusable reply and what was wrong with it."""
-    error = variables.redact(decision.error)
-    if decision.call is None:
+def _feedback(decisions: list[Decision], variables: Variables) -> list[Message]:
+    """Messages that show the model its unusable reply and what was wrong with it: the first
+    decision's error, and for every other call of the reply that it was not run."""
+    first = decisions[0]
+    assert isinstance(first, InvalidReply)
+    error = variables.redact(first.error)
+    if first.call is None:
         return [
-            Message(role="assistant", content=variables.redact(decision.text)),
+            Message(role="assistant", content=variables.redact(first.text)),
             Message(role="user", content=error),
         ]
-    return [
-        Message(role="assistant", tool_calls=[decision.call]),
-        Message(role="tool", tool_call_id=decision.call.id, content=error, is_error=True),
+    calls = [d.call for d in decisions if d.call is not None]
+    answers = [Message(role="tool", tool_call_id=first.call.id, content=error, is_error=True)]
+    answers += [
+        Message(
+            role="tool",
+            tool_call_id=call.id,
+            content="Not run: the first call of this reply could not be used.",
+            is_error=True,
+        )
+        for call in calls[1:]
     ]
+    return [Message(role="assistant", tool_calls=calls), *answers]

@@ -41,7 +41,7 @@ from ..aria._ladder import Rung
 from ..aria._lines import Line, collect_lines, role_census
 from ..aria._parser import AriaNode, parse_aria_snapshot
 from ..dom import Snapshot, load_js
-from ..dom._snapshot import _cyclic_gc_paused
+from ..dom._wire import _cyclic_gc_paused
 from .aria_checks import resolves_to_ref
 
 logger = logging.getLogger("stagehand_py")

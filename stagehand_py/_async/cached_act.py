@@ -1,9 +1,14 @@
 """act() with the action cache in front of the model loop.
 
-Hit: replay the stored steps (selectors in order, fingerprint confirmed, variables
+Hit: replay the stored steps (selectors in order, fingerprint confirmed, then variables
 substituted) with no model call. A step that no longer holds hands over to the model loop from
 the page as it is now, with the replayed steps as history; success rewrites the entry
-("healed"), failure removes it. Miss: the model loop; only a successful act is written.
+("healed", keeping the replaced steps as its previous version), failure removes it. Miss: the
+model loop; only a successful act is written.
+
+``Settings.cache_mode`` narrows this: ``"read-only"`` replays and heals but never writes or
+removes; ``"require"`` never calls the model: a miss or a stale step is a
+:class:`~stagehand_py.CacheMissError`. ``self_heal=False`` makes a stale step that error too.
 """
 
 from __future__ import annotations
@@ -13,9 +18,10 @@ import time
 
 from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
+from pydantic import ValidationError
 
 from .._config import Settings
-from .._errors import CacheError, PageError
+from .._errors import CacheError, CacheMissError, ConfigurationError, PageError
 from .._types import ActionRecord, ActResult
 from .._variables import Variables
 from ..cache import ActionCache, CachedAction, CacheEntry, CacheKey
@@ -41,12 +47,20 @@ async def cached_act(
     cache: ActionCache | None,
 ) -> ActResult:
     if cache is None:
+        if settings.cache_mode == "require":
+            raise ConfigurationError(
+                "cache_mode='require' needs an action cache: pass cache_dir= (or set "
+                "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
+            )
         return await AsyncActRun(
             page, llm, instruction, variables=variables, settings=settings
         ).run()
-    key = cache.key_for(instruction, page.url, variables.names)
+    key = cache.key_for(instruction, page.url, variables.names, url_mode=settings.cache_url)
     entry = cache.get(key)
     if entry is None:
+        if settings.cache_mode == "require":
+            cache.stats.record("miss")
+            raise cache_miss_error(instruction, key, variables, "miss", "no entry is stored for it")
         run = AsyncActRun(
             page,
             llm,
@@ -57,7 +71,7 @@ async def cached_act(
         )
         result = await run.run()
         result.cache = "miss"
-        if result.success:
+        if result.success and settings.cache_mode == "read-write":
             _store(cache, key, run.steps, variables)
         cache.stats.record("miss")
         return result
@@ -80,6 +94,12 @@ async def _replay_or_heal(
             run.steps.append(await _replay_step(run.page, action, variables, settings, run))
     except _StepDrifted as drift:
         reason = variables.redact(str(drift))
+        if settings.cache_mode == "require" or not settings.self_heal:
+            cache.stats.record("miss")
+            why = "cache_mode='require'" if settings.cache_mode == "require" else "self_heal=False"
+            raise cache_miss_error(
+                instruction, entry.cache_key, variables, "stale", f"{reason} ({why})"
+            ) from None
         logger.info("stagehand_py: cached step no longer holds (%s); asking the model", reason)
         healing = AsyncActRun(
             run.page,
@@ -91,16 +111,20 @@ async def _replay_or_heal(
             capture_fingerprints=True,
         )
         healed = await healing.run()
+        writes = settings.cache_mode == "read-write"
         if healed.success:
-            _store(cache, entry.cache_key, healing.steps, variables, previous=entry)
+            if writes:
+                _store(cache, entry.cache_key, healing.steps, variables, previous=entry, why=reason)
             healed.cache = "healed"
             healed.healed = True
             healed.message = f"Cache entry healed ({reason}). {healed.message}"
             cache.stats.record("healed")
         else:
-            cache.remove(entry.cache_key)
+            if writes:
+                cache.remove(entry.cache_key)
             healed.cache = "miss"
-            healed.message = f"{healed.message} (stale cache entry removed: {reason})"
+            what = "removed" if writes else "kept: cache_mode='read-only'"
+            healed.message = f"{healed.message} (stale cache entry {what}: {reason})"
             cache.stats.record("miss")
         return healed
     await settle(run.page, timeout_ms=settings.settle_timeout_ms, quiet_ms=0)
@@ -116,14 +140,17 @@ async def _replay_step(
     settings: Settings,
     run: AsyncActRun,
 ) -> ActStep:
+    # The element must match the stored fingerprint (checked by _locate) before any variable
+    # value is substituted: a planted or outdated entry cannot aim a value at another element.
     located = await _locate(page, action, settings)
+    values = [variables.substitute(a) for a in action.arguments]
     try:
         performed = await perform(
             page,
             method=action.method,
             selectors=action.selectors,
             frame=action.frame,
-            args=[variables.substitute(a) for a in action.arguments],
+            args=values,
             timeout_ms=settings.action_timeout_ms,
             follow_new_tabs=settings.follow_new_tabs,
             settle_timeout_ms=settings.settle_timeout_ms,
@@ -183,7 +210,10 @@ def _store(
     variables: Variables,
     *,
     previous: CacheEntry | None = None,
+    why: str = "",
 ) -> None:
+    if not steps:
+        return  # nothing to replay: an empty entry would make the next act a no-op
     actions = [
         CachedAction(
             method=step.record.method,
@@ -196,11 +226,44 @@ def _store(
         for step in steps
     ]
     try:
-        entry = previous.with_actions(actions) if previous else CacheEntry.create(key, actions)
+        entry = (
+            previous.with_actions(actions, reason=why)
+            if previous
+            else CacheEntry.create(key, actions)
+        )
         cache.put(entry, secret_values=variables.secret_values())
-    except CacheError as exc:
-        # A cache that cannot be written must not fail an act that succeeded.
-        logger.warning("stagehand_py: action not cached: %s", variables.redact(str(exc)))
+    except (CacheError, ValidationError) as exc:
+        # A cache that cannot be written (or steps it cannot replay safely, such as a typed
+        # variable whose element had no fingerprint) must not fail an act that succeeded.
+        reason = str(exc).splitlines()[0] if isinstance(exc, CacheError) else _first_error(exc)
+        logger.warning("stagehand_py: action not cached: %s", variables.redact(reason))
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors(include_url=False, include_input=False)[0]
+    where = ".".join(str(part) for part in error["loc"]) or "entry"
+    return f"the steps cannot be replayed safely ({where}: {error['msg']})"
+
+
+def cache_miss_error(
+    instruction: str, key: CacheKey, variables: Variables, reason: str, detail: str
+) -> CacheMissError:
+    shown = variables.redact(instruction)
+    kind = "observe" if key.kind == "observe" else "act"
+    fix = (
+        "Record it with a run in cache_mode='read-write' (pytest "
+        "--stagehand-cache-mode=read-write)."
+        if reason == "miss"
+        else "Re-record it with a run in cache_mode='read-write' and self_heal=True (the "
+        "defaults), which asks the model to redo the step."
+    )
+    return CacheMissError(
+        f"{kind}({shown!r}) on {variables.redact(key.url)}: the action cache cannot answer "
+        f"(key {key.short}): {detail}. No model was called. {fix}",
+        instruction=shown,
+        key=key.digest,
+        reason=reason,
+    )
 
 
 async def replay_actions(

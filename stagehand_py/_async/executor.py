@@ -11,11 +11,12 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
+from .._act_decision import scroll_percent
 from .._errors import PageError
 from ..dom import load_js
 from ..prompts.act import ALLOWED_METHODS, SCROLL_DIRECTIONS
 from .locate import locate_selectors
-from .settle import DEFAULT_QUIET_MS, settle
+from .settle import DEFAULT_QUIET_MS, PageVersion, arm, settle
 
 logger = logging.getLogger("stagehand_py")
 
@@ -46,12 +47,20 @@ async def scroll(
     target: AsyncLocator, direction: str, *, pages: float = 1.0, timeout_ms: float = 5000
 ) -> ScrollOutcome:
     """Scroll ``target`` (or its nearest scrollable ancestor; the page for ``:root``) one of
-    ``SCROLL_DIRECTIONS``: ``up``/``down`` by ``pages`` x 0.8 of its visible height, or to its
-    ``top``/``bottom``. For the page itself pass ``page.locator(":root")``."""
-    if direction not in SCROLL_DIRECTIONS:
-        raise PageError(f"Cannot scroll {direction!r}: use one of {', '.join(SCROLL_DIRECTIONS)}.")
+    ``SCROLL_DIRECTIONS``: ``up``/``down`` by ``pages`` x 0.8 of its visible height (Stagehand's
+    prevChunk/nextChunk), to its ``top``/``bottom``, or to a position given as a percentage of
+    its scroll range, ``"50%"`` (Stagehand's scrollTo). For the page pass
+    ``page.locator(":root")``."""
+    percent = scroll_percent(direction)
+    if direction not in SCROLL_DIRECTIONS and percent is None:
+        raise PageError(
+            f"Cannot scroll {direction!r}: use one of {', '.join(SCROLL_DIRECTIONS)} or a "
+            "percentage from 0% to 100%."
+        )
     raw: dict[str, Any] = await target.evaluate(
-        load_js("scroll.js"), {"direction": direction, "pages": pages}, timeout=timeout_ms
+        load_js("scroll.js"),
+        {"direction": direction, "pages": pages, "percent": percent},
+        timeout=timeout_ms,
     )
     return ScrollOutcome(
         page=bool(raw["page"]),
@@ -64,12 +73,23 @@ async def scroll(
 
 @dataclass
 class Performed:
-    """What running one action produced."""
+    """What running one action produced. ``before``/``after``: the page's version right before
+    the action and once settled (None when not settled or unreadable); a different ``doc``
+    means the action navigated."""
 
     selector: str
     page: AsyncPage
     opened: list[AsyncPage] = field(default_factory=list)
     via_label: bool = False
+    before: PageVersion | None = None
+    after: PageVersion | None = None
+
+    @property
+    def navigated(self) -> bool:
+        """True when the action left the document it started on (a new page or tab)."""
+        if self.opened and self.page in self.opened:
+            return True
+        return self.before is None or self.after is None or self.before.doc != self.after.doc
 
 
 def _xpath_literal(value: str) -> str:
@@ -110,7 +130,33 @@ async def _blocked(locator: AsyncLocator, timeout_ms: float) -> bool:
     return False
 
 
-async def _run(locator: AsyncLocator, method: str, args: Sequence[str], timeout_ms: float) -> bool:
+async def _set_files(
+    page: AsyncPage, locator: AsyncLocator, paths: Sequence[str], timeout_ms: float
+) -> None:
+    """Set files on a file input (or the label of one); for a styled button that opens the
+    file chooser itself, click it and answer the chooser."""
+    try:
+        await locator.set_input_files(list(paths), timeout=timeout_ms)
+        return
+    except PlaywrightError as exc:
+        message = exc.message or str(exc)
+        if "not" not in message.lower() or "input" not in message.lower():
+            raise  # the element is a file input, and setting the files failed
+    async with page.expect_file_chooser(timeout=timeout_ms) as chooser_info:
+        await locator.click(timeout=timeout_ms)
+    chooser = await chooser_info.value
+    await chooser.set_files(list(paths), timeout=timeout_ms)
+
+
+async def _run(
+    locator: AsyncLocator,
+    method: str,
+    args: Sequence[str],
+    timeout_ms: float,
+    *,
+    page: AsyncPage,
+    drag_target: AsyncLocator | None = None,
+) -> bool:
     """Call ``method``; return True when it went through the element's label instead."""
     if method in _TOGGLES:
         kind = (await locator.get_attribute("type") or "").lower()
@@ -143,9 +189,23 @@ async def _run(locator: AsyncLocator, method: str, args: Sequence[str], timeout_
     elif method == "press":
         await locator.press(args[0], timeout=timeout_ms)
     elif method == "select_option":
-        await locator.select_option(list(args), timeout=timeout_ms)
+        try:
+            await locator.select_option(list(args), timeout=timeout_ms)
+        except PlaywrightError as exc:
+            if "not a <select>" not in (exc.message or str(exc)):
+                raise
+            raise PageError(
+                "the element is a custom dropdown, not a native <select>: click it to open "
+                "its list, then click the option in the list that appears"
+            ) from None
     elif method == "scroll":
         await scroll(locator, args[0], timeout_ms=timeout_ms)
+    elif method == "drag_to":
+        if drag_target is None:
+            raise PageError("drag_to needs a target element.")
+        await locator.drag_to(drag_target, timeout=timeout_ms)
+    elif method == "set_input_files":
+        await _set_files(page, locator, args, timeout_ms)
     else:  # unreachable: callers check the allow-list first
         raise PageError(f"Method {method!r} is not on the allow-list.")
     return False
@@ -165,6 +225,7 @@ async def perform(
     located: tuple[AsyncLocator, str] | None = None,
     settle_after: bool = True,
     tag: str | None = None,
+    drag_target: tuple[AsyncLocator, str] | None = None,
 ) -> Performed:
     """Resolve the element (first selector that matches exactly one), run the method, settle.
 
@@ -174,6 +235,11 @@ async def perform(
     resolved the element; ``quiet_ms`` is the DOM-quiet window waited for afterwards, and
     ``settle_after=False`` skips that wait altogether (the caller settles when it needs to).
     ``tag``, when known, spares a round trip: only links can open a tab by ``target``.
+    ``drag_to`` drops on ``drag_target`` (already located) or else on the element that
+    ``args[0]``, a selector in the same frame, finds (how a cached step stores it).
+
+    Only tabs this page opens (its popups) are followed, never one another page of the same
+    context opened meanwhile: concurrent acts on pages of one context stay apart.
     """
     if method not in ALLOWED_METHODS:
         raise PageError(
@@ -182,9 +248,11 @@ async def perform(
     if located is None:
         located = await locate_selectors(page, list(frame), list(selectors))
     locator, selector = located
+    if method == "drag_to" and drag_target is None:
+        drag_target = await locate_selectors(page, list(frame), list(args[:1]))
     opened: list[AsyncPage] = []
 
-    def on_page(new_page: AsyncPage) -> None:
+    def on_popup(new_page: AsyncPage) -> None:
         opened.append(new_page)
 
     opens_tab = (
@@ -193,28 +261,46 @@ async def perform(
         and (await locator.get_attribute("target", timeout=timeout_ms) or "_self").lower()
         not in {"_self", "_parent", "_top"}
     )
-    context = page.context
-    context.on("page", on_page)
+    before = await arm(page) if settle_after else None
+    after: PageVersion | None = None
+    page.on("popup", on_popup)
     try:
         try:
-            via_label = await _run(locator, method, args, timeout_ms)
+            via_label = await _run(
+                locator,
+                method,
+                args,
+                timeout_ms,
+                page=page,
+                drag_target=drag_target[0] if drag_target else None,
+            )
         except PlaywrightError as exc:
             first_line = (exc.message or str(exc)).splitlines()[0]
             raise PageError(f"{method} on {selector} failed: {first_line}") from None
         # Settling inside the listener window catches tabs that open a moment after the click.
         if settle_after:
-            await settle(page, timeout_ms=settle_timeout_ms, quiet_ms=quiet_ms)
-        if opens_tab and not opened:
-            # A busy machine can be slower than the quiet window: wait for the promised tab.
+            after = await settle(page, timeout_ms=settle_timeout_ms, quiet_ms=quiet_ms)
+        # A link with a target, or window.open calls the page made: the popup events can
+        # reach us after the page settled (a busy machine), so wait for the promised tabs.
+        promised = max(1 if opens_tab else 0, after.opened if after else 0)
+        while len(opened) < promised:
             try:
-                await context.wait_for_event("page", timeout=settle_timeout_ms)
+                await page.wait_for_event("popup", timeout=settle_timeout_ms)
             except PlaywrightError:
-                logger.debug("stagehand_py: a target=_blank click opened no tab")
+                logger.debug("stagehand_py: a tab the action promised did not open")
+                break
     finally:
-        context.remove_listener("page", on_page)
+        page.remove_listener("popup", on_popup)
     current = page
     if opened and follow_new_tabs:
         current = opened[-1]
         await settle(current, timeout_ms=settle_timeout_ms)
-        logger.info("stagehand_py: following new tab %s", current.url)
-    return Performed(selector=selector, page=current, opened=opened, via_label=via_label)
+        logger.info("stagehand_py: following the new tab the action opened")
+    return Performed(
+        selector=selector,
+        page=current,
+        opened=opened,
+        via_label=via_label,
+        before=before,
+        after=after,
+    )

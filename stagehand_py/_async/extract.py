@@ -17,7 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from playwright.async_api import ElementHandle as AsyncElementHandle
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame as AsyncFrame
+from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel, ValidationError
 
@@ -33,6 +36,7 @@ from ..extract._merge import filled_fields
 from ..llm._messages import RequestOptions
 from ..llm._usage import Usage
 from ..prompts.extract import build_extract_messages
+from .frames import MAX_FRAMES
 from .llm.base import AsyncLLM
 from .settle import settle
 
@@ -57,11 +61,15 @@ def _keep(text: str) -> str:
 async def read_page_text(
     page: AsyncPage, selector: str | None = None, *, redact: Callable[[str], str] = _keep
 ) -> PageText:
-    """The page's (or the ``selector`` elements') readable text, cleaned, with its links."""
+    """The page's (or the ``selector`` elements') readable text, cleaned, with its links.
+
+    Every frame's text is included where its iframe sits, cross-origin frames too: each
+    frame is read by its own evaluate (see :func:`_frame_html`).
+    """
     script = load_js("page_html.js")
     try:
         if selector is None:
-            raw = await page.evaluate(script)
+            found = await _frame_html(page.main_frame, script, budget=[MAX_FRAMES])
         else:
             locator = page.locator(selector)
             try:
@@ -77,8 +85,7 @@ async def read_page_text(
                     "check the selector or leave it out to read the whole page.",
                     [selector],
                 )
-            raw = await locator.evaluate_all(script)
-        found = json.loads(raw)
+            found = await _frame_html(page.main_frame, script, budget=[MAX_FRAMES], roots=locator)
     except PlaywrightError as exc:
         raise SerializationError(
             f"Could not read the page text of {redact(page.url)}: "
@@ -86,6 +93,45 @@ async def read_page_text(
             "Wait for the page to finish loading and try again."
         ) from exc
     return page_text(found["html"], url=found["url"], title=found["title"])
+
+
+async def _frame_html(
+    frame: AsyncFrame, script: str, *, budget: list[int], roots: AsyncLocator | None = None
+) -> dict[str, Any]:
+    """``page_html.js``'s {url, title, html} for ``frame`` (or the ``roots`` elements in it),
+    with the html of each child frame put where its iframe's placeholder is. ``budget``:
+    how many more frames may be read (shared across the recursion)."""
+    children = frame.child_frames[: max(budget[0], 0)]
+    budget[0] -= len(children)
+    handles: list[AsyncElementHandle | None] = []
+    for child in children:
+        try:
+            handles.append(await child.frame_element())
+        except PlaywrightError:
+            handles.append(None)  # detached meanwhile: its placeholder never appears
+    try:
+        if roots is None:
+            raw = await frame.evaluate(script, {"frames": handles})
+        else:
+            raw = await roots.evaluate_all(script, handles)
+    finally:
+        for handle in handles:
+            if handle is not None:
+                await handle.dispose()
+    found: dict[str, Any] = json.loads(raw)
+    html: str = found["html"]
+    for k, child in enumerate(children):
+        marker = f'<div data-sh-frame="{k}"></div>'
+        if marker not in html:
+            continue  # hidden, or inlined: nothing to fill in
+        try:
+            inner = (await _frame_html(child, script, budget=budget))["html"]
+        except PlaywrightError as exc:
+            logger.info("stagehand_py: frame %s not read: %s", child.url, exc.message)
+            inner = ""
+        html = html.replace(marker, inner)
+    found["html"] = html
+    return found
 
 
 def _answer_data(answer: BaseModel) -> tuple[Any, bool]:

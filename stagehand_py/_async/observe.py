@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 
 from playwright.async_api import Page as AsyncPage
 
+from .._act_decision import argument_problem
 from .._config import Settings
+from .._sections import chunk_groups
 from .._types import ObserveResult
 from .._variables import Variables
 from ..dom import Snapshot
@@ -40,23 +42,7 @@ class ObserveOutcome:
     usage: Usage = field(default_factory=Usage)
     llm_calls: int = 0
     duration_s: float = 0.0
-
-
-def chunk_groups(snapshot: Snapshot, max_chars: int) -> list[list[int]]:
-    """Chunks, nearest first, packed into groups whose rendered text fits ``max_chars``."""
-    groups: list[list[int]] = []
-    current: list[int] = []
-    size = 0
-    for chunk in snapshot.chunk_order():
-        length = len(snapshot.render_chunk(chunk)) + 1
-        if current and size + length > max_chars:
-            groups.append(current)
-            current, size = [], 0
-        current.append(chunk)
-        size += length
-    if current:
-        groups.append(current)
-    return groups
+    cache: str = "off"  # "hit" / "miss" / "healed" when the action cache was used
 
 
 def _to_result(
@@ -71,11 +57,15 @@ def _to_result(
     method = item.method if item.method in ALLOWED_METHODS else "click"
     low, high = ALLOWED_METHODS[method]
     arguments = [variables.redact(str(a)) for a in item.arguments][:high]
-    if len(arguments) < low:
-        method, arguments = "click", []
+    if len(arguments) < low or argument_problem(method, arguments, item.element, shown):
+        method, arguments = "click", []  # never a file path or drop target the model made up
+    elif method == "drag_to":  # stored as the target's selector, as act() records it
+        target = snapshot.element(int(arguments[0])).selectors
+        method, arguments = ("drag_to", target[:1]) if target else ("click", [])
     return ObserveResult(
         selector=element.selectors[0],
-        description=variables.redact(item.description) or snapshot.render_element(item.element),
+        description=variables.redact(item.description)
+        or snapshot.render_element(item.element, redact=variables.redact),
         method=method,
         arguments=arguments,
         element=item.element,
@@ -102,7 +92,7 @@ async def observe(
     chunk_elements = {c.index: c.element_indexes for c in snapshot.chunks}
     seen_elements: set[int] = set()
     for group in chunk_groups(snapshot, settings.max_prompt_chars):
-        text = "\n".join(snapshot.render_chunk(c) for c in group)
+        text = "\n".join(snapshot.render_chunk(c, redact=variables.redact) for c in group)
         messages = build_observe_messages(
             instruction or DEFAULT_OBSERVE_INSTRUCTION,
             page_text=variables.redact(text),

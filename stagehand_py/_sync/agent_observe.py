@@ -116,7 +116,7 @@ def observe(
         url=redact(snapshot.url),
         title=redact(snapshot.title),
         tabs=tabs,
-        elements={e.index: redact(render_element(e)) for e in shown},
+        elements={e.index: redact(render_element(e, redact=redact)) for e in shown},
         more_in_view=len(in_view) - len(shown),
         pixels_above=max(0, round(scroll_top)),
         pixels_below=max(0, round(scroll_h - client_h - scroll_top)),

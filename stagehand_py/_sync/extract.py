@@ -18,7 +18,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from playwright.sync_api import ElementHandle as ElementHandle
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame as Frame
+from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel, ValidationError
 
@@ -34,6 +37,7 @@ from ..extract._merge import filled_fields
 from ..llm._messages import RequestOptions
 from ..llm._usage import Usage
 from ..prompts.extract import build_extract_messages
+from .frames import MAX_FRAMES
 from .llm.base import LLM
 from .settle import settle
 
@@ -58,11 +62,15 @@ def _keep(text: str) -> str:
 def read_page_text(
     page: Page, selector: str | None = None, *, redact: Callable[[str], str] = _keep
 ) -> PageText:
-    """The page's (or the ``selector`` elements') readable text, cleaned, with its links."""
+    """The page's (or the ``selector`` elements') readable text, cleaned, with its links.
+
+    Every frame's text is included where its iframe sits, cross-origin frames too: each
+    frame is read by its own evaluate (see :func:`_frame_html`).
+    """
     script = load_js("page_html.js")
     try:
         if selector is None:
-            raw = page.evaluate(script)
+            found = _frame_html(page.main_frame, script, budget=[MAX_FRAMES])
         else:
             locator = page.locator(selector)
             try:
@@ -78,8 +86,7 @@ def read_page_text(
                     "check the selector or leave it out to read the whole page.",
                     [selector],
                 )
-            raw = locator.evaluate_all(script)
-        found = json.loads(raw)
+            found = _frame_html(page.main_frame, script, budget=[MAX_FRAMES], roots=locator)
     except PlaywrightError as exc:
         raise SerializationError(
             f"Could not read the page text of {redact(page.url)}: "
@@ -87,6 +94,45 @@ def read_page_text(
             "Wait for the page to finish loading and try again."
         ) from exc
     return page_text(found["html"], url=found["url"], title=found["title"])
+
+
+def _frame_html(
+    frame: Frame, script: str, *, budget: list[int], roots: Locator | None = None
+) -> dict[str, Any]:
+    """``page_html.js``'s {url, title, html} for ``frame`` (or the ``roots`` elements in it),
+    with the html of each child frame put where its iframe's placeholder is. ``budget``:
+    how many more frames may be read (shared across the recursion)."""
+    children = frame.child_frames[: max(budget[0], 0)]
+    budget[0] -= len(children)
+    handles: list[ElementHandle | None] = []
+    for child in children:
+        try:
+            handles.append(child.frame_element())
+        except PlaywrightError:
+            handles.append(None)  # detached meanwhile: its placeholder never appears
+    try:
+        if roots is None:
+            raw = frame.evaluate(script, {"frames": handles})
+        else:
+            raw = roots.evaluate_all(script, handles)
+    finally:
+        for handle in handles:
+            if handle is not None:
+                handle.dispose()
+    found: dict[str, Any] = json.loads(raw)
+    html: str = found["html"]
+    for k, child in enumerate(children):
+        marker = f'<div data-sh-frame="{k}"></div>'
+        if marker not in html:
+            continue  # hidden, or inlined: nothing to fill in
+        try:
+            inner = (_frame_html(child, script, budget=budget))["html"]
+        except PlaywrightError as exc:
+            logger.info("stagehand_py: frame %s not read: %s", child.url, exc.message)
+            inner = ""
+        html = html.replace(marker, inner)
+    found["html"] = html
+    return found
 
 
 def _answer_data(answer: BaseModel) -> tuple[Any, bool]:

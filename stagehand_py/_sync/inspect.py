@@ -4,18 +4,27 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame as Frame
 from playwright.sync_api import Page as Page
 
 from .._config import SNAPSHOT_MODES, SnapshotMode
 from .._errors import ConfigurationError, SerializationError
 from .._inputs import check_screenshot_path
-from ..dom import Snapshot, load_js, parse_snapshot
-from ..dom._snapshot import MAX_TEXT_CHARS
+from ..dom import Snapshot, load_js
+from ..dom._wire import FramePart, load_wire, snapshot_from_wire
 from .aria_snapshot import take_aria_snapshot
+from .frames import MAX_FRAMES, frame_at
+
+logger = logging.getLogger("stagehand_py")
+
+# Characters of one text the serializer sends before cutting it (and saying so): far more
+# than the rendering shows (dom._render.MAX_TEXT_CHARS), so that redaction sees whole values.
+WIRE_TEXT_CHARS = 2000
 
 
 def _evaluate_serializer(page: Page, options: dict[str, Any]) -> str:
@@ -41,16 +50,67 @@ def _evaluate_serializer(page: Page, options: dict[str, Any]) -> str:
     )
 
 
+def _serialize_frame(frame: Frame, options: dict[str, Any]) -> dict[str, Any] | None:
+    try:
+        result = frame.evaluate(load_js("serializer"), options)
+    except PlaywrightError as exc:
+        # Navigating or detached while we looked: the rest of the page is still worth showing.
+        logger.info("stagehand_py: frame %s not serialized: %s", frame.url, exc.message)
+        return None
+    return load_wire(result) if isinstance(result, str) else None
+
+
+def _cross_origin_parts(
+    page: Page, top: dict[str, Any], options: dict[str, Any]
+) -> list[FramePart]:
+    """Serialize, each with its own evaluate, the frames the top walk could not enter
+    (cross-origin, out-of-process ones included), and the ones those could not enter."""
+    parts: list[FramePart] = []
+    # (part index, its frame, its frame path, what its walk reported), parents first.
+    pending: list[tuple[int, Frame, list[str], dict[str, Any]]] = [
+        (0, page.main_frame, [], top)
+    ]
+    while pending:
+        parent, parent_frame, parent_path, raw = pending.pop(0)
+        for report in raw.get("cross_origin_frames", []):
+            if len(parts) >= MAX_FRAMES:
+                logger.info(
+                    "stagehand_py: more than %d cross-origin frames; the rest are not shown",
+                    MAX_FRAMES,
+                )
+                return parts
+            frame = frame_at(parent_frame, report["path"])
+            if frame is None:
+                continue
+            child_options = {
+                **options,
+                "frame": {k: report[k] for k in ("x", "y", "clip", "inside")},
+                "geometry": top["geometry"],
+            }
+            child = _serialize_frame(frame, child_options)
+            if child is None:
+                continue
+            path = parent_path + list(report["path"])
+            parts.append(FramePart(parent=parent, at=int(report["at"]), path=path, raw=child))
+            pending.append((len(parts), frame, path, child))
+    return parts
+
+
 def take_snapshot(
     page: Page,
     *,
     chunk_ratio: float = 0.75,
-    max_text: int = MAX_TEXT_CHARS,
+    max_text: int = WIRE_TEXT_CHARS,
     mode: SnapshotMode = "dom",
 ) -> Snapshot:
-    """Serialize ``page``: numbered elements (light DOM, open shadow roots, same-origin
-    iframes) and chunks of ``chunk_ratio`` x viewport height, nearest to the scroll first.
-    ``mode="aria"``: the same list from Playwright's accessibility tree (``aria_snapshot``)."""
+    """Serialize ``page``: numbered elements (light DOM, open shadow roots, iframes of any
+    origin) and chunks of ``chunk_ratio`` x viewport height, nearest to the scroll first.
+
+    Same-origin frames are walked with their parent document; every frame the walk cannot
+    enter (another origin) gets its own evaluate and its rows are stitched into the one
+    numbered list. ``max_text``: characters of one page text sent before it is cut.
+    ``mode="aria"``: the same list from Playwright's accessibility tree (``aria_snapshot``).
+    """
     if mode not in SNAPSHOT_MODES:
         raise ConfigurationError(f"mode must be one of {SNAPSHOT_MODES}, got {mode!r}.")
     if not 0.1 <= chunk_ratio <= 10:
@@ -61,7 +121,9 @@ def take_snapshot(
     if mode == "aria":
         return take_aria_snapshot(page, chunk_ratio=chunk_ratio)
     options = {"chunkRatio": chunk_ratio, "maxText": max_text}
-    return parse_snapshot(_evaluate_serializer(page, options))
+    top = load_wire(_evaluate_serializer(page, options))
+    frames = _cross_origin_parts(page, top, options) if top.get("cross_origin_frames") else []
+    return snapshot_from_wire(top, frames)
 
 
 def annotated_screenshot(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 from collections.abc import Callable, Mapping
@@ -11,10 +12,12 @@ from typing import Any, Literal
 
 from playwright.sync_api import Page as Page
 
-from .._config import Settings
+from .._config import Settings, check_arguments
 from .._errors import (
     ActError,
     ActTimeoutError,
+    CacheMissError,
+    ConfigurationError,
     ElementNotFoundError,
     PageError,
     StagehandError,
@@ -26,6 +29,7 @@ from .._variables import Variables
 from ..agent import AgentControls, AgentResult, AgentSettings, TokenCounter
 from ..agent._history import call_record
 from ..cache import ActionCache
+from ..llm._fake_support import check_llm_flavour
 from ..llm._usage import PriceTable, UsageMeter
 from ..workflow._history import WorkflowHistory
 from ..workflow._result import WorkflowResult
@@ -36,11 +40,12 @@ from .agent_emergency import checked_fallback, fallback_name, fallback_source
 from .agent_observe import same_page
 from .agent_think import ApprovalCallback
 from .cached_act import cached_act
+from .cached_observe import cached_observe
 from .executor import perform
 from .extract import ExtractOutcome, extract
 from .llm.base import LLM
 from .llm.factory import create_llm, model_spec
-from .observe import ObserveOutcome, observe
+from .observe import ObserveOutcome
 from .page import StagehandPage
 from .workflow import WorkflowRun, open_history
 
@@ -54,7 +59,23 @@ class Stagehand:
     environment; pass ``llm=`` to use any object with the two-method model contract
     (for instance :class:`~stagehand_py.testing.ScriptedLLM` in tests). The model is
     created on first use, so wrapping a page never fails for want of a key.
+
+    Every :class:`~stagehand_py.Settings` field is accepted as a keyword too (``max_steps=``,
+    ``cache_mode=``, ...); an unknown keyword is a :class:`ConfigurationError` listing them all.
     """
+
+    _ARGUMENTS = (
+        "model",
+        "llm",
+        "api_key",
+        "base_url",
+        "cache_dir",
+        "url_normalizer",
+        "settings",
+        "prices",
+        "fallback_model",
+        "history_dir",
+    )
 
     def __init__(
         self,
@@ -71,6 +92,10 @@ class Stagehand:
         history_dir: str | os.PathLike[str] | WorkflowHistory | None = None,
         **limits: Any,
     ) -> None:
+        check_arguments(type(self).__name__, limits, (*self._ARGUMENTS, *Settings.model_fields))
+        if llm is not None:
+            # A sync fake handed to Stagehand (or the reverse) fails here, clearly.
+            check_llm_flavour(llm, owner=type(self).__name__, wants_async=_ASYNC_API)
         if llm is None and model is not None:
             model_spec(model, base_url)  # a malformed model string fails here, not mid-act
         self._fallback = checked_fallback(fallback_model)
@@ -84,6 +109,11 @@ class Stagehand:
         self.cache: ActionCache | None = (
             ActionCache(Path(directory), url_normalizer=url_normalizer) if directory else None
         )
+        if self.cache is None and self.settings.cache_mode == "require":
+            raise ConfigurationError(
+                "cache_mode='require' needs an action cache: pass cache_dir= (or set "
+                "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
+            )
         self.history: list[CallRecord] = []
         self.usage = UsageMeter(prices=prices)
 
@@ -170,6 +200,15 @@ class Stagehand:
             )
         except (ElementNotFoundError, PageError) as exc:
             reason = values.redact(str(exc).splitlines()[0])
+            if settings.cache_mode == "require" or not settings.self_heal:
+                why = "self_heal=False" if settings.self_heal else "cache_mode='require'"
+                raise CacheMissError(
+                    f"act(observed {values.redact(observed.description)!r}): the element no "
+                    f"longer resolves ({reason}) and {why} forbids asking the model to find it.",
+                    instruction=values.redact(observed.description),
+                    key="",
+                    reason="stale",
+                ) from None
             logger.info("stagehand_py: observed element is stale (%s); healing with act()", reason)
             healed = ActRun(
                 page,
@@ -199,6 +238,15 @@ class Stagehand:
         check_instruction("extract", instruction, required=False)
         check_open(page, "extract")
         values = Variables(variables)
+        if self.settings.cache_mode == "require" and (schema is not None or instruction):
+            raise CacheMissError(
+                f"extract({values.redact(instruction or '')!r}) needs the model, and "
+                "cache_mode='require' never calls it: extract() results are not cached (the "
+                "data on a page changes). Use cache_mode='read-only' where extract() runs.",
+                instruction=values.redact(instruction or ""),
+                key="",
+                reason="miss",
+            )
         try:
             outcome = extract(
                 page,
@@ -239,8 +287,13 @@ class Stagehand:
         check_open(page, "observe")
         values = Variables(variables)
         try:
-            outcome = observe(
-                page, self.llm, instruction, variables=values, settings=self.settings
+            outcome = cached_observe(
+                page,
+                lambda: self.llm,
+                instruction,
+                variables=values,
+                settings=self.settings,
+                cache=self.cache,
             )
         except StagehandError as exc:
             self._record_failure("observe", instruction, page, exc, values)
@@ -253,6 +306,7 @@ class Stagehand:
                 success=True,
                 url=values.redact(page.url),
                 found=[f"{r.description} ({r.method} {r.selector})" for r in outcome.results],
+                cache=outcome.cache,
                 llm_calls=outcome.llm_calls,
                 usage=outcome.usage,
                 duration_s=outcome.duration_s,
@@ -368,6 +422,13 @@ class Stagehand:
 
     def _settings(self, limits: Mapping[str, Any]) -> Settings:
         return self.settings.updated(**limits) if limits else self.settings
+
+
+# True here, False in the generated sync twin (where `def` becomes `def`).
+def _probe() -> None: ...
+
+
+_ASYNC_API = inspect.iscoroutinefunction(_probe)
 
 
 def _instruction_for(observed: ObserveResult) -> str:

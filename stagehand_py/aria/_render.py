@@ -18,7 +18,16 @@ DOM view shows the text; a form field's name is its label and is written ``name=
 
 from __future__ import annotations
 
-from ..dom._snapshot import MAX_ATTRIBUTE_CHARS, MAX_RENDERED_OPTIONS, MAX_TEXT_CHARS, Element
+from ..dom._render import (
+    MAX_ATTRIBUTE_CHARS,
+    MAX_OPTION_CHARS,
+    MAX_RENDERED_OPTIONS,
+    MAX_TEXT_CHARS,
+    MAX_VALUE_CHARS,
+    Redactor,
+    shape,
+)
+from ..dom._snapshot import Element
 
 # Roles whose name is shown where the DOM view shows text: those named by their content
 # (ARIA "name from content"), and toggles, whose label is their only text. A form field's
@@ -32,33 +41,42 @@ NAME_AS_TEXT = frozenset(
 )  # fmt: skip
 
 
-def _cap(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+_ROLE_ESCAPES = str.maketrans({"<": "&lt;", ">": "&gt;", " ": "_"})
+
+
+def _keep(text: str) -> str:
+    return text
 
 
 def _value(text: str, limit: int = MAX_ATTRIBUTE_CHARS) -> str:
-    return '"' + _cap(text, limit).replace('"', "'") + '"'
+    return '"' + shape(text, limit).replace('"', "'") + '"'
 
 
-def render_aria_element(element: Element) -> str:
-    """``N:text`` for text, ``N:<role name="..." states>text`` for anything else."""
-    text = _cap(element.text, MAX_TEXT_CHARS)
+def render_aria_element(element: Element, *, redact: Redactor | None = None) -> str:
+    """``N:text`` for text, ``N:<role name="..." states>text`` for anything else.
+
+    Page strings go through ``redact`` first, then the DOM view's shaping
+    (:func:`stagehand_py.dom._render.shape`: whitespace collapsed, capped, ``<``/``>``
+    escaped), so neither view lets the page start a line or forge markup.
+    """
+    page = redact or _keep
+    text = shape(page(element.text), MAX_TEXT_CHARS)
     if element.role == "text":
         return f"{element.index}:{text}"
-    parts = [element.role]
+    parts = [element.role.translate(_ROLE_ESCAPES)]
     if not text and element.role in NAME_AS_TEXT:
-        text = _cap(element.name, MAX_TEXT_CHARS)
+        text = shape(page(element.name), MAX_TEXT_CHARS)
     elif element.name and element.name != element.text:
-        parts.append("name=" + _value(element.name, MAX_TEXT_CHARS))
+        parts.append("name=" + _value(page(element.name), MAX_TEXT_CHARS))
     for key, value in element.attributes.items():
         if value == "":
             parts.append(key)
         else:
-            parts.append(f"{key}={value if value.isdigit() else _value(value)}")
+            limit = MAX_VALUE_CHARS if key == "value" else MAX_ATTRIBUTE_CHARS
+            parts.append(f"{key}={value if value.isdigit() else _value(page(value), limit)}")
     if element.options:
         shown = element.options[:MAX_RENDERED_OPTIONS]
         more = len(element.options) - len(shown)
-        listed = "|".join(_cap(o, 40).replace("]", ")") for o in shown)
+        listed = "|".join(shape(page(o), MAX_OPTION_CHARS).replace("]", ")") for o in shown)
         parts.append(f"options=[{listed}{f'|…+{more}' if more else ''}]")
     return f"{element.index}:<{' '.join(parts)}>{text}"

@@ -1,58 +1,150 @@
-"""What one cache file holds: the ordered actions of one successful act(), plus its key parts.
+"""What one cache file holds: the ordered actions of one successful act() (or the elements one
+observe() found), plus its key parts and the version it replaced.
 
 Files are pretty-printed JSON so a person can read and diff them. Arguments carry variable
 placeholders (``<|EMAIL|>``), never values.
+
+A cache directory is input like any other: it may be hand-edited, planted or corrupted. Every
+entry is validated when it is loaded (:class:`CachedAction`'s rules below); one that breaks a
+rule is unusable, counted as a miss with a warning, and never replayed.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import datetime, timezone
 
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from ..prompts.act import ALLOWED_METHODS, SCROLL_DIRECTIONS
 from ._fingerprint import ElementFingerprint
-from ._key import CACHE_FORMAT_VERSION, CacheKey
+from ._key import CACHE_FORMAT_VERSION, CacheKey, EntryKind
+
+MAX_ACTIONS = 200
+"""More steps than any act() takes; a longer list is not an entry we wrote."""
+MAX_SELECTORS = 20
+MAX_FRAMES = 10
+MAX_TEXT_CHARS = 10_000
+"""Longest selector, argument or description kept in an entry."""
+
+# Methods whose arguments are text typed or chosen in the page: the only ones a variable may
+# go into. A placeholder anywhere else (a key to press, a scroll direction) is refused.
+PLACEHOLDER_METHODS = frozenset({"fill", "type", "select_option"})
+_PLACEHOLDER = re.compile(r"<\|[A-Za-z_][A-Za-z0-9_]*\|>|%[A-Za-z_][A-Za-z0-9_]*%")
 
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def has_placeholder(text: str) -> bool:
+    """True if ``text`` holds a variable placeholder (``<|NAME|>`` or ``%name%``)."""
+    return bool(_PLACEHOLDER.search(text))
+
+
 class CachedAction(BaseModel):
-    """One step of a cached act(), replayable without the model."""
+    """One step of a cached act(), replayable without the model.
+
+    Validated on load: the method is on act()'s allow-list with an argument count it accepts;
+    placeholders appear only in the arguments of ``fill``, ``type`` and ``select_option``; a
+    step that substitutes a variable carries the fingerprint of its element (the replay types a
+    value only into an element that still matches it); ``scroll`` takes a known direction.
+    """
+
+    model_config = ConfigDict(extra="forbid")
 
     method: str = Field(description="allow-listed Playwright method, e.g. 'fill' or 'click'")
     selectors: list[str] = Field(
-        default_factory=list, description="every selector for the element, most exact first"
+        default_factory=list,
+        max_length=MAX_SELECTORS,
+        description="every selector for the element, most exact first",
     )
     frame: list[str] = Field(
-        default_factory=list, description="iframe selectors from the top page down; [] = top"
+        default_factory=list,
+        max_length=MAX_FRAMES,
+        description="iframe selectors from the top page down; [] = top",
     )
     arguments: list[str] = Field(
         default_factory=list, description="method arguments, with <|NAME|> placeholders"
     )
-    description: str = Field(default="", description="the model's text for this step")
+    description: str = Field(
+        default="", max_length=MAX_TEXT_CHARS, description="the model's text for this step"
+    )
     fingerprint: ElementFingerprint | None = Field(
         default=None, description="the element acted on; None for page-level actions"
     )
+
+    @field_validator("selectors", "frame", "arguments")
+    @classmethod
+    def _bounded(cls, texts: list[str]) -> list[str]:
+        if any(len(text) > MAX_TEXT_CHARS for text in texts):
+            raise ValueError(f"an entry longer than {MAX_TEXT_CHARS} characters")
+        return texts
+
+    @model_validator(mode="after")
+    def _replayable(self) -> CachedAction:
+        limits = ALLOWED_METHODS.get(self.method)
+        if limits is None:
+            raise ValueError(f"method {self.method!r} is not on act()'s allow-list")
+        low, high = limits
+        if not low <= len(self.arguments) <= high:
+            wanted = str(low) if low == high else f"{low} to {high}"
+            raise ValueError(
+                f"{self.method} takes {wanted} argument(s), the entry gives {len(self.arguments)}"
+            )
+        if not any(selector.strip() for selector in self.selectors):
+            raise ValueError(f"the {self.method} step has no selector")
+        with_placeholder = [a for a in self.arguments if has_placeholder(a)]
+        if with_placeholder and self.method not in PLACEHOLDER_METHODS:
+            raise ValueError(f"{self.method} cannot take a variable placeholder")
+        if with_placeholder and self.fingerprint is None:
+            raise ValueError(
+                f"the {self.method} step types a variable but has no element fingerprint"
+            )
+        if self.method == "scroll" and self.arguments[0] not in SCROLL_DIRECTIONS:
+            raise ValueError(f"scroll direction {self.arguments[0]!r} is not one of ours")
+        return self
+
+    @property
+    def uses_variables(self) -> bool:
+        return any(has_placeholder(a) for a in self.arguments)
+
+
+class PreviousVersion(BaseModel):
+    """What an entry held before its last heal (one version back, for ``cache show --diff``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    updated_at: datetime
+    reason: str = Field(default="", max_length=MAX_TEXT_CHARS, description="why it was healed")
+    actions: list[CachedAction] = Field(default_factory=list, max_length=MAX_ACTIONS)
+
+    @field_validator("updated_at")
+    @classmethod
+    def _aware(cls, stamp: datetime) -> datetime:
+        return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)
 
 
 class CacheEntry(BaseModel):
     """A cache file: format version, readable key parts, timestamps and the actions.
 
     Make new entries with :meth:`create`; after a heal, :meth:`with_actions` keeps the
-    creation time and refreshes ``updated_at``.
+    creation time, refreshes ``updated_at`` and keeps the replaced actions in ``previous``.
     """
+
+    model_config = ConfigDict(extra="forbid")
 
     format_version: int = CACHE_FORMAT_VERSION
     key: str = Field(description="sha256 digest of the key parts; also the file name")
-    instruction: str
-    url: str
-    variable_names: list[str] = Field(default_factory=list)
+    kind: EntryKind = "act"
+    instruction: str = Field(max_length=MAX_TEXT_CHARS)
+    url: str = Field(max_length=MAX_TEXT_CHARS)
+    variable_names: list[str] = Field(default_factory=list, max_length=100)
     created_at: datetime = Field(default_factory=_now)
     updated_at: datetime = Field(default_factory=_now)
-    actions: list[CachedAction] = Field(default_factory=list)
+    actions: list[CachedAction] = Field(default_factory=list, max_length=MAX_ACTIONS)
+    previous: PreviousVersion | None = None
 
     @field_validator("created_at", "updated_at")
     @classmethod
@@ -66,6 +158,8 @@ class CacheEntry(BaseModel):
             raise ValueError(f"format_version {self.format_version} is not {CACHE_FORMAT_VERSION}")
         if self.cache_key.digest != self.key:
             raise ValueError("key does not match the digest of instruction, url and variables")
+        if not self.actions:
+            raise ValueError("the entry has no actions")
         return self
 
     @classmethod
@@ -77,6 +171,7 @@ class CacheEntry(BaseModel):
         return cls(
             format_version=key.version,
             key=key.digest,
+            kind=key.kind,
             instruction=key.instruction,
             url=key.url,
             variable_names=list(key.variable_names),
@@ -93,17 +188,22 @@ class CacheEntry(BaseModel):
             url=self.url,
             variable_names=tuple(self.variable_names),
             version=self.format_version,
+            kind=self.kind,
         )
 
     def with_actions(
-        self, actions: Iterable[CachedAction], *, now: datetime | None = None
+        self, actions: Iterable[CachedAction], *, reason: str = "", now: datetime | None = None
     ) -> CacheEntry:
-        """A copy with new actions (e.g. after self-healing) and a fresh ``updated_at``."""
-        return self.model_copy(update={"actions": list(actions), "updated_at": now or _now()})
+        """A copy with new actions (after self-healing), a fresh ``updated_at``, and the
+        replaced actions kept as ``previous`` (one version back; older ones are dropped)."""
+        previous = PreviousVersion(updated_at=self.updated_at, reason=reason, actions=self.actions)
+        return self.model_copy(
+            update={"actions": list(actions), "updated_at": now or _now(), "previous": previous}
+        )
 
     def to_json(self) -> str:
         """The file's text: pretty-printed JSON, non-ASCII kept readable, final newline."""
-        return self.model_dump_json(indent=2) + "\n"
+        return self.model_dump_json(indent=2, exclude_none=True) + "\n"
 
 
 def _clip(text: str, limit: int) -> str:
@@ -115,6 +215,9 @@ def format_entry_summary(entry: CacheEntry) -> str:
     """One line for ``list``: short digest, updated time, action count, instruction, url."""
     updated = entry.updated_at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
     count = len(entry.actions)
-    actions = f"{count} action{'' if count == 1 else 's'}"
+    noun = "element" if entry.kind == "observe" else "action"
+    actions = f"{count} {noun}{'' if count == 1 else 's'}"
     instruction = _clip(entry.instruction, 60)
-    return f'{entry.key[:12]}  {updated}  {actions:>10}  "{instruction}"  {_clip(entry.url, 80)}'
+    if entry.kind == "observe":
+        instruction = f"observe: {instruction}"
+    return f'{entry.key[:12]}  {updated}  {actions:>11}  "{instruction}"  {_clip(entry.url, 80)}'

@@ -5,8 +5,11 @@ a miss:
 
 - the instruction, with runs of whitespace collapsed to one space;
 - the page URL: scheme and host lower-cased, default ports and credentials dropped, path
-  kept, query parameters sorted by name, fragment dropped; then an optional user hook
-  (``normalize_url``) runs on the result, e.g. to drop session ids;
+  kept, query parameters sorted by name, fragment dropped. By default (``url_mode="auto"``) a
+  loopback origin (127.0.0.0/8, ::1, localhost) is then reduced to its path and query: a test
+  server's random port must not make every run a miss. ``"path"`` does that on every origin,
+  ``"full"`` on none. Then an optional user hook (``normalize_url``) runs on the result, e.g.
+  to drop session ids;
 - the variable *names*, upper-cased and sorted (never their values);
 - :data:`CACHE_FORMAT_VERSION`, so a format change never reads old files as new ones.
 
@@ -16,10 +19,12 @@ The key's :attr:`~CacheKey.digest` (sha256, hex) is the entry's file name.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Literal, get_args
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from .._errors import CacheError
@@ -30,6 +35,13 @@ CACHE_FORMAT_VERSION = 1
 UrlNormalizer = Callable[[str], str]
 """A user hook: takes our normalised URL, returns the URL to key on."""
 
+EntryKind = Literal["act", "observe"]
+"""What an entry replays: an act()'s steps, or an observe()'s found elements."""
+
+UrlMode = Literal["auto", "full", "path"]
+"""Which part of a page URL keys an entry (see the module docstring)."""
+URL_MODES: tuple[str, ...] = get_args(UrlMode)
+
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21}
 _DIGEST = re.compile(r"^[0-9a-f]{64}$")
 
@@ -39,17 +51,34 @@ def normalize_instruction(instruction: str) -> str:
     return " ".join(instruction.split())
 
 
-def normalize_url(url: str, hook: UrlNormalizer | None = None) -> str:
+def is_loopback_host(host: str) -> bool:
+    """True for ``localhost`` (and its subdomains), 127.0.0.0/8 and ``::1``."""
+    host = host.strip("[]").lower().rstrip(".")
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def normalize_url(url: str, hook: UrlNormalizer | None = None, *, mode: UrlMode = "auto") -> str:
     """Normalise ``url`` for keying, then apply ``hook`` (if any) to the result.
 
     >>> normalize_url("HTTPS://Shop.Example:443/Cart?b=2&a=1#top")
     'https://shop.example/Cart?a=1&b=2'
+    >>> normalize_url("http://127.0.0.1:53117/cart?b=2&a=1", mode="auto")
+    '/cart?a=1&b=2'
     """
-    return _normalize_then_hook(url, hook)
+    return _normalize_then_hook(url, hook, mode)
 
 
-def _normalize_then_hook(url: str, hook: UrlNormalizer | None) -> str:
+def _normalize_then_hook(url: str, hook: UrlNormalizer | None, mode: UrlMode = "full") -> str:
+    if mode not in URL_MODES:
+        raise CacheError(f"Unknown cache URL mode {mode!r}: use one of {', '.join(URL_MODES)}.")
     normalised = _normalize_url(url.strip())
+    if mode != "full":
+        normalised = _origin_dropped(normalised, loopback_only=mode == "auto")
     if hook is None:
         return normalised
     try:
@@ -87,6 +116,14 @@ def _normalize_url(url: str) -> str:
     return urlunsplit((scheme, netloc, path, _sorted_query(parts.query), ""))
 
 
+def _origin_dropped(normalised: str, *, loopback_only: bool) -> str:
+    """``/path?query`` of a normalised URL with an origin (loopback ones only, if asked)."""
+    parts = urlsplit(normalised)
+    if not parts.netloc or (loopback_only and not is_loopback_host(parts.hostname or "")):
+        return normalised
+    return urlunsplit(("", "", parts.path or "/", parts.query, ""))
+
+
 def _sorted_query(query: str) -> str:
     if not query:
         return ""
@@ -118,6 +155,7 @@ class CacheKey:
     url: str
     variable_names: tuple[str, ...] = ()
     version: int = CACHE_FORMAT_VERSION
+    kind: EntryKind = "act"
 
     @classmethod
     def create(
@@ -127,19 +165,25 @@ class CacheKey:
         variable_names: Iterable[str] = (),
         *,
         normalize_url: UrlNormalizer | None = None,
+        url_mode: UrlMode = "auto",
+        kind: EntryKind = "act",
     ) -> CacheKey:
         """Normalise the parts (see the module docstring) and build the key."""
         return cls(
             instruction=normalize_instruction(instruction),
-            url=_normalize_then_hook(url, normalize_url),
+            url=_normalize_then_hook(url, normalize_url, url_mode),
             variable_names=normalize_variable_names(variable_names),
+            kind=kind,
         )
 
     @property
     def digest(self) -> str:
         """sha256 hex digest of the parts: stable across runs, machines and Python versions."""
+        parts: list[object] = [self.version, self.instruction, self.url, list(self.variable_names)]
+        if self.kind != "act":  # act keys keep the recipe they always had
+            parts.insert(1, self.kind)
         canonical = json.dumps(
-            [self.version, self.instruction, self.url, list(self.variable_names)],
+            parts,
             ensure_ascii=True,
             separators=(",", ":"),
         )

@@ -6,9 +6,11 @@ tested here without a subprocess.
 
 from __future__ import annotations
 
+import difflib
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from ._entry import format_entry_summary
+from ._entry import CachedAction, CacheEntry, format_entry_summary
 
 if TYPE_CHECKING:
     from ._store import ActionCache
@@ -33,6 +35,47 @@ def show_entry(cache: ActionCache, key_prefix: str) -> str:
     Raises :class:`~stagehand_py.CacheError` when no entry or several match.
     """
     return cache.find(key_prefix).to_json().rstrip("\n")
+
+
+def describe_actions(actions: list[CachedAction]) -> list[str]:
+    """Readable lines for a list of cached steps: one block per step, for diffing."""
+    lines: list[str] = []
+    for number, action in enumerate(actions, 1):
+        arguments = ", ".join(repr(a) for a in action.arguments)
+        lines.append(f"{number}. {action.method}({arguments})")
+        if action.fingerprint is not None:
+            fp = action.fingerprint
+            role = f" role={fp.role}" if fp.role else ""
+            lines.append(f'   element: <{fp.tag}{role}> "{fp.name}"')
+        if action.frame:
+            lines.append(f"   frame: {' > '.join(action.frame)}")
+        lines.extend(f"   selector: {selector}" for selector in action.selectors)
+    return lines
+
+
+def entry_diff(entry: CacheEntry) -> str:
+    """A unified diff of the entry's steps against the version its last heal replaced;
+    says so when it was never healed."""
+    if entry.previous is None:
+        return f"Entry {entry.key[:12]} was never healed: no previous version to compare."
+
+    def stamp(moment: datetime) -> str:
+        return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
+
+    diff = difflib.unified_diff(
+        describe_actions(entry.previous.actions),
+        describe_actions(entry.actions),
+        fromfile=f"previous ({stamp(entry.previous.updated_at)})",
+        tofile=f"current ({stamp(entry.updated_at)})",
+        lineterm="",
+    )
+    reason = f"healed because: {entry.previous.reason}\n" if entry.previous.reason else ""
+    return reason + "\n".join(diff)
+
+
+def show_entry_diff(cache: ActionCache, key_prefix: str) -> str:
+    """:func:`entry_diff` of the entry whose key starts with ``key_prefix``."""
+    return entry_diff(cache.find(key_prefix))
 
 
 def clear_entries(cache: ActionCache) -> int:

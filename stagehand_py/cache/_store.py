@@ -4,7 +4,12 @@ Writes go to a temporary file in the same directory, are fsynced, then renamed o
 with ``os.replace`` (atomic on POSIX and Windows), so a reader sees the old entry or the new
 one, never a mix, and several processes writing the same key leave one whole entry. A file
 that is unreadable anyway (truncated by a full disk, edited by hand, another format version)
-is a miss with a :class:`CacheWarning`, never a crash.
+is a miss with a :class:`CacheWarning`, never a crash; so is anything that is not a regular
+file of bounded size (a FIFO, a device, a huge file): entries are read without blocking and
+never more than :data:`MAX_ENTRY_BYTES`.
+
+Writes can be held back (:meth:`ActionCache.hold_writes`): the pytest plugin holds each test's
+writes and commits them only when the test passed, so a failing test never teaches the cache.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import stat
 import threading
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
@@ -23,11 +29,14 @@ from pydantic import BaseModel, PrivateAttr, ValidationError
 from .._errors import CacheError
 from ._entry import CacheEntry
 from ._files import TEMP_SUFFIX, unlink, write_atomically
-from ._key import CACHE_FORMAT_VERSION, CacheKey, UrlNormalizer, is_digest
+from ._key import CACHE_FORMAT_VERSION, CacheKey, EntryKind, UrlMode, UrlNormalizer, is_digest
 from ._secrets import find_secret
 
 CACHE_DIR_ENV = "STAGEHAND_PY_CACHE_DIR"
 """Environment variable naming the cache directory; unset or empty means no cache."""
+
+MAX_ENTRY_BYTES = 1 << 20
+"""Largest cache file read (1 MiB; a 200-step entry is well under 200 kB)."""
 
 _SUFFIX = ".json"
 _MIN_PREFIX = 4
@@ -81,6 +90,9 @@ class ActionCache:
             )
         self.url_normalizer = url_normalizer
         self.stats = CacheStats()
+        # digest -> entry to write (None: to remove) while writes are held; None: not held.
+        self._held: dict[str, CacheEntry | None] | None = None
+        self._held_lock = threading.Lock()
 
     @classmethod
     def from_env(
@@ -96,9 +108,25 @@ class ActionCache:
     def __repr__(self) -> str:
         return f"ActionCache({str(self.directory)!r})"
 
-    def key_for(self, instruction: str, url: str, variable_names: Iterable[str] = ()) -> CacheKey:
-        """The key of an act() of ``instruction`` on ``url`` with these variable names."""
-        return CacheKey.create(instruction, url, variable_names, normalize_url=self.url_normalizer)
+    def key_for(
+        self,
+        instruction: str,
+        url: str,
+        variable_names: Iterable[str] = (),
+        *,
+        url_mode: UrlMode = "auto",
+        kind: EntryKind = "act",
+    ) -> CacheKey:
+        """The key of an act() (or observe()) of ``instruction`` on ``url`` with these variable
+        names; ``url_mode`` says which part of the URL counts (see :class:`CacheKey`)."""
+        return CacheKey.create(
+            instruction,
+            url,
+            variable_names,
+            normalize_url=self.url_normalizer,
+            url_mode=url_mode,
+            kind=kind,
+        )
 
     def path_for(self, key: CacheKey | str) -> Path:
         """The file an entry with this key (or digest) is stored in."""
@@ -113,7 +141,12 @@ class ActionCache:
     # ---------- reading ----------
 
     def get(self, key: CacheKey) -> CacheEntry | None:
-        """The entry stored under ``key``, or None (missing, or unusable with a warning)."""
+        """The entry stored under ``key``, or None (missing, or unusable with a warning).
+
+        While writes are held, an entry written (or removed) since counts as stored (gone)."""
+        with self._held_lock:
+            if self._held is not None and key.digest in self._held:
+                return self._held[key.digest]
         entry = self._load(self.path_for(key))
         if entry is not None and entry.key != key.digest:
             self._warn(self.path_for(key), "it holds the entry of another key (renamed by hand?)")
@@ -175,6 +208,16 @@ class ActionCache:
             )
         data = entry.to_json().encode("utf-8")
         path = self.path_for(entry.key)
+        with self._held_lock:
+            if self._held is not None:
+                self._held[entry.key] = entry
+                logger.debug("cache: holding %s until the test passes", path.name)
+                return path
+        self._write(path, data)
+        logger.debug("cache: wrote %s (%d actions)", path.name, len(entry.actions))
+        return path
+
+    def _write(self, path: Path, data: bytes) -> None:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             write_atomically(path, data)
@@ -184,11 +227,15 @@ class ActionCache:
                 f"directory writable or point {CACHE_DIR_ENV} at one that is."
             ) from exc
         self.stats._add("writes")
-        logger.debug("cache: wrote %s (%d actions)", path.name, len(entry.actions))
-        return path
 
     def remove(self, key: CacheKey | str) -> bool:
         """Delete the entry for ``key`` (or digest); True if there was one."""
+        path = self.path_for(key)
+        with self._held_lock:
+            if self._held is not None:
+                had = self._held.get(path.stem) is not None or path.is_file()
+                self._held[path.stem] = None
+                return had
         try:
             self.path_for(key).unlink()
         except FileNotFoundError:
@@ -204,12 +251,47 @@ class ActionCache:
         self.stats._add("removals", removed)
         return removed
 
+    # ---------- held writes (the pytest plugin: only passing tests write) ----------
+
+    def hold_writes(self) -> None:
+        """From now on keep writes and removals in memory (reads see them) until
+        :meth:`commit` or :meth:`discard`. Anything already held is discarded."""
+        with self._held_lock:
+            self._held = {}
+
+    def commit(self) -> int:
+        """Write (and remove) what was held, stop holding; returns how many entries changed."""
+        with self._held_lock:
+            held, self._held = self._held or {}, None
+        for digest, entry in held.items():
+            if entry is None:
+                self.remove(digest)
+            else:
+                self.put(entry)
+        return len(held)
+
+    def discard(self) -> int:
+        """Forget what was held and stop holding; returns how many changes were dropped."""
+        with self._held_lock:
+            held, self._held = self._held or {}, None
+        if held:
+            logger.debug("cache: dropped %d held change(s) of a failed test", len(held))
+        return len(held)
+
+    @property
+    def holding(self) -> bool:
+        """True while writes are held (see :meth:`hold_writes`)."""
+        return self._held is not None
+
     # ---------- internals ----------
 
     def _load(self, path: Path) -> CacheEntry | None:
         try:
-            raw = path.read_bytes()
+            raw = _read_entry_file(path)
         except FileNotFoundError:
+            return None
+        except _Unreadable as exc:
+            self._warn(path, str(exc))
             return None
         except OSError as exc:
             self._warn(path, f"it cannot be read ({exc.strerror or exc})")
@@ -241,6 +323,39 @@ class ActionCache:
         if not self.directory.is_dir():
             return iter(())
         return iter(sorted(self.directory.glob(f".*{TEMP_SUFFIX}")))
+
+
+class _Unreadable(Exception):
+    """A cache path that is not a file we read (FIFO, device, directory, too large)."""
+
+
+def _read_entry_file(path: Path) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most :data:`MAX_ENTRY_BYTES`.
+
+    Opened without blocking (a FIFO would otherwise wait for a writer forever) and checked on
+    the open descriptor, so the file cannot be swapped between the check and the read.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _Unreadable("it is not a regular file (a FIFO, device or directory?)")
+        if info.st_size > MAX_ENTRY_BYTES:
+            raise _Unreadable(f"it is larger than {MAX_ENTRY_BYTES} bytes")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_ENTRY_BYTES:  # the file may grow after fstat
+            chunk = os.read(fd, MAX_ENTRY_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > MAX_ENTRY_BYTES:
+            raise _Unreadable(f"it is larger than {MAX_ENTRY_BYTES} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _why_invalid(raw: bytes, exc: ValidationError) -> str:

@@ -1,4 +1,4 @@
-"""The ``stagehand-py`` command line (also ``python -m stagehand_py``)."""
+"""The ``pystagehand`` command line (also ``python -m stagehand_py``)."""
 
 from ._app import build_parser, main
 

@@ -1,19 +1,21 @@
 """The ``agent`` command: let the model drive a page, step by step, until a task is done.
 
 Progress (each step's goal and each action's outcome) goes to stderr as it happens; the run's
-summary and usage go to stdout. ``--approve`` asks on the console before every step.
+summary and usage go to stdout (with ``--json``, the run as one JSON object and usage on stderr).
+``--approve`` asks on the console before every step. ``--timeout`` and ``--max-steps`` are the
+command line's shared limit options; here they bound the whole run and its steps.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from typing import Any
 
 from .._variables import Variables
 from ..agent import ConsoleApprover
-from ._commands import parse_variables
+from ._commands import parse_variables, usage_out
+from ._output import emit_json, fail, json_mode
 from ._progress import progress
 from ._session import build_stagehand, open_page, usage_line
 
@@ -30,7 +32,6 @@ def add_agent_command(
     )
     agent.add_argument("url")
     agent.add_argument("task")
-    agent.add_argument("--max-steps", type=int, metavar="N", help="steps before a summary (50)")
     agent.add_argument(
         "--approve", action="store_true", help="approve, retry, skip or cancel every step"
     )
@@ -48,7 +49,6 @@ def add_agent_command(
         metavar="PATTERN",
         help="only let the agent reach hosts matching this glob (repeatable)",
     )
-    agent.add_argument("--timeout", type=float, metavar="SECONDS", help="budget of the run (900)")
     page_options(agent)
     agent.set_defaults(run=agent_command)
 
@@ -68,14 +68,21 @@ def agent_command(args: argparse.Namespace) -> int:
     with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
         with progress(f"agent: {title}", enabled=not args.quiet):
             result = page.agent(args.task, variables=variables, approval=approval, **limits)
-        print(result.summary())
-        if result.data is not None:
-            print(f"data: {result.data}")
-        if args.save:
-            print(f"saved: {result.save(args.save)}")
-        print(usage_line(stagehand.history))
+        saved = result.save(args.save) if args.save else None
+        if json_mode(args):
+            payload: dict[str, Any] = {"result": result.model_dump(mode="json")}
+            if saved is not None:
+                payload["saved"] = str(saved)
+            if result.success:
+                emit_json(args, payload)
+        else:
+            print(result.summary())
+            if result.data is not None:
+                print(f"data: {result.data}")
+            if saved is not None:
+                print(f"saved: {saved}")
+        usage_out(args, usage_line(stagehand.history))
     if not result.success:
         first = result.final_text.strip().splitlines()[0] if result.final_text.strip() else ""
-        print(f"error: the agent ended with reason {result.reason}: {first}", file=sys.stderr)
-        return 1
+        return fail(args, None, message=f"the agent ended with reason {result.reason}: {first}")
     return 0

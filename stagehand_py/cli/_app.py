@@ -1,4 +1,4 @@
-"""The argument parser of ``python -m stagehand_py`` / ``stagehand-py`` and its entry point."""
+"""The argument parser of ``pystagehand`` (also ``python -m stagehand_py``) and its entry point."""
 
 from __future__ import annotations
 
@@ -22,17 +22,36 @@ from ._commands import (
     snapshot_command,
 )
 from ._demo import demo_command
+from ._output import fail
 from ._workflow import add_workflow_commands
 
+PROG = "pystagehand"
 DESCRIPTION = """\
 Drive a web page in plain language from the command line.
 
 Model: --model provider/name (or STAGEHAND_PY_MODEL), key from OPENAI_API_KEY /
 ANTHROPIC_API_KEY (or --api-key-env NAME), --base-url for an OpenAI-compatible server.
+Every command takes --json: stdout then holds one JSON object and nothing else; progress,
+usage and log lines go to stderr.
 Exit codes: 0 done, 1 failed (one line on stderr says why), 2 bad command line.
 """
+EXIT_BROKEN_PIPE = 141  # what a shell reports for a process stopped by SIGPIPE
 
 Command = Callable[[argparse.Namespace], int]
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return f"{PROG} {__version__}"
+
+
+def _json_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object on stdout (nothing else); progress stays on stderr",
+    )
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
@@ -55,6 +74,23 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _limit_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("limits")
+    group.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="time budget of the call and of opening the page (default: $STAGEHAND_PY_TIMEOUT "
+        "or 120)",
+    )
+    group.add_argument(
+        "--max-steps",
+        type=int,
+        metavar="N",
+        help="most actions one act may take (default: $STAGEHAND_PY_MAX_STEPS or 10)",
+    )
+
+
 def _run_mode_option(parser: argparse.ArgumentParser, choices: tuple[str, ...]) -> None:
     parser.add_argument(
         "--mode",
@@ -64,36 +100,47 @@ def _run_mode_option(parser: argparse.ArgumentParser, choices: tuple[str, ...]) 
     )
 
 
-def _page_options(parser: argparse.ArgumentParser) -> None:
-    _model_options(parser)
+def _page_options(
+    parser: argparse.ArgumentParser, *, model: bool = True, modes: tuple[str, ...] = RUN_MODES
+) -> None:
+    if model:
+        _model_options(parser)
+    _limit_options(parser)
     parser.add_argument("--headed", action="store_true", help="show the browser window")
-    _run_mode_option(parser, RUN_MODES)
-    parser.add_argument(
-        "--cache-dir",
-        default=os.environ.get("STAGEHAND_PY_CACHE_DIR"),
-        help="action cache directory (default: $STAGEHAND_PY_CACHE_DIR)",
-    )
+    _run_mode_option(parser, modes)
+    if model:
+        cache = parser.add_argument_group("action cache")
+        cache.add_argument(
+            "--cache-dir",
+            default=os.environ.get("STAGEHAND_PY_CACHE_DIR"),
+            help="action cache directory (default: $STAGEHAND_PY_CACHE_DIR)",
+        )
+        cache.add_argument(
+            "--cache-mode",
+            choices=("read-write", "read-only", "require"),
+            help="read-write (default), read-only (never write) or require (a miss fails, the "
+            "model is never called); default: $STAGEHAND_PY_CACHE_MODE",
+        )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
+    _json_option(parser)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="stagehand-py",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog=PROG, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    parser.add_argument("--version", action="version", version=_version())
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     snapshot = commands.add_parser("snapshot", help="print the numbered chunks the model sees")
     snapshot.add_argument("url")
     snapshot.add_argument("--screenshot", metavar="PATH", help="also save an annotated PNG")
-    snapshot.add_argument("--headed", action="store_true", help="show the browser window")
+    # --mode is the run preset on every page command; snapshot's older --mode dom|aria still
+    # works and means --view (the two sets of values cannot be confused).
+    _page_options(snapshot, model=False, modes=(*RUN_MODES, *SNAPSHOT_MODES))
     snapshot.add_argument(
         "--view", choices=SNAPSHOT_MODES, help="DOM serializer (default) or aria tree"
     )
-    # --mode is the run preset on every page command; snapshot's older --mode dom|aria still
-    # works and means --view (the values cannot be confused).
-    _run_mode_option(snapshot, (*RUN_MODES, *SNAPSHOT_MODES))
     snapshot.set_defaults(run=snapshot_command)
 
     act = commands.add_parser("act", help="do what an instruction says on a page")
@@ -104,6 +151,14 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         metavar="NAME=VALUE",
         help="a variable for <|NAME|> in the instruction; its value never reaches the model",
+    )
+    act.add_argument(
+        "--codegen",
+        nargs="?",
+        const="sync",
+        choices=("sync", "async"),
+        help="also print the plain Playwright Python code of what was done (sync by default); "
+        "variables are read from os.environ, never written out",
     )
     _page_options(act)
     act.set_defaults(run=act_command)
@@ -141,14 +196,30 @@ def build_parser() -> argparse.ArgumentParser:
     cache.add_argument("cache_action", choices=("list", "show", "clear"))
     cache.add_argument("key", nargs="?", help="for show: the key or a unique prefix of it")
     cache.add_argument("--cache-dir", default=os.environ.get("STAGEHAND_PY_CACHE_DIR"))
+    cache.add_argument(
+        "--diff",
+        action="store_true",
+        help="for show: what the entry's last heal changed (its previous version against now)",
+    )
+    _json_option(cache)
     cache.set_defaults(run=cache_command)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit code."""
+    try:
+        return _run(argv)
+    except BrokenPipeError:
+        # The reader went away (`... | head`): stop quietly, as command-line tools do, and keep
+        # Python from complaining again when it flushes stdout at exit.
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # --help and --version print here
     if args.command == "cache" and args.cache_action == "show" and not args.key:
         parser.error("cache show needs a KEY")
     logging.getLogger("stagehand_py").addHandler(logging.NullHandler())
@@ -156,14 +227,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(args)
     except StagehandError as exc:
-        return _fail(str(exc))
+        return fail(args, exc)
     except PlaywrightError as exc:
-        return _fail(f"browser: {exc}")
+        return fail(args, exc, prefix="browser: ")
     except KeyboardInterrupt:
-        return _fail("interrupted", code=130)
+        return fail(args, None, message="interrupted", code=130)
 
 
-def _fail(message: str, *, code: int = 1) -> int:
-    first = message.strip().splitlines()[0] if message.strip() else "unknown failure"
-    print(f"error: {first}", file=sys.stderr)
-    return code
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real stdout (captured in tests): nothing to silence
+        pass

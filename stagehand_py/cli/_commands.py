@@ -1,6 +1,7 @@
 """The page commands (snapshot, act, extract, observe) and the cache commands.
 
-Each returns the process exit code and prints results on stdout; progress goes to stderr.
+Each returns the process exit code. Results go to stdout (text, or one JSON object with
+``--json``); progress and usage go to stderr in JSON mode.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 from .._config import SnapshotMode
 from .._errors import ActError, CacheError, ConfigurationError
 from .._inspect_api import annotated_screenshot, take_snapshot
+from .._variables import Variables
+from ._output import emit_json, json_mode, note
 from ._progress import progress
 from ._session import build_stagehand, open_page, usage_line
 
@@ -28,6 +31,14 @@ def parse_variables(pairs: list[str] | None) -> dict[str, str]:
     return variables
 
 
+def usage_out(args: argparse.Namespace, line: str) -> None:
+    # In JSON mode the usage is inside the JSON object; the line is for people, on stderr.
+    if json_mode(args):
+        note(line)
+    else:
+        print(line)
+
+
 def snapshot_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
     view: SnapshotMode = args.view or ("aria" if args.mode == "aria" else "dom")
@@ -36,6 +47,22 @@ def snapshot_command(args: argparse.Namespace) -> int:
         snap = take_snapshot(page, mode=view)
         if args.screenshot:
             annotated_screenshot(page, args.screenshot)
+    if json_mode(args):
+        chunks = [
+            {**chunk.model_dump(mode="json"), "text": snap.render_chunk(chunk.index)}
+            for chunk in snap.chunks
+        ]
+        emit_json(
+            args,
+            {
+                "url": snap.url,
+                "title": snap.title,
+                "elements": [e.model_dump(mode="json") for e in snap.elements],
+                "chunks": chunks,
+                "screenshot": args.screenshot,
+            },
+        )
+        return 0
     print(f"{snap.title} - {snap.url}")
     print(f"{len(snap.elements)} elements in {len(snap.chunks)} chunk(s), nearest first")
     for position, chunk in enumerate(snap.chunks, 1):
@@ -53,8 +80,23 @@ def act_command(args: argparse.Namespace) -> int:
     with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
         with progress(f"act: {args.instruction}", enabled=not args.quiet):
             result = page.act(args.instruction, variables=variables, raise_on_failure=False)
-        print(stagehand.history[-1].summary())
-        print(usage_line(stagehand.history))
+        code = None
+        if args.codegen and result.success:
+            # Records hold placeholders only; redacting again is a second lock on the door.
+            generated = result.to_playwright_code(args.codegen, url=args.url)
+            code = Variables(variables).redact(generated)
+        if json_mode(args):
+            if result.success:
+                payload: dict[str, Any] = {"result": result.model_dump(mode="json")}
+                if code is not None:
+                    payload["playwright_code"] = code
+                emit_json(args, payload)
+        else:
+            print(stagehand.history[-1].summary())
+            if code is not None:
+                print("\n# ---- plain Playwright code of this act ----")
+                print(code, end="")
+        usage_out(args, usage_line(stagehand.history))
     if not result.success:
         raise ActError(result.message, result)
     return 0
@@ -80,8 +122,21 @@ def extract_command(args: argparse.Namespace) -> int:
             value: Any = (
                 page.extract(args.instruction, schema) if schema else page.extract(args.instruction)
             )
-        print(value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False))
-        print(usage_line(stagehand.history))
+        if json_mode(args):
+            record = stagehand.history[-1]
+            emit_json(
+                args,
+                {
+                    "data": value,
+                    "llm_calls": record.llm_calls,
+                    "usage": record.usage.model_dump(mode="json"),
+                },
+            )
+        else:
+            print(
+                value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
+            )
+        usage_out(args, usage_line(stagehand.history))
     return 0
 
 
@@ -90,19 +145,31 @@ def observe_command(args: argparse.Namespace) -> int:
     with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
         with progress(f"observe: {args.instruction or '(main controls)'}", enabled=not args.quiet):
             results = page.observe(args.instruction)
-        if not results:
-            print("nothing found")
-        for number, found in enumerate(results, 1):
-            arguments = ", ".join(repr(a) for a in found.arguments)
-            print(f"{number}. {found.description}")
-            print(f"   {found.method}({arguments}) on {found.selector}")
-        print(usage_line(stagehand.history))
+        if json_mode(args):
+            record = stagehand.history[-1]
+            emit_json(
+                args,
+                {
+                    "results": [r.model_dump(mode="json") for r in results],
+                    "cache": record.cache,
+                    "llm_calls": record.llm_calls,
+                    "usage": record.usage.model_dump(mode="json"),
+                },
+            )
+        else:
+            if not results:
+                print("nothing found")
+            for number, found in enumerate(results, 1):
+                arguments = ", ".join(repr(a) for a in found.arguments)
+                print(f"{number}. {found.description}")
+                print(f"   {found.method}({arguments}) on {found.selector}")
+        usage_out(args, usage_line(stagehand.history))
     return 0
 
 
 def cache_command(args: argparse.Namespace) -> int:
     from ..cache import ActionCache
-    from ..cache._manage import clear_entries, list_entries, show_entry
+    from ..cache._manage import clear_entries, entry_diff, list_entries, show_entry
 
     directory = args.cache_dir
     if not directory:
@@ -113,10 +180,35 @@ def cache_command(args: argparse.Namespace) -> int:
         raise CacheError(f"{directory} is not a directory: nothing cached there yet.")
     cache = ActionCache(Path(directory))
     if args.cache_action == "list":
-        print(list_entries(cache))
+        if json_mode(args):
+            entries = [
+                {
+                    "key": e.key,
+                    "kind": e.kind,
+                    "instruction": e.instruction,
+                    "url": e.url,
+                    "actions": len(e.actions),
+                    "updated_at": e.updated_at.isoformat(),
+                    "healed": e.previous is not None,
+                }
+                for e in cache.entries()
+            ]
+            emit_json(args, {"directory": str(directory), "entries": entries})
+        else:
+            print(list_entries(cache))
     elif args.cache_action == "show":
-        print(show_entry(cache, args.key))
+        entry = cache.find(args.key)
+        if json_mode(args):
+            payload: dict[str, Any] = {"entry": entry.model_dump(mode="json", exclude_none=True)}
+            if args.diff:
+                payload["diff"] = entry_diff(entry)
+            emit_json(args, payload)
+        else:
+            print(entry_diff(entry) if args.diff else show_entry(cache, entry.key))
     else:
         removed = clear_entries(cache)
-        print(f"Removed {removed} entr{'y' if removed == 1 else 'ies'} from {directory}.")
+        if json_mode(args):
+            emit_json(args, {"directory": str(directory), "removed": removed})
+        else:
+            print(f"Removed {removed} entr{'y' if removed == 1 else 'ies'} from {directory}.")
     return 0

@@ -19,6 +19,7 @@ from .._page_server import serve_directory
 from .._sync.page import StagehandPage
 from .._sync.stagehand import Stagehand
 from ._demo_model import DemoModel, PromptRecorder
+from ._output import emit_json, json_mode, note
 from ._progress import progress
 from ._session import build_stagehand, open_page, usage_line
 
@@ -64,55 +65,64 @@ def demo_command(args: argparse.Namespace) -> int:
         stagehand.llm  # noqa: B018  (creating the client is what checks the configuration)
     except ConfigurationError as exc:
         return _show_what_to_set(args, str(exc))
+    say = note if json_mode(args) else print  # JSON mode: only the JSON object on stdout
     with serve_directory(EXAMPLES_DIR) as base_url:
         url = base_url + "demo.html"
-        print(f"stagehand_py demo: model {stagehand.llm.model}; page {url}")
+        say(f"stagehand_py demo: model {stagehand.llm.model}; page {url}")
         with open_page(url, stagehand, headed=args.headed, mode=args.mode) as page:
-            _run_flow(page, stagehand, quiet=args.quiet)
-    print(usage_line(stagehand.history))
+            outcome = _run_flow(page, stagehand, quiet=args.quiet, say=say)
+    say(usage_line(stagehand.history))
+    if json_mode(args):
+        emit_json(args, {"model": stagehand.llm.model, **outcome})
     return 0
 
 
-def _run_flow(page: StagehandPage, stagehand: Stagehand, *, quiet: bool) -> None:
-    print(f"\n1. act: {SIGNUP}")
+def _run_flow(
+    page: StagehandPage, stagehand: Stagehand, *, quiet: bool, say: Any = print
+) -> dict[str, Any]:
+    say(f"\n1. act: {SIGNUP}")
     with progress("act", enabled=not quiet):
-        page.act(SIGNUP, variables=DEMO_VARIABLES)
-    print(_indent(stagehand.history[-1].summary()))
+        acted = page.act(SIGNUP, variables=DEMO_VARIABLES)
+    say(_indent(stagehand.history[-1].summary()))
     shown = page.locator("#member-name").inner_text()
-    print(f"   page check: the confirmation names {shown!r}")
+    say(f"   page check: the confirmation names {shown!r}")
 
-    print("\n2. extract: the membership details")
+    say("\n2. extract: the membership details")
     with progress("extract", enabled=not quiet):
         membership = page.extract(
             "the membership details: member name, plan, monthly price in EUR, member number",
             schema=Membership,
         )
-    print(f"   {membership!r}")
+    say(f"   {membership!r}")
 
-    print(f"\n3. observe: {DASHBOARD}")
+    say(f"\n3. observe: {DASHBOARD}")
     with progress("observe", enabled=not quiet):
         found = page.observe(DASHBOARD)
     for number, item in enumerate(found, 1):
-        print(f"   {number}. {item.description}: {item.method} on {item.selector}")
+        say(f"   {number}. {item.description}: {item.method} on {item.selector}")
+    dashboard = None
     if found:
         replay = page.act(found[0])
-        print(f"   act(observed) -> {replay.message or 'ok'} ({replay.llm_calls} LLM call(s))")
-        note = page.locator("#dashboard-note")
-        print(f"   page check: {note.inner_text() if note.is_visible() else 'dashboard not open'}")
-    print()
+        say(f"   act(observed) -> {replay.message or 'ok'} ({replay.llm_calls} LLM call(s))")
+        shown_note = page.locator("#dashboard-note")
+        dashboard = shown_note.inner_text() if shown_note.is_visible() else None
+        say(f"   page check: {dashboard or 'dashboard not open'}")
+    say("")
+    return {
+        "act": acted.model_dump(mode="json"),
+        "member_name_shown": shown,
+        "extract": membership.model_dump(mode="json"),
+        "observe": [item.model_dump(mode="json") for item in found],
+        "dashboard": dashboard,
+    }
 
 
 def _show_what_to_set(args: argparse.Namespace, reason: str) -> int:
+    if json_mode(args):
+        return _what_to_set_json(args, reason)
     print(SETUP_HELP)
     print(f"(why: {reason.splitlines()[0]})\n")
-    recorder = PromptRecorder()
-    stagehand = Stagehand(llm=recorder)
-    with (
-        serve_directory(EXAMPLES_DIR) as base_url,
-        open_page(base_url + "demo.html", stagehand, headed=args.headed, mode=args.mode) as page,
-        suppress(StagehandError),  # the recorder stops the act once it holds the request
-    ):
-        page.act(SIGNUP, variables=DEMO_VARIABLES)
+    recorder = _capture_first_request(args)
     if not recorder.messages:
         print("(the demo could not capture the request)")
         return 0
@@ -125,6 +135,35 @@ def _show_what_to_set(args: argparse.Namespace, reason: str) -> int:
             lines = [*lines[:SYSTEM_LINES_SHOWN], f"(... {hidden} more lines)"]
         print(f"---- {message.role} ----")
         print("\n".join(lines))
+    return 0
+
+
+def _capture_first_request(args: argparse.Namespace) -> PromptRecorder:
+    recorder = PromptRecorder()
+    stagehand = Stagehand(llm=recorder)
+    with (
+        serve_directory(EXAMPLES_DIR) as base_url,
+        open_page(base_url + "demo.html", stagehand, headed=args.headed, mode=args.mode) as page,
+        suppress(StagehandError),  # the recorder stops the act once it holds the request
+    ):
+        page.act(SIGNUP, variables=DEMO_VARIABLES)
+    return recorder
+
+
+def _what_to_set_json(args: argparse.Namespace, reason: str) -> int:
+    recorder = _capture_first_request(args)
+    emit_json(
+        args,
+        {
+            "configured": False,
+            "why": reason.splitlines()[0],
+            "help": SETUP_HELP,
+            "tools": [tool.name for tool in recorder.tools],
+            "request": [
+                {"role": message.role, "content": message.content} for message in recorder.messages
+            ],
+        },
+    )
     return 0
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
+from .._config import Settings
 from .._errors import ConfigurationError, PageError
 from .._history import CallRecord
 from .._run_modes import RunMode
@@ -34,6 +35,16 @@ def api_key_from(args: argparse.Namespace) -> str | None:
     return value
 
 
+def settings_from(args: argparse.Namespace) -> Settings:
+    """Settings from the environment, then ``--timeout``, ``--max-steps``, ``--cache-mode``
+    (a bad ``STAGEHAND_PY_*`` variable is a ConfigurationError naming it)."""
+    return Settings.from_env(
+        timeout_s=getattr(args, "timeout", None),
+        max_steps=getattr(args, "max_steps", None),
+        cache_mode=getattr(args, "cache_mode", None),
+    )
+
+
 def build_stagehand(args: argparse.Namespace, llm: Any = None) -> Stagehand:
     """A Stagehand from the command's model options (``llm`` wins when given)."""
     return Stagehand(
@@ -42,6 +53,7 @@ def build_stagehand(args: argparse.Namespace, llm: Any = None) -> Stagehand:
         api_key=api_key_from(args),
         base_url=getattr(args, "base_url", None),
         cache_dir=getattr(args, "cache_dir", None),
+        settings=settings_from(args),
     )
 
 
@@ -50,14 +62,16 @@ def open_page(
     url: str, stagehand: Stagehand, *, headed: bool = False, mode: RunMode | None = None
 ) -> Iterator[StagehandPage]:
     """Launch Chromium (``mode``: the dev/prod preset), open ``url`` in a wrapped page, and
-    close everything afterwards."""
+    close everything afterwards.
+
+    Opening the page is bounded by the settings' ``timeout_s`` (``--timeout``)."""
     with sync_playwright() as playwright:
         headless = False if headed else None
         browser = launch_chromium(playwright.chromium, headless=headless, mode=mode)
         try:
             page = stagehand.wrap(browser.new_page(viewport={"width": 1280, "height": 720}))
             try:
-                page.goto(url)
+                page.goto(url, timeout=stagehand.settings.timeout_s * 1000)
             except PlaywrightError as exc:
                 reason = str(exc).splitlines()[0]
                 raise PageError(f"Could not open {url}: {reason}. Check the URL.") from None

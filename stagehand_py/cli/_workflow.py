@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Callable
 from typing import Any
 
 from .._errors import ConfigurationError
 from .._variables import Variables
 from ..workflow._history import HISTORY_DIR_ENV, SiteHistory, WorkflowHistory
-from ._commands import parse_variables
+from ._commands import parse_variables, usage_out
+from ._output import emit_json, fail, json_mode
 from ._progress import progress
 from ._session import build_stagehand, open_page, usage_line
 
@@ -53,8 +53,7 @@ def add_workflow_commands(
         "--view", choices=("aria", "dom"), help="how pages are read before any escalation (aria)"
     )
     workflow.add_argument("--max-attempts", type=int, metavar="N", help="steps per item (12)")
-    workflow.add_argument("--timeout", type=float, metavar="SECONDS", help="budget (900)")
-    page_options(workflow)
+    page_options(workflow)  # its --timeout is the workflow's budget (default 900 s)
     workflow.set_defaults(run=workflow_command)
 
     history = commands.add_parser(
@@ -89,19 +88,19 @@ def workflow_command(args: argparse.Namespace) -> int:
                 sitemap=False if args.no_sitemap else None,
                 **limits,
             )
-        print(result.summary())
-        print("checklist:")
-        for line in result.checklist:
-            print(f"  {line}")
-        if result.replayed:
-            print(f"replayed from history: items {', '.join(map(str, result.replayed))}")
-        print(usage_line(stagehand.history))
+        if json_mode(args):
+            if result.success:
+                emit_json(args, {"result": result.model_dump(mode="json")})
+        else:
+            print(result.summary())
+            print("checklist:")
+            print("\n".join(f"  {line}" for line in result.checklist))
+            if result.replayed:
+                print(f"replayed from history: items {', '.join(map(str, result.replayed))}")
+        usage_out(args, usage_line(stagehand.history))
     if not result.success:
-        print(
-            f"error: the workflow ended with reason {result.reason}: {result.message}",
-            file=sys.stderr,
-        )
-        return 1
+        why = f"the workflow ended with reason {result.reason}: {result.message}"
+        return fail(args, None, message=why)
     return 0
 
 

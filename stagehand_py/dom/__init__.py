@@ -2,7 +2,8 @@
 
 ``load_js(name)`` reads a browser-side script next to this module (cached): a single file such
 as ``settle.js``, or the ``serializer/`` directory, whose parts form one function. The models in
-:mod:`._snapshot` describe what the serializer returns and render it as the model sees it.
+:mod:`._snapshot` describe what the serializer returns, :mod:`._wire` parses its output and
+:mod:`._render` writes the lines the model reads.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 import functools
 from importlib import resources
 
-from ._snapshot import Box, Chunk, Element, Snapshot, order_chunks, parse_snapshot
+from ._snapshot import Box, Chunk, Element, Snapshot, order_chunks
+from ._wire import parse_snapshot
 
 
 @functools.cache

@@ -1,26 +1,33 @@
-"""Typed form of what the serializer (``dom/serializer/``) returns, and the text the model sees.
+"""Typed form of what the serializer (``dom/serializer/``) returns.
 
 Everything here is pure Python (no browser), so chunk ordering and rendering are unit-tested
-from a JSON fixture.
+from a JSON fixture. Parsing the wire format lives in :mod:`._wire`, the text the model reads
+in :mod:`._render`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
-import json
 import math
-from collections.abc import Iterable, Iterator
-from typing import Any, Literal
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import (
+    BaseModel,
+    Field,
+    PrivateAttr,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
 
-from .._errors import ElementNotFoundError, PageError, SerializationError
-
-# Caps keep one line per element short: the model needs enough to recognise it, no more.
-MAX_TEXT_CHARS = 150
-MAX_ATTRIBUTE_CHARS = 80
-MAX_RENDERED_OPTIONS = 30
+from .._errors import ElementNotFoundError, PageError
+from ._render import (
+    MAX_ATTRIBUTE_CHARS,
+    MAX_RENDERED_OPTIONS,
+    MAX_TEXT_CHARS,
+    MAX_VALUE_CHARS,
+    Redactor,
+    render_element,
+)
 
 
 class Box(BaseModel):
@@ -33,7 +40,17 @@ class Box(BaseModel):
 
 
 class Element(BaseModel):
-    """One numbered thing the model can see: an element, or a bare text node (tag ``#text``)."""
+    """One numbered thing the model can see: an element, or a bare text node (tag ``#text``).
+
+    ``text``, attribute values, ``options`` and ``hint`` are raw page strings (whitespace,
+    quotes and length as the page has them, up to the serializer's wire bounds); the
+    rendering shapes them. ``truncated`` says how many characters the serializer cut off a
+    long one on the wire (key ``"text"`` or an attribute name). ``interactive`` is False for
+    a ``disabled`` control: it is shown, but cannot be acted on. ``aria_hidden``: the element
+    is inside ``aria-hidden="true"`` (hidden from screen readers) but visible and on top.
+    ``hint``: for a control that shows no text nor label, what it looks like (a few class
+    tokens, the image file it draws, its SVG title).
+    """
 
     index: int
     tag: str
@@ -47,6 +64,11 @@ class Element(BaseModel):
     options: list[str] = Field(default_factory=list)
     role: str = ""
     name: str = ""
+    disabled: bool = False
+    readonly: bool = False
+    aria_hidden: bool = False
+    hint: str = ""
+    truncated: dict[str, int] = Field(default_factory=dict)
     # Accessibility-tree mode (stagehand_py.aria): which view produced the element, and its
     # Playwright ref (``aria-ref=eN``), usable only while that snapshot is the page's latest.
     view: Literal["dom", "aria"] = "dom"
@@ -62,8 +84,21 @@ class Chunk(BaseModel):
     element_indexes: list[int] = Field(default_factory=list)
 
 
+class ElementSource(Protocol):
+    """Elements made on demand (``dom._wire.WireRows``): numbered 0..len-1."""
+
+    def __len__(self) -> int: ...
+    def element(self, index: int) -> Element: ...
+    def all(self) -> list[Element]: ...
+
+
 class Snapshot(BaseModel):
-    """The serialized page: numbered elements, grouped in chunks ordered nearest-first."""
+    """The serialized page: numbered elements, grouped in chunks ordered nearest-first.
+
+    A parsed snapshot makes its :class:`Element` objects when they are first used (rendering
+    one chunk decodes only that chunk's rows); ``elements`` gives all of them, as does
+    anything that reads the whole model (dumping, comparing, printing).
+    """
 
     url: str
     title: str
@@ -73,35 +108,102 @@ class Snapshot(BaseModel):
     elements: list[Element] = Field(default_factory=list)
     chunks: list[Chunk] = Field(default_factory=list)
     _by_index: dict[int, Element] | None = PrivateAttr(default=None)
+    _rows: ElementSource | None = PrivateAttr(default=None)
+
+    @classmethod
+    def from_rows(cls, rows: ElementSource, **fields: Any) -> Snapshot:
+        """A snapshot whose elements come from ``rows`` when first asked for (no validation:
+        ``fields`` must already have the fields' types)."""
+        snapshot = cls.model_construct(**fields)
+        del snapshot.__dict__["elements"]  # read through __getattr__ until made
+        snapshot.__pydantic_fields_set__.add("elements")
+        snapshot._rows = rows
+        return snapshot
+
+    if not TYPE_CHECKING:  # as BaseModel does, so that mypy still checks attribute names
+
+        def __getattr__(self, name: str) -> Any:
+            if name == "elements":
+                return self._all_elements()
+            return super().__getattr__(name)
+
+    def _all_elements(self) -> list[Element]:
+        elements: list[Element] | None = self.__dict__.get("elements")
+        if elements is None:
+            rows = self._rows
+            elements = rows.all() if rows is not None else []
+            fields = self.__dict__
+            fields["elements"] = elements
+            ordered = {name: fields[name] for name in type(self).model_fields if name in fields}
+            fields.clear()  # in field order again, as dumps and reprs list them
+            fields.update(ordered)
+        return elements
+
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler: SerializerFunctionWrapHandler) -> Any:
+        self._all_elements()
+        return handler(self)
+
+    def __eq__(self, other: object) -> bool:
+        # Fields only: the private caches (lookup table, undecoded rows) are no part of what
+        # a snapshot says.
+        if not isinstance(other, Snapshot):
+            return NotImplemented
+        self._all_elements()
+        other._all_elements()
+        return type(self) is type(other) and self.__dict__ == other.__dict__
+
+    def __iter__(self) -> Any:
+        self._all_elements()
+        return super().__iter__()
+
+    def __repr_args__(self) -> Any:
+        self._all_elements()
+        return super().__repr_args__()
 
     def element(self, index: int) -> Element:
         """The element numbered ``index``; :class:`ElementNotFoundError` if there is none."""
-        if self._by_index is None:
-            self._by_index = {element.index: element for element in self.elements}
-        found = self._by_index.get(index)
+        rows = self._rows
+        found: Element | None = None
+        count: int
+        if "elements" not in self.__dict__ and rows is not None:
+            count = len(rows)
+            if 0 <= index < count:
+                found = rows.element(index)
+        else:
+            if self._by_index is None:
+                self._by_index = {element.index: element for element in self.elements}
+            found = self._by_index.get(index)
+            count = len(self.elements)
         if found is None:
             raise ElementNotFoundError(
                 f"There is no element number {index} in the snapshot of {self.url} "
-                f"({len(self.elements)} elements, numbered 0-{len(self.elements) - 1}). "
+                f"({count} elements, numbered 0-{count - 1}). "
                 "Pick a number from the element list shown."
             )
         return found
 
-    def render_element(self, index: int) -> str:
-        """One line as the model sees it: ``N:<tag attributes>text</tag>``."""
-        return render_element(self.element(index))
+    def render_element(self, index: int, *, redact: Redactor | None = None) -> str:
+        """One line as the model sees it: ``N:<tag attributes>text</tag>``.
 
-    def render_chunk(self, chunk_index: int) -> str:
+        ``redact`` is applied to every raw page string (text, attribute values, option
+        labels, hints) before any collapsing, capping or escaping.
+        """
+        return render_element(self.element(index), redact=redact)
+
+    def render_chunk(self, chunk_index: int, *, redact: Redactor | None = None) -> str:
         """The lines of every element in chunk ``chunk_index`` (its index, not its position)."""
         for chunk in self.chunks:
             if chunk.index == chunk_index:
-                return "\n".join(self.render_element(i) for i in chunk.element_indexes)
+                return "\n".join(
+                    self.render_element(i, redact=redact) for i in chunk.element_indexes
+                )
         known = sorted(c.index for c in self.chunks)
         raise PageError(f"Chunk {chunk_index} is not in the snapshot (chunks: {known}).")
 
-    def render_all(self) -> str:
+    def render_all(self, *, redact: Redactor | None = None) -> str:
         """Every element, in document order."""
-        return "\n".join(render_element(element) for element in self.elements)
+        return "\n".join(render_element(element, redact=redact) for element in self.elements)
 
     def chunk_order(self) -> list[int]:
         """Chunk indexes, nearest to the current scroll position first."""
@@ -110,195 +212,21 @@ class Snapshot(BaseModel):
 
 def order_chunks(chunks: Iterable[Chunk], scroll_y: float, chunk_height: float) -> list[Chunk]:
     """Sort chunks by distance from the one holding ``scroll_y``; at equal distance the chunk
-    below comes first (the reading direction of a page that was scrolled down to here)."""
+    below comes first (the reading direction of a page that was scrolled down to here).
+    Negative chunk indexes (content scrolled out above an inner scroller) sort the same way."""
     current = math.floor(scroll_y / chunk_height + 1e-6) if chunk_height > 0 else 0
     return sorted(chunks, key=lambda c: (abs(c.index - current), c.index < current, c.index))
 
 
-def _xpath_literal(value: str) -> str:
-    """The XPath literal for ``value``, as ``xpathLiteral`` (serializer/20_helpers.js) writes it."""
-    if '"' not in value:
-        return f'"{value}"'
-    if "'" not in value:
-        return f"'{value}'"
-    return "concat(" + ", '\"', ".join(f'"{part}"' for part in value.split('"')) + ")"
-
-
-class _SelectorDecoder:
-    """Undo the serializer's wire compression of selectors (``wireXPaths`` in 80_rows.js):
-    ``xpath=`` is implied unless a selector starts with ``css=``, and ``~k|rest`` means the
-    first k characters of the previous row's absolute XPath followed by ``rest``. Tokens that
-    only repeat what the row itself carries: ``#`` (its id), ``@attr`` (its attribute),
-    ``@name+`` (its name and value), ``=`` (its text)."""
-
-    def __init__(self) -> None:
-        self.last_absolute = ""
-
-    def decode(self, wire: list[str], tag: str, text: str, attributes: dict[str, str]) -> list[str]:
-        out: list[str] = []
-        for position, selector in enumerate(wire):
-            if selector.startswith(("css=", "xpath=")):
-                out.append(selector)
-                continue
-            if selector == "#":
-                selector = f"//*[@id={_xpath_literal(attributes['id'])}]"
-            elif selector == "=":
-                selector = f"//{tag}[normalize-space(.)={_xpath_literal(text)}]"
-            elif selector.startswith("@"):
-                name, plus, _ = selector[1:].partition("+")
-                selector = f"//{tag}[@{name}={_xpath_literal(attributes[name])}]"
-                if plus:
-                    selector += f"[@value={_xpath_literal(attributes['value'])}]"
-            elif selector.startswith("~"):
-                shared, _, rest = selector[1:].partition("|")
-                selector = self.last_absolute[: int(shared)] + rest
-            if position == 0 and not selector.startswith("//"):
-                self.last_absolute = selector
-            out.append("xpath=" + selector)
-        return out
-
-
-class _WireTables:
-    """What a snapshot sends once and rows point into (absent in older output)."""
-
-    def __init__(self, raw: dict[str, Any]) -> None:
-        self.frames: list[Any] = raw["frames"]
-        self.attribute_names: list[str] = raw.get("attribute_names", [])
-        self.roles: list[str] = raw.get("roles", [])
-        self.tags: list[str] = raw.get("tags", [])
-        self.decoder = _SelectorDecoder()
-
-    def attributes(self, wire: Any) -> dict[str, str]:
-        if not wire:
-            return {}
-        if isinstance(wire, dict):
-            return wire
-        names = self.attribute_names  # flat [name index, value, ...]
-        return {names[wire[i]]: wire[i + 1] for i in range(0, len(wire), 2)}
-
-
-def _element_fields(
-    index: int, row: list[Any], rows: list[dict[str, Any]], tables: _WireTables
-) -> dict[str, Any]:
-    # Row layout (see `describe` in dom/serializer/80_rows.js): tag (or its index in `tags`),
-    # text (or the index of a row with the same text), attributes, selectors (or the index of
-    # the row whose selectors it shares), frame index, chunk, box, interactive, [options, role
-    # (or its index in `roles`), name (or 1 = the text, 2 = the aria-label)]
-    tag, text, attributes, selectors, frame, chunk, box, interactive, *rest = row
-    if isinstance(tag, int):
-        tag = tables.tags[tag]
-    if isinstance(text, int):
-        text = rows[text]["text"]
-    attrs = tables.attributes(attributes)
-    role = rest[1] if len(rest) > 1 else ""
-    name = rest[2] if len(rest) > 2 else ""
-    if isinstance(name, int):
-        name = text if name == 1 else attrs["aria-label"]
-    return {
-        "index": index,
-        "tag": tag,
-        "text": text,
-        "attributes": attrs,
-        "selectors": (
-            rows[selectors]["selectors"]
-            if isinstance(selectors, int)
-            else tables.decoder.decode(selectors, tag, text, attrs)
-        ),
-        "frame": tables.frames[frame] if frame >= 0 else [],
-        "chunk": chunk,
-        "box": {"x": box[0], "y": box[1], "width": box[2], "height": box[3]},
-        "interactive": interactive,
-        "options": rest[0] if rest and rest[0] else [],
-        "role": tables.roles[role] if isinstance(role, int) else role,
-        "name": name,
-    }
-
-
-@contextlib.contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
-    """Building thousands of small dicts and models triggers the cyclic GC again and again, and
-    with Playwright's ~250k live objects each full pass is slow: measured here, parsing a
-    3,000-element snapshot took ~200 ms with it and ~40 ms without. Nothing built here forms
-    cycles, so pausing it for the duration loses nothing."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def parse_snapshot(json_text: str) -> Snapshot:
-    """Parse the serializer (``dom/serializer/``) output (compact rows) into a :class:`Snapshot`.
-
-    Chunks are built here from each element's chunk number and ordered nearest to the current
-    scroll position first; chunks without elements are left out.
-    """
-    try:
-        with _cyclic_gc_paused():
-            return _build_snapshot(json.loads(json_text))
-    except (ValueError, KeyError, TypeError, IndexError) as exc:  # ValidationError included
-        raise SerializationError(
-            f"The page serializer returned data stagehand_py cannot read ({exc}). This is a "
-            "bug in stagehand_py; please report it with the page's URL."
-        ) from None
-
-
-def _build_snapshot(raw: dict[str, Any]) -> Snapshot:
-    tables = _WireTables(raw)
-    rows: list[dict[str, Any]] = []
-    for index, row in enumerate(raw["elements"]):
-        rows.append(_element_fields(index, row, rows, tables))
-    chunk_height = float(raw["chunk_height"])
-    members: dict[int, list[int]] = {}
-    for fields in rows:
-        members.setdefault(fields["chunk"], []).append(fields["index"])
-    chunks = [
-        Chunk(index=i, top=i * chunk_height, bottom=(i + 1) * chunk_height, element_indexes=m)
-        for i, m in members.items()
-    ]
-    # One validation call for the whole page: pydantic-core does it in Rust, far faster than
-    # building thousands of models one by one from Python.
-    return Snapshot.model_validate(
-        {
-            "url": raw["url"],
-            "title": raw["title"],
-            "viewport": raw["viewport"],
-            "scroll_y": raw["scroll_y"],
-            "scroll_container": raw["scroll_container"],
-            "elements": rows,
-            "chunks": order_chunks(chunks, raw["scroll_y"], chunk_height),
-        }
-    )
-
-
-def _cap(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-def _attribute_text(element: Element, text: str) -> str:
-    parts: list[str] = []
-    for key, value in element.attributes.items():
-        if value == text and text:
-            continue  # the model already reads it as the element's text
-        shown = _cap(value, MAX_ATTRIBUTE_CHARS).replace('"', "'")
-        parts.append(f'{key}="{shown}"')
-    if element.options:
-        shown_options = element.options[:MAX_RENDERED_OPTIONS]
-        more = len(element.options) - len(shown_options)
-        listed = "|".join(_cap(o, 40).replace("]", ")") for o in shown_options)
-        parts.append(f"options=[{listed}{f'|…+{more}' if more else ''}]")
-    return (" " + " ".join(parts)) if parts else ""
-
-
-def render_element(element: Element) -> str:
-    """``N:text`` for a text node, ``N:<tag attributes>text</tag>`` for an element."""
-    if element.view == "aria":
-        from ..aria._render import render_aria_element  # the aria package imports this one
-
-        return render_aria_element(element)
-    text = _cap(" ".join(element.text.split()), MAX_TEXT_CHARS)
-    if element.tag == "#text":
-        return f"{element.index}:{text}"
-    return f"{element.index}:<{element.tag}{_attribute_text(element, text)}>{text}</{element.tag}>"
+__all__ = [
+    "MAX_ATTRIBUTE_CHARS",
+    "MAX_RENDERED_OPTIONS",
+    "MAX_TEXT_CHARS",
+    "MAX_VALUE_CHARS",
+    "Box",
+    "Chunk",
+    "Element",
+    "Snapshot",
+    "order_chunks",
+    "render_element",
+]

@@ -1,28 +1,255 @@
-// Resolve once the DOM has been quiet (no mutations) for `quietMs`, or after `maxMs`.
-// Used after every action so the next snapshot sees the page the action produced.
-({ quietMs, maxMs }) =>
-  new Promise((resolve) => {
-    const root = document.documentElement;
-    if (!root) {
-      resolve("no-document");
-      return;
+// The page watcher: one per document, installed on first use, in the page's main world.
+//
+// It counts DOM changes (a version the act loop compares to know whether a snapshot is still
+// current) and tells when the page has settled after an action. Ops:
+//   {op: "version"}  -> {doc, changes}: `doc` is a random id of this document (a navigation
+//                       gives a new one), `changes` counts mutation records seen so far;
+//   {op: "arm"}      -> the same, and from now until the next settle the watcher tracks the
+//                       work an action starts: short timers (setTimeout up to shortTimerMs,
+//                       and the timers those callbacks start), animation frames it requests,
+//                       fetch/XHR requests and windows it opens;
+//   {op: "settle", quietMs, maxMs} -> a promise of {doc, changes, why, opened} (`opened`:
+//       windows the armed action opened with window.open), resolved when
+//       - no DOM change for quietMs (counted from the last change, or from the end of the last
+//         tracked timer or request), and no tracked timer or request is pending, no finite
+//         CSS transition/animation is running (document.getAnimations()) and no navigation
+//         away from the document has started (the Navigation API's navigate event; the
+//         evaluate then ends with the document, and the caller settles the next one);
+//       - or, right after an action that changed nothing (armed, and since then no mutation,
+//         timer, animation frame, request or animation): the page did not react. Style is
+//         up to date when we look (document.getAnimations() flushes it), so a transition the
+//         action triggered is seen even before the next frame;
+//       - or after maxMs whatever happens (why: "timeout").
+//     A watcher installed by this very call knows nothing of the past, so it waits the full
+//     quiet window from now (the classic DOM-quiet settle).
+// Mutations inside open shadow roots are counted too (roots attached later included); those
+// inside iframes are not. Intervals, infinite animations and timers longer than
+// shortTimerMs are never waited for: they would keep a busy page from ever settling.
+({ op, quietMs, maxMs, shortTimerMs }) => {
+  const KEY = Symbol.for("stagehand_py.watch");
+  const SHORT_TIMER_MS = shortTimerMs || 1000;
+  const ARM_MAX_MS = 15000; // an action that never settled stops arming after this
+  const MAX_CHAIN = 3; // timers started by tracked timers' callbacks, at most this deep
+  const now = () => performance.now();
+  const root = document.documentElement;
+  let fresh = false;
+  let w = window[KEY];
+  if (!w) {
+    if (!root) return op === "settle" ? { doc: null, changes: 0, why: "no-document" } : null;
+    fresh = true;
+    const setTimer = window.setTimeout.bind(window);
+    const clearTimer = window.clearTimeout.bind(window);
+    w = {
+      doc: Math.random().toString(36).slice(2) + now().toFixed(0),
+      changes: 0,
+      lastChange: now(),
+      armedAt: -1,
+      reacted: false, // something happened since arm (mutation, timer, request, animation)
+      pending: new Map(), // tracked timer id -> due time
+      requests: new Set(),
+      leaving: -1, // when a navigation away from this document started (-1: none)
+      opened: 0, // windows opened since the last arm
+      chain: 0, // depth of the tracked timer callback running now (0: none)
+      frames: new Set(), // tracked requestAnimationFrame ids not run yet
+      frameChain: 0, // depth of the tracked rAF callback running now
+      chainCallback: null,
+      setTimer,
+      clearTimer,
+    };
+    Object.defineProperty(window, KEY, { value: w, enumerable: false });
+    const observer = new MutationObserver((records) => {
+      w.changes += records.length;
+      w.lastChange = now();
+      w.reacted = true;
+    });
+    const watch = (node) =>
+      observer.observe(node, { subtree: true, childList: true, attributes: true, characterData: true });
+    watch(root);
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    for (let el = walker.currentNode; el; el = walker.nextNode()) if (el.shadowRoot) watch(el.shadowRoot);
+    const attachShadow = Element.prototype.attachShadow;
+    if (attachShadow) {
+      Element.prototype.attachShadow = function (...args) {
+        const shadow = attachShadow.apply(this, args);
+        watch(shadow);
+        return shadow;
+      };
     }
-    let quietTimer = null;
-    let done = false;
-    const finish = (why) => {
-      if (done) return;
-      done = true;
-      observer.disconnect();
-      clearTimeout(quietTimer);
-      clearTimeout(capTimer);
-      resolve(why);
+    const tracking = () =>
+      (w.armedAt >= 0 && now() - w.armedAt < ARM_MAX_MS) || w.chain > 0 || w.frameChain > 0;
+    // A finished timer or request may still render: the quiet window starts again.
+    const finished = () => {
+      w.lastChange = now();
     };
-    const restartQuiet = () => {
-      clearTimeout(quietTimer);
-      quietTimer = setTimeout(() => finish("quiet"), quietMs);
+    const originalSetTimeout = window.setTimeout;
+    window.setTimeout = function (callback, delay, ...rest) {
+      const ms = Number(delay) || 0;
+      // A tracked callback that schedules itself again is polling (a clock): not followed.
+      const polling = w.chain > 0 && callback === w.chainCallback;
+      if (typeof callback !== "function" || ms > SHORT_TIMER_MS || polling || w.chain >= MAX_CHAIN ||
+          !tracking()) {
+        return originalSetTimeout.call(window, callback, delay, ...rest);
+      }
+      const depth = w.chain + 1;
+      let id = 0;
+      const run = function (...args) {
+        w.pending.delete(id);
+        const outer = [w.chain, w.chainCallback];
+        w.chain = depth;
+        w.chainCallback = callback;
+        try {
+          return callback.apply(this, args);
+        } finally {
+          [w.chain, w.chainCallback] = outer;
+          finished();
+        }
+      };
+      id = originalSetTimeout.call(window, run, delay, ...rest);
+      w.pending.set(id, now() + ms);
+      w.reacted = true;
+      return id;
     };
-    const observer = new MutationObserver(restartQuiet);
-    observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
-    const capTimer = setTimeout(() => finish("timeout"), maxMs);
-    restartQuiet();
-  })
+    for (const name of ["clearTimeout", "clearInterval"]) {
+      const original = window[name];
+      window[name] = function (id) {
+        w.pending.delete(id);
+        return original.call(window, id);
+      };
+    }
+    const track = () => {
+      const token = {};
+      w.requests.add(token);
+      w.reacted = true;
+      return () => {
+        if (w.requests.delete(token)) finished();
+      };
+    };
+    const originalFetch = window.fetch;
+    if (originalFetch) {
+      window.fetch = function (...args) {
+        if (!tracking()) return originalFetch.apply(this, args);
+        const done = track();
+        let promise;
+        try {
+          promise = originalFetch.apply(this, args);
+        } catch (error) {
+          done();
+          throw error;
+        }
+        promise.then(done, done);
+        return promise;
+      };
+    }
+    // Animation frames an action requests (and those their callbacks request, a few deep:
+    // the double-rAF that starts a CSS transition; never an endless rAF loop).
+    const originalRaf = window.requestAnimationFrame;
+    window.requestAnimationFrame = function (callback) {
+      if (typeof callback !== "function" || !tracking() || w.frameChain >= MAX_CHAIN) {
+        return originalRaf.call(window, callback);
+      }
+      const depth = w.frameChain + 1;
+      let id = 0;
+      id = originalRaf.call(window, (time) => {
+        w.frames.delete(id);
+        const outer = w.frameChain;
+        w.frameChain = depth;
+        try {
+          return callback(time); // what it renders counts as a DOM change
+        } finally {
+          w.frameChain = outer;
+        }
+      });
+      w.frames.add(id);
+      w.reacted = true;
+      return id;
+    };
+    const cancelFrame = window.cancelAnimationFrame;
+    window.cancelAnimationFrame = function (id) {
+      w.frames.delete(id);
+      return cancelFrame.call(window, id);
+    };
+    // A link or form that leaves this document: wait for the next one instead of settling on
+    // a page about to go (downloads and same-document navigations stay).
+    if (window.navigation) {
+      window.navigation.addEventListener("navigate", (event) => {
+        if (event.destination.sameDocument || event.downloadRequest !== null) return;
+        w.leaving = now();
+        w.reacted = true;
+      });
+      const arrived = () => {
+        w.leaving = -1;
+      };
+      window.navigation.addEventListener("navigatesuccess", arrived);
+      window.navigation.addEventListener("navigateerror", arrived);
+    }
+    // Windows an action opens (a tab opened from a timer a moment after a click): counted so
+    // the caller can wait for their popup events. With noopener, open() returns null.
+    const originalOpen = window.open;
+    window.open = function (...args) {
+      const opened = originalOpen.apply(this, args);
+      if (tracking() && (opened !== null || /noopener|noreferrer/i.test(String(args[2] || "")))) {
+        w.opened += 1;
+        w.reacted = true;
+      }
+      return opened;
+    };
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function (...args) {
+      if (tracking()) {
+        const done = track();
+        this.addEventListener("loadend", done, { once: true });
+      }
+      return send.apply(this, args);
+    };
+  }
+  const version = () => ({ doc: w.doc, changes: w.changes });
+  if (op === "version") return version();
+  if (op === "arm") {
+    w.armedAt = now();
+    w.reacted = false;
+    w.opened = 0;
+    return version();
+  }
+  const started = now();
+  const armed = w.armedAt >= 0;
+  const animating = () => {
+    for (const animation of document.getAnimations()) {
+      if (animation.playState !== "running") continue;
+      const timing = animation.effect && animation.effect.getComputedTiming();
+      if (!timing || !Number.isFinite(timing.endTime)) continue; // spinners never end
+      const left = (timing.endTime - (timing.localTime || 0)) / Math.abs(animation.playbackRate || 1);
+      if (left <= maxMs) return true;
+    }
+    return false;
+  };
+  // A frame only runs in a visible tab: a hidden one never runs the callbacks we track.
+  const framesPending = () => w.frames.size > 0 && document.visibilityState !== "hidden";
+  const yieldTask = () => new Promise((resolve) => w.setTimer(resolve, 0));
+  return (async () => {
+    // Let tasks the action queued (message-channel hops of a framework scheduler) run first.
+    await yieldTask();
+    await yieldTask();
+    let why = "timeout";
+    while (now() - started < maxMs) {
+      const moving = animating();
+      // An animation that just ended fires its events after: the quiet window restarts.
+      if (moving) w.lastChange = now();
+      const busy = w.pending.size > 0 || w.requests.size > 0 || w.leaving >= 0 ||
+        framesPending() || moving;
+      if (busy) w.reacted = true;
+      if (!busy && armed && !fresh && !w.reacted) {
+        why = "unchanged";
+        break;
+      }
+      const quietFrom = fresh ? Math.max(w.lastChange, started) : w.lastChange;
+      if (!busy && now() - quietFrom >= quietMs) {
+        why = "quiet";
+        break;
+      }
+      await new Promise((resolve) => w.setTimer(resolve, 10));
+    }
+    w.armedAt = -1;
+    w.leaving = -1; // a navigation that never came (a 204 answer) is waited for only once
+    return { ...version(), why, opened: w.opened };
+  })();
+}

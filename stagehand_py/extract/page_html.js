@@ -1,9 +1,12 @@
 // Browser side of extract(): serialise the *composed* DOM under one or more roots into a
 // compact HTML string; stagehand_py/extract/_clean.py (lxml) turns it into text blocks.
 //
-// Called as `page.evaluate(src)` (whole body) or `locator.evaluate_all(src)` (the elements a
-// selector matched). Returns one JSON string {url, title, html}: one big string crosses the
-// CDP boundary much faster than a large object.
+// Called as `frame.evaluate(src, {frames})` (whole body) or `locator.evaluate_all(src, frames)`
+// (the elements a selector matched). `frames`: the <iframe> elements of this document's
+// child frames, which Python reads with their own evaluate (any origin): each is written as
+// a `data-sh-frame="k"` placeholder (k = its position in `frames`) that Python fills in.
+// Returns one JSON string {url, title, html}: one big string crosses the CDP boundary much
+// faster than a large object.
 //
 // Division of work: the browser knows what is rendered, Python does the cleaning. So here we
 // only *mark* what the cleaner must drop and resolve what only the browser knows:
@@ -12,12 +15,17 @@
 // - an element with visibility:hidden gets `data-sh-invisible`: its own text is dropped by
 //   the cleaner but its children are still walked (CSS lets them become visible again);
 // - open shadow roots are flattened (slots replaced by their assigned nodes) and same-origin
-//   iframes inlined, so the cleaner sees one tree;
+//   iframes not in `frames` inlined, so the cleaner sees one tree;
 // - each <a> carries the browser-resolved absolute `href` (base, ../, iframe documents);
 // - form controls carry their *live* values, never a password's.
 // Script-like subtrees are not even sent (they can be hundreds of kB of JSON); the cleaner
 // removes them again for HTML that did not come from here.
-(roots) => {
+(roots, frameList) => {
+  let frames = frameList || [];
+  if (roots && !Array.isArray(roots)) {
+    frames = roots.frames || [];
+    roots = null;
+  }
   const SKIP = new Set([
     "script", "style", "noscript", "template", "svg", "math", "head", "meta", "link",
     "object", "embed", "canvas", "audio", "video", "map",
@@ -89,6 +97,11 @@
   }
 
   function writeFrame(el) {
+    const k = frames.indexOf(el);
+    if (k >= 0) {
+      out.push(`<div data-sh-frame="${k}"></div>`);
+      return;
+    }
     let doc = null;
     try {
       doc = el.contentDocument; // null (or a throw) when cross-origin

@@ -6,16 +6,18 @@ Kept out of ``_async/llm/testing.py`` so the async and the generated sync fakes 
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
-from .._errors import LLMError, StructuredOutputError
-from ..prompts.act import DO_ACTION, SKIP_SECTION
+from .._errors import ConfigurationError, LLMError, StructuredOutputError
+from ..prompts.act import DO_ACTION, SKIP_SECTION, VerifyAnswer
+from ..prompts.observe import ObserveAnswer, ObservedElement
 from ._messages import ChatResponse, Message, RequestOptions, ToolCall, ToolSpec
 from ._usage import Usage
 
@@ -83,6 +85,85 @@ def do_action(
 def skip_section(reason: str = "not here") -> ToolCall:
     """The ``skipSection`` call: the element is not in the section shown."""
     return tool_call(SKIP_SECTION.name, reason=reason)
+
+
+def verify_answer(completed: bool = True, reason: str = "") -> VerifyAnswer:
+    """The answer to act()'s ``verify_act_completion`` request: is the goal reached?"""
+    return VerifyAnswer(completed=completed, reason=reason)
+
+
+def observed(
+    element: int, description: str = "", method: str = "click", arguments: Sequence[str] = ()
+) -> ObservedElement:
+    """One element of an :func:`observe_answer`: its number, description, method, arguments."""
+    return ObservedElement(
+        element=element, description=description, method=method, arguments=list(arguments)
+    )
+
+
+def observe_answer(*elements: ObservedElement | int) -> ObserveAnswer:
+    """The answer to an observe() request: the elements found, best first (numbers, or
+    :func:`observed` for a description, method and arguments). No elements: nothing found."""
+    found = [observed(item) if isinstance(item, int) else item for item in elements]
+    return ObserveAnswer(elements=found)
+
+
+def extract_answer(data: Mapping[str, Any] | BaseModel, *, complete: bool = True) -> dict[str, Any]:
+    """The answer to one extract() request: ``data`` in the shape of your schema (a dict or an
+    instance of it) and whether everything asked for was found (``complete``)."""
+    value = data.model_dump(mode="json") if isinstance(data, BaseModel) else dict(data)
+    return {"data": value, "complete": complete}
+
+
+def agent_output(
+    *actions: Mapping[str, Any],
+    thinking: str = "",
+    evaluation_previous_goal: str = "",
+    memory: str = "",
+    next_goal: str = "",
+) -> dict[str, Any]:
+    """One step of the agent's answer: ``{thinking, evaluation_previous_goal, memory,
+    next_goal, actions}`` as the agent's output model reads it. Each action is a plain dict
+    in the agent's action format (passed through as given), e.g. ``{"click": {"element": 3}}``
+    or ``{"done": {"success": True, "text": "..."}}``."""
+    return {
+        "thinking": thinking,
+        "evaluation_previous_goal": evaluation_previous_goal,
+        "memory": memory,
+        "next_goal": next_goal,
+        "actions": [dict(action) for action in actions],
+    }
+
+
+def check_llm_flavour(llm: object, *, owner: str, wants_async: bool) -> None:
+    """Refuse a sync model client in an async Stagehand and the reverse, up front.
+
+    Otherwise the mistake shows much later as "object ChatResponse can't be used in 'await'
+    expression" (or a coroutine where a response was expected). An object may declare its
+    flavour with an ``is_async`` attribute; otherwise ``chat`` being ``async def`` decides.
+    """
+    chat = getattr(llm, "chat", None)
+    if not callable(chat) or not callable(getattr(llm, "structured", None)):
+        raise ConfigurationError(
+            f"{owner}(llm=...) needs an object with chat() and structured() methods (the model "
+            f"contract in stagehand_py.llm); got a {type(llm).__name__}."
+        )
+    declared = getattr(llm, "is_async", None)
+    is_async = declared if isinstance(declared, bool) else inspect.iscoroutinefunction(chat)
+    if is_async == wants_async:
+        return
+    name = type(llm).__name__
+    if wants_async:
+        twin = f"Async{name}" if not name.startswith("Async") else name
+        raise ConfigurationError(
+            f"{owner}(llm=...) got the synchronous model client {name}, whose chat() is not "
+            f"async. Use its async twin ({twin}) with AsyncStagehand, or use Stagehand."
+        )
+    twin = name.removeprefix("Async") or name
+    raise ConfigurationError(
+        f"{owner}(llm=...) got the asynchronous model client {name}, whose chat() is async. "
+        f"Use its sync twin ({twin}) with Stagehand, or use AsyncStagehand."
+    )
 
 
 def estimate_tokens(text: str) -> int:

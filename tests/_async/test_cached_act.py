@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py import ActError, AsyncStagehand
+from stagehand_py import ActError, AsyncStagehand, CacheMissError, CacheWarning
+from stagehand_py.cache import ActionCache
+from stagehand_py.cache._manage import entry_diff
+from stagehand_py.testing import AsyncScriptedLLM, observe_answer, observed
 from tests import secret_values
 from tests._async.plan_llm import AsyncPlanLLM, Step
 
@@ -140,3 +143,193 @@ async def test_a_hit_needs_no_model_configured_at_all(
     await page.goto(url)
     result = await page.act(INSTRUCTION, variables=VARIABLES)
     assert result.cache == "hit" and result.llm_calls == 0
+
+
+# ---------------------------------------------------------------- cache modes (#15 item 2)
+
+
+async def test_require_mode_never_calls_the_model(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path
+) -> None:
+    silent = AsyncPlanLLM([])  # any model call would show in .calls
+    stagehand = AsyncStagehand(llm=silent, cache_dir=tmp_path, cache_mode="require")
+    page = stagehand.wrap(async_page)
+    await page.goto(pages_url + "form.html")
+    with pytest.raises(CacheMissError) as missed:
+        await page.act(INSTRUCTION, variables=VARIABLES)
+    error = missed.value
+    assert error.reason == "miss" and error.instruction == INSTRUCTION and len(error.key) == 64
+    assert error.key[:12] in str(error) and INSTRUCTION in str(error)
+    with pytest.raises(CacheMissError):
+        await page.observe("the submit button")
+    with pytest.raises(CacheMissError, match="extract"):
+        await page.extract("the page heading", schema={"type": "object"})
+    assert silent.calls == 0 and list(tmp_path.iterdir()) == []
+
+    await _first_run(async_page, pages_url + "form.html", tmp_path)  # record it once
+    await page.goto(pages_url + "form.html")
+    result = await page.act(INSTRUCTION, variables=VARIABLES)
+    assert result.cache == "hit" and silent.calls == 0
+
+
+@pytest.mark.parametrize("limits", [{"cache_mode": "require"}, {"self_heal": False}])
+async def test_a_stale_step_is_a_cache_miss_error_when_healing_is_off(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path, limits: dict[str, object]
+) -> None:
+    url = pages_url + "form.html"
+    await _first_run(async_page, url, tmp_path)
+    [entry_file] = list(tmp_path.glob("*.json"))
+    stored = entry_file.read_bytes()
+    silent = AsyncPlanLLM([])
+    page = AsyncStagehand(llm=silent, cache_dir=tmp_path).wrap(async_page)
+    await page.goto(url)
+    await page.evaluate("() => document.querySelector('#password').remove()")
+    with pytest.raises(CacheMissError) as missed:
+        await page.act(INSTRUCTION, variables=VARIABLES, **limits)
+    assert missed.value.reason == "stale" and "step" in str(missed.value)
+    assert silent.calls == 0
+    assert entry_file.read_bytes() == stored  # kept as it was: nothing healed or removed
+
+
+async def test_read_only_mode_replays_and_heals_but_never_writes(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path
+) -> None:
+    url = pages_url + "form.html"
+    model = AsyncPlanLLM(FORM_STEPS)
+    page = AsyncStagehand(llm=model, cache_dir=tmp_path, cache_mode="read-only").wrap(async_page)
+    await page.goto(url)
+    result = await page.act(INSTRUCTION, variables=VARIABLES)
+    assert result.success and result.cache == "miss" and model.calls > 0
+    assert list(tmp_path.iterdir()) == []  # a miss that succeeded is not written
+
+    await _first_run(async_page, url, tmp_path)
+    [entry_file] = list(tmp_path.glob("*.json"))
+    stored = entry_file.read_bytes()
+    await page.goto(url)
+    hit = await page.act(INSTRUCTION, variables=VARIABLES)
+    assert hit.cache == "hit" and hit.llm_calls == 0
+    healer = AsyncPlanLLM(FORM_STEPS[3:])
+    page = AsyncStagehand(llm=healer, cache_dir=tmp_path, cache_mode="read-only").wrap(async_page)
+    await page.goto(url)
+    await page.evaluate("() => { document.querySelector('#submit').id = 'send-v2'; }")
+    await page.evaluate("() => { document.querySelector('#send-v2').textContent = 'Submit!'; }")
+    healed = await page.act(INSTRUCTION, variables=VARIABLES)
+    assert healed.cache == "healed" and healer.calls >= 1
+    assert entry_file.read_bytes() == stored  # healed in memory only
+
+
+async def test_a_heal_keeps_the_previous_version(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path
+) -> None:
+    url = pages_url + "form.html"
+    await _first_run(async_page, url, tmp_path)
+    [entry_file] = list(tmp_path.glob("*.json"))
+    before = json.loads(entry_file.read_text("utf-8"))
+    stagehand = AsyncStagehand(llm=AsyncPlanLLM(FORM_STEPS[3:]), cache_dir=tmp_path)
+    page = stagehand.wrap(async_page)
+    await page.goto(url)
+    await page.evaluate("() => { document.querySelector('#submit').id = 'send-v2'; }")
+    result = await page.act(INSTRUCTION, variables=VARIABLES)
+    assert result.cache == "healed"
+    after = json.loads(entry_file.read_text("utf-8"))
+    assert after["previous"]["actions"] == before["actions"]
+    assert after["previous"]["updated_at"] == before["updated_at"]
+    assert "step" in after["previous"]["reason"]
+    assert stagehand.cache is not None
+    diff = entry_diff(stagehand.cache.find(after["key"]))
+    assert '-   selector: xpath=//*[@id="submit"]' in diff
+    assert '+   selector: xpath=//*[@id="send-v2"]' in diff
+
+
+# ---------------------------------------------------------------- planted entries (#13 item 6)
+
+SIGN_IN_URL = "ci/signin.html"
+SIGN_IN = "sign in with <|PASSWORD|>"
+
+
+async def _plant(
+    cache_dir: Path, url: str, selectors: list[str], fingerprint: dict[str, object] | None
+) -> None:
+    cache = ActionCache(cache_dir)
+    key = cache.key_for(SIGN_IN, url, ["password"])
+    step: dict[str, object] = {
+        "method": "fill", "selectors": selectors, "arguments": ["<|PASSWORD|>"],
+        "description": "type the password",
+    }  # fmt: skip
+    if fingerprint is not None:
+        step["fingerprint"] = fingerprint
+    entry = {"key": key.digest, "instruction": key.instruction, "url": key.url,
+             "variable_names": ["PASSWORD"], "actions": [step]}  # fmt: skip
+    cache_dir.mkdir(exist_ok=True)
+    cache.path_for(key).write_text(json.dumps(entry), encoding="utf-8")
+
+
+async def test_a_planted_entry_cannot_aim_a_variable_at_another_element(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path
+) -> None:
+    url = pages_url + SIGN_IN_URL
+    password_field = {"tag": "input", "role": "textbox", "name": "",
+                      "attributes": {"name": "pw", "type": "password"}}  # fmt: skip
+    # The entry claims the password field but its selector finds the site's search box.
+    await _plant(tmp_path, url, ['xpath=//*[@id="site-search"]'], password_field)
+    silent = AsyncPlanLLM([])
+    page = AsyncStagehand(llm=silent, cache_dir=tmp_path, cache_mode="require").wrap(async_page)
+    await page.goto(url)
+    with pytest.raises(CacheMissError) as missed:
+        await page.act(SIGN_IN, variables={"password": secret_values.PASSWORD})
+    assert missed.value.reason == "stale" and "a different element" in str(missed.value)
+    assert await page.locator("#site-search").input_value() == ""  # nothing was typed
+    assert silent.calls == 0
+
+
+async def test_a_planted_entry_without_a_fingerprint_is_never_replayed(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path
+) -> None:
+    url = pages_url + SIGN_IN_URL
+    await _plant(tmp_path, url, ['xpath=//*[@id="site-search"]'], None)
+    silent = AsyncPlanLLM([])
+    page = AsyncStagehand(llm=silent, cache_dir=tmp_path, cache_mode="require").wrap(async_page)
+    await page.goto(url)
+    with (
+        pytest.warns(CacheWarning, match="types a variable but has no element fingerprint"),
+        pytest.raises(CacheMissError) as missed,
+    ):
+        await page.act(SIGN_IN, variables={"password": secret_values.PASSWORD})
+    assert missed.value.reason == "miss"  # refused on load: as if there were no entry
+    assert await page.locator("#site-search").input_value() == ""
+    # With a model allowed, the model is asked and the planted file replaced by a good entry.
+    model = AsyncPlanLLM([Step("fill", r'^<input\b[^>]*type="password"', ["<|PASSWORD|>"])])
+    page = AsyncStagehand(llm=model, cache_dir=tmp_path).wrap(async_page)
+    with pytest.warns(CacheWarning):
+        result = await page.act(SIGN_IN, variables={"password": secret_values.PASSWORD})
+    assert result.cache == "miss" and model.calls >= 1
+    assert await page.locator("#site-search").input_value() == ""
+    assert await page.locator("input[name=pw]").input_value() == secret_values.PASSWORD
+
+
+# ---------------------------------------------------------------- observe is cached too
+
+
+async def test_observe_replays_from_the_cache_with_no_model_call(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path
+) -> None:
+    url = pages_url + "form.html"
+    page = AsyncStagehand(llm=AsyncScriptedLLM()).wrap(async_page)
+    await page.goto(url)
+    snapshot = await page.snapshot()
+    submit = next(e.index for e in snapshot.elements if e.tag == "button")
+    found = observe_answer(observed(submit, "the Submit button"))
+    model = AsyncScriptedLLM(found)
+    stagehand = AsyncStagehand(llm=model, cache_dir=tmp_path)
+    page = stagehand.wrap(async_page)
+    await page.goto(url)
+    first = await page.observe("the submit button")
+    assert [r.description for r in first] == ["the Submit button"] and model.calls == 1
+    assert stagehand.history[-1].cache == "miss"
+
+    await page.goto(url)
+    again = await page.observe("the submit button")
+    assert model.calls == 1 and stagehand.history[-1].cache == "hit"
+    assert again[0].selectors == first[0].selectors
+    await page.act(again[0])
+    assert await page.locator("#result").get_attribute("data-submitted") == "true"

@@ -16,7 +16,11 @@ from stagehand_py.dom import Element, Snapshot
 from tests import secret_values
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
-FIXTURE_PAGES = sorted(p.name for p in PAGES_DIR.glob("*.html"))
+FIXTURE_PAGES = sorted(p.name for p in PAGES_DIR.glob("*.html")) + sorted(
+    f"see/{p.name}" for p in (PAGES_DIR / "see").glob("*.html")
+)
+# Pages that take another origin in their query string (for their cross-origin frames).
+CROSS_ORIGIN_QUERY = {"see/checkout.html": "pay", "see/help_center.html": "partner"}
 
 
 async def open_page(page: AsyncPage, url: str) -> Snapshot:
@@ -37,9 +41,10 @@ def texts(snap: Snapshot) -> list[str]:
 
 @pytest.mark.parametrize("name", FIXTURE_PAGES)
 async def test_every_selector_resolves_to_exactly_its_element(
-    async_page: AsyncPage, pages_url: str, name: str
+    async_page: AsyncPage, pages_url: str, other_origin_url: str, name: str
 ) -> None:
-    snap = await open_page(async_page, pages_url + name)
+    query = f"?{CROSS_ORIGIN_QUERY[name]}={other_origin_url}" if name in CROSS_ORIGIN_QUERY else ""
+    snap = await open_page(async_page, pages_url + name + query)
     assert snap.elements, f"nothing serialized on {name}"
     # Text nodes share their parent's selectors: check each (frame, selectors) group once.
     groups: dict[tuple[tuple[str, ...], tuple[str, ...]], Element] = {}
@@ -157,27 +162,36 @@ async def test_modal_overlay_hides_what_it_covers(async_page: AsyncPage, pages_u
     assert with_id(snap, "footer-terms") is not None
 
 
-async def test_disabled_and_hidden_controls_are_dropped(
-    async_page: AsyncPage, pages_url: str
-) -> None:
+async def test_disabled_and_hidden_controls(async_page: AsyncPage, pages_url: str) -> None:
     snap = await open_page(async_page, pages_url + "disabled.html")
     ids = {e.attributes.get("id") for e in snap.elements} - {None}
     dropped = {
-        "disabled-button",
-        "disabled-input",
-        "fieldset-input",
-        "aria-hidden-button",
         "hidden-button",
         "display-none-button",
         "invisible-button",
         "zero-size-button",
-        "aria-disabled-button",
         "offscreen-button",
         "collapsed-button",
     }
     assert not ids & dropped, ids & dropped
-    assert "enabled-button" in ids
-    assert "Decorative" not in texts(snap)  # text inside aria-hidden goes too
+    enabled = with_id(snap, "enabled-button")
+    assert enabled is not None and enabled.interactive and not enabled.disabled
+    # Disabled controls keep their text, flagged and not actionable.
+    for element_id in (
+        "disabled-button",
+        "disabled-input",
+        "fieldset-input",
+        "aria-disabled-button",
+    ):
+        element = with_id(snap, element_id)
+        assert element is not None and element.disabled and not element.interactive, element_id
+    delete = with_id(snap, "disabled-button")
+    assert delete is not None and delete.text == "Delete account"
+    assert snap.render_element(delete.index).endswith(" disabled>Delete account</button>")
+    # aria-hidden hides from screen readers, not from the mouse: the visible button stays.
+    hidden_from_ax = with_id(snap, "aria-hidden-button")
+    assert hidden_from_ax is not None and hidden_from_ax.interactive and hidden_from_ax.aria_hidden
+    assert "Decorative" not in texts(snap)  # text inside aria-hidden goes
 
 
 async def test_cookie_banner_covers_subscribe_until_accepted(
@@ -216,7 +230,9 @@ async def test_nested_same_origin_frames(async_page: AsyncPage, pages_url: str) 
     assert field is not None and button is not None
     assert len(field.frame) == 2 and field.frame == button.frame
     assert "Live chat" in texts(snap)  # the outer frame's own content
-    assert "Hi" not in texts(snap)  # the cross-origin frame was skipped, silently
+    # The partner widget (localhost: another origin) is serialized by its own evaluate.
+    [hi] = [e for e in snap.elements if e.text == "Hi"]
+    assert hi.interactive and hi.frame == ['xpath=//*[@id="foreign-frame"]']
     outer_box = await async_page.locator("#outer-frame").bounding_box()
     assert field.box is not None and outer_box is not None and field.box.y > outer_box["y"]
     locator, _ = await locate(async_page, field)

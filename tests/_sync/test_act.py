@@ -12,6 +12,7 @@ from playwright.sync_api import Page as Page
 
 from stagehand_py import ActError, ActTimeoutError, Stagehand, PageError
 from stagehand_py._sync.executor import scroll
+from stagehand_py.dom import Snapshot
 from stagehand_py.llm._messages import ChatResponse, Message, ToolCall, ToolSpec
 from stagehand_py.prompts.act import VerifyAnswer
 from stagehand_py.testing import FunctionLLM, ScriptedLLM, do_action
@@ -28,6 +29,21 @@ def _field(name: str) -> str:
 
 def _open(page: Page, url: str) -> None:
     page.goto(url)
+
+
+def _count_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the act loop's serializations: the returned list holds the count."""
+    import stagehand_py._sync.act as act_module
+
+    count = [0]
+    original = act_module.take_snapshot
+
+    def counting(page: Page) -> Snapshot:
+        count[0] += 1
+        return original(page)
+
+    monkeypatch.setattr(act_module, "take_snapshot", counting)
+    return count
 
 
 def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
@@ -141,18 +157,23 @@ def test_finds_an_element_only_present_in_the_third_chunk(
     assert page.locator("#long-result").inner_text() != ""
 
 
-def test_skipping_every_section_fails_clearly(sync_page: Page, pages_url: str) -> None:
+def test_skipping_every_section_fails_clearly(
+    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     llm = PlanLLM([Step("click", r"a button that is not there")])
-    page = Stagehand(llm=llm).wrap(sync_page)
+    page = Stagehand(llm=llm, max_section_chars=0).wrap(sync_page)
     page.goto(pages_url + "long.html")
     snapshot = page.snapshot()
+    serialized = _count_snapshots(monkeypatch)
     with pytest.raises(ActError) as caught:
         page.act("press the rocket launch button")
     result = caught.value.result
     assert not result.success and "skipped all" in result.message
     assert caught.value.code == result.code == "ALL_SECTIONS_SKIPPED"
     assert sorted(result.chunks_seen) == sorted(c.index for c in snapshot.chunks)
-    assert llm.calls == len(snapshot.chunks)
+    assert llm.calls == len(snapshot.chunks)  # max_section_chars=0: one chunk per prompt
+    # The page did not change while the model skipped: one serialization served every chunk.
+    assert serialized == [1]
 
 
 def test_dismisses_the_cookie_banner_first(sync_page: Page, pages_url: str) -> None:
@@ -226,7 +247,7 @@ def test_timeout_stops_the_loop_within_a_second(
     sync_page: Page, pages_url: str
 ) -> None:
     llm = _SlowPlanLLM([Step("click", r"never matches")])
-    page = Stagehand(llm=llm, timeout_s=1.0).wrap(sync_page)
+    page = Stagehand(llm=llm, timeout_s=1.0, max_section_chars=0).wrap(sync_page)
     page.goto(pages_url + "long.html")
     started = time.monotonic()
     with pytest.raises(ActTimeoutError) as caught:
@@ -241,12 +262,29 @@ def test_a_model_that_hangs_is_cut_off_at_the_deadline(
 ) -> None:
     llm = _SlowPlanLLM([Step("click", r"^<button\b")])
     llm.delay_s = 30
-    page = Stagehand(llm=llm, timeout_s=0.5).wrap(sync_page)
+    page = Stagehand(llm=llm, timeout_s=2.0).wrap(sync_page)
     page.goto(pages_url + "hello.html")
     started = time.monotonic()
     result = page.act("click", raise_on_failure=False)
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < 3.0
     assert result.timed_out and not result.success
+    # The model used the time up: the message says so and names the model-side fixes.
+    assert "while waiting for the model" in result.message and "max_tokens" in result.message
+
+
+def test_a_page_that_uses_the_time_up_is_named_as_the_slow_part(
+    sync_page: Page, pages_url: str
+) -> None:
+    """Playwright waits for a button that never stops moving to be stable, to the deadline."""
+    llm = PlanLLM([Step("click", r"^<button\b")])
+    page = Stagehand(llm=llm, timeout_s=1.0).wrap(sync_page)
+    page.goto(pages_url + "loop/wobble.html")
+    started = time.monotonic()
+    result = page.act("claim the voucher", raise_on_failure=False)
+    assert time.monotonic() - started < 2.0
+    assert result.code == "TIMEOUT" and llm.calls == 1 and not result.actions
+    assert "while working on the page" in result.message
+    assert "settle_timeout_ms" in result.message and "max_tokens" not in result.message
 
 
 def _call(name: str, **arguments: object) -> ToolCall:
@@ -345,7 +383,7 @@ def test_page_text_cannot_make_the_model_run_anything_off_the_allow_list(
     # Each refusal went back to the model as an error naming what is allowed.
     errors = [m.content for m in llm.requests[-1].messages if m.role == "tool" and m.is_error]
     assert errors[0].startswith("Method 'evaluate' is not allowed. Use one of: click")
-    assert errors[1].startswith("Unknown tool 'runScript'. The only tools are doAction and")
+    assert errors[1].startswith("Unknown tool 'runScript'. The only tools are doAction,")
     assert len(errors) == 3
 
 

@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page as Page
 
-from stagehand_py import ActError, Stagehand
+from stagehand_py import ActError, Stagehand, CacheMissError, CacheWarning
+from stagehand_py.cache import ActionCache
+from stagehand_py.cache._manage import entry_diff
+from stagehand_py.testing import ScriptedLLM, observe_answer, observed
 from tests import secret_values
 from tests._sync.plan_llm import PlanLLM, Step
 
@@ -141,3 +144,193 @@ def test_a_hit_needs_no_model_configured_at_all(
     page.goto(url)
     result = page.act(INSTRUCTION, variables=VARIABLES)
     assert result.cache == "hit" and result.llm_calls == 0
+
+
+# ---------------------------------------------------------------- cache modes (#15 item 2)
+
+
+def test_require_mode_never_calls_the_model(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    silent = PlanLLM([])  # any model call would show in .calls
+    stagehand = Stagehand(llm=silent, cache_dir=tmp_path, cache_mode="require")
+    page = stagehand.wrap(sync_page)
+    page.goto(pages_url + "form.html")
+    with pytest.raises(CacheMissError) as missed:
+        page.act(INSTRUCTION, variables=VARIABLES)
+    error = missed.value
+    assert error.reason == "miss" and error.instruction == INSTRUCTION and len(error.key) == 64
+    assert error.key[:12] in str(error) and INSTRUCTION in str(error)
+    with pytest.raises(CacheMissError):
+        page.observe("the submit button")
+    with pytest.raises(CacheMissError, match="extract"):
+        page.extract("the page heading", schema={"type": "object"})
+    assert silent.calls == 0 and list(tmp_path.iterdir()) == []
+
+    _first_run(sync_page, pages_url + "form.html", tmp_path)  # record it once
+    page.goto(pages_url + "form.html")
+    result = page.act(INSTRUCTION, variables=VARIABLES)
+    assert result.cache == "hit" and silent.calls == 0
+
+
+@pytest.mark.parametrize("limits", [{"cache_mode": "require"}, {"self_heal": False}])
+def test_a_stale_step_is_a_cache_miss_error_when_healing_is_off(
+    sync_page: Page, pages_url: str, tmp_path: Path, limits: dict[str, object]
+) -> None:
+    url = pages_url + "form.html"
+    _first_run(sync_page, url, tmp_path)
+    [entry_file] = list(tmp_path.glob("*.json"))
+    stored = entry_file.read_bytes()
+    silent = PlanLLM([])
+    page = Stagehand(llm=silent, cache_dir=tmp_path).wrap(sync_page)
+    page.goto(url)
+    page.evaluate("() => document.querySelector('#password').remove()")
+    with pytest.raises(CacheMissError) as missed:
+        page.act(INSTRUCTION, variables=VARIABLES, **limits)
+    assert missed.value.reason == "stale" and "step" in str(missed.value)
+    assert silent.calls == 0
+    assert entry_file.read_bytes() == stored  # kept as it was: nothing healed or removed
+
+
+def test_read_only_mode_replays_and_heals_but_never_writes(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    url = pages_url + "form.html"
+    model = PlanLLM(FORM_STEPS)
+    page = Stagehand(llm=model, cache_dir=tmp_path, cache_mode="read-only").wrap(sync_page)
+    page.goto(url)
+    result = page.act(INSTRUCTION, variables=VARIABLES)
+    assert result.success and result.cache == "miss" and model.calls > 0
+    assert list(tmp_path.iterdir()) == []  # a miss that succeeded is not written
+
+    _first_run(sync_page, url, tmp_path)
+    [entry_file] = list(tmp_path.glob("*.json"))
+    stored = entry_file.read_bytes()
+    page.goto(url)
+    hit = page.act(INSTRUCTION, variables=VARIABLES)
+    assert hit.cache == "hit" and hit.llm_calls == 0
+    healer = PlanLLM(FORM_STEPS[3:])
+    page = Stagehand(llm=healer, cache_dir=tmp_path, cache_mode="read-only").wrap(sync_page)
+    page.goto(url)
+    page.evaluate("() => { document.querySelector('#submit').id = 'send-v2'; }")
+    page.evaluate("() => { document.querySelector('#send-v2').textContent = 'Submit!'; }")
+    healed = page.act(INSTRUCTION, variables=VARIABLES)
+    assert healed.cache == "healed" and healer.calls >= 1
+    assert entry_file.read_bytes() == stored  # healed in memory only
+
+
+def test_a_heal_keeps_the_previous_version(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    url = pages_url + "form.html"
+    _first_run(sync_page, url, tmp_path)
+    [entry_file] = list(tmp_path.glob("*.json"))
+    before = json.loads(entry_file.read_text("utf-8"))
+    stagehand = Stagehand(llm=PlanLLM(FORM_STEPS[3:]), cache_dir=tmp_path)
+    page = stagehand.wrap(sync_page)
+    page.goto(url)
+    page.evaluate("() => { document.querySelector('#submit').id = 'send-v2'; }")
+    result = page.act(INSTRUCTION, variables=VARIABLES)
+    assert result.cache == "healed"
+    after = json.loads(entry_file.read_text("utf-8"))
+    assert after["previous"]["actions"] == before["actions"]
+    assert after["previous"]["updated_at"] == before["updated_at"]
+    assert "step" in after["previous"]["reason"]
+    assert stagehand.cache is not None
+    diff = entry_diff(stagehand.cache.find(after["key"]))
+    assert '-   selector: xpath=//*[@id="submit"]' in diff
+    assert '+   selector: xpath=//*[@id="send-v2"]' in diff
+
+
+# ---------------------------------------------------------------- planted entries (#13 item 6)
+
+SIGN_IN_URL = "ci/signin.html"
+SIGN_IN = "sign in with <|PASSWORD|>"
+
+
+def _plant(
+    cache_dir: Path, url: str, selectors: list[str], fingerprint: dict[str, object] | None
+) -> None:
+    cache = ActionCache(cache_dir)
+    key = cache.key_for(SIGN_IN, url, ["password"])
+    step: dict[str, object] = {
+        "method": "fill", "selectors": selectors, "arguments": ["<|PASSWORD|>"],
+        "description": "type the password",
+    }  # fmt: skip
+    if fingerprint is not None:
+        step["fingerprint"] = fingerprint
+    entry = {"key": key.digest, "instruction": key.instruction, "url": key.url,
+             "variable_names": ["PASSWORD"], "actions": [step]}  # fmt: skip
+    cache_dir.mkdir(exist_ok=True)
+    cache.path_for(key).write_text(json.dumps(entry), encoding="utf-8")
+
+
+def test_a_planted_entry_cannot_aim_a_variable_at_another_element(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    url = pages_url + SIGN_IN_URL
+    password_field = {"tag": "input", "role": "textbox", "name": "",
+                      "attributes": {"name": "pw", "type": "password"}}  # fmt: skip
+    # The entry claims the password field but its selector finds the site's search box.
+    _plant(tmp_path, url, ['xpath=//*[@id="site-search"]'], password_field)
+    silent = PlanLLM([])
+    page = Stagehand(llm=silent, cache_dir=tmp_path, cache_mode="require").wrap(sync_page)
+    page.goto(url)
+    with pytest.raises(CacheMissError) as missed:
+        page.act(SIGN_IN, variables={"password": secret_values.PASSWORD})
+    assert missed.value.reason == "stale" and "a different element" in str(missed.value)
+    assert page.locator("#site-search").input_value() == ""  # nothing was typed
+    assert silent.calls == 0
+
+
+def test_a_planted_entry_without_a_fingerprint_is_never_replayed(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    url = pages_url + SIGN_IN_URL
+    _plant(tmp_path, url, ['xpath=//*[@id="site-search"]'], None)
+    silent = PlanLLM([])
+    page = Stagehand(llm=silent, cache_dir=tmp_path, cache_mode="require").wrap(sync_page)
+    page.goto(url)
+    with (
+        pytest.warns(CacheWarning, match="types a variable but has no element fingerprint"),
+        pytest.raises(CacheMissError) as missed,
+    ):
+        page.act(SIGN_IN, variables={"password": secret_values.PASSWORD})
+    assert missed.value.reason == "miss"  # refused on load: as if there were no entry
+    assert page.locator("#site-search").input_value() == ""
+    # With a model allowed, the model is asked and the planted file replaced by a good entry.
+    model = PlanLLM([Step("fill", r'^<input\b[^>]*type="password"', ["<|PASSWORD|>"])])
+    page = Stagehand(llm=model, cache_dir=tmp_path).wrap(sync_page)
+    with pytest.warns(CacheWarning):
+        result = page.act(SIGN_IN, variables={"password": secret_values.PASSWORD})
+    assert result.cache == "miss" and model.calls >= 1
+    assert page.locator("#site-search").input_value() == ""
+    assert page.locator("input[name=pw]").input_value() == secret_values.PASSWORD
+
+
+# ---------------------------------------------------------------- observe is cached too
+
+
+def test_observe_replays_from_the_cache_with_no_model_call(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    url = pages_url + "form.html"
+    page = Stagehand(llm=ScriptedLLM()).wrap(sync_page)
+    page.goto(url)
+    snapshot = page.snapshot()
+    submit = next(e.index for e in snapshot.elements if e.tag == "button")
+    found = observe_answer(observed(submit, "the Submit button"))
+    model = ScriptedLLM(found)
+    stagehand = Stagehand(llm=model, cache_dir=tmp_path)
+    page = stagehand.wrap(sync_page)
+    page.goto(url)
+    first = page.observe("the submit button")
+    assert [r.description for r in first] == ["the Submit button"] and model.calls == 1
+    assert stagehand.history[-1].cache == "miss"
+
+    page.goto(url)
+    again = page.observe("the submit button")
+    assert model.calls == 1 and stagehand.history[-1].cache == "hit"
+    assert again[0].selectors == first[0].selectors
+    page.act(again[0])
+    assert page.locator("#result").get_attribute("data-submitted") == "true"

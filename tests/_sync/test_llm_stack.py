@@ -14,6 +14,7 @@ from stagehand_py import Stagehand
 from stagehand_py._sync.llm.anthropic import AnthropicLLM
 from stagehand_py._sync.llm.openai import OpenAILLM
 from stagehand_py.llm import PriceTable, Usage
+from stagehand_py.prompts.act import ACT_TOOLS
 from tests import secret_values
 from tests.llm_wire_server import (
     LLMWireServer,
@@ -71,7 +72,7 @@ def test_act_over_the_wire(
 
     assert result.success, result.message
     chat, verify = llm_server.bodies
-    assert "tools" in chat and len(chat["tools"]) == 2
+    assert "tools" in chat and len(chat["tools"]) == len(ACT_TOOLS)
     assert [t.get("name") or t["function"]["name"] for t in verify["tools"]] == ["VerifyAnswer"]
     each = Usage(requests=1, prompt_tokens=100, completion_tokens=10, cached_tokens=60)
     assert result.usage.model_copy(update={"wall_time_s": 0.0}) == each + each

@@ -91,7 +91,7 @@ def test_tool_call_round_trip(provider: str, llm_server: LLMWireServer) -> None:
         assert request.path == "/v1/chat/completions"
         assert request.headers["authorization"] == f"Bearer {KEY}"
         assert body["tool_choice"] == "required"
-        assert [t["function"]["name"] for t in body["tools"]] == ["doAction", "skipSection"]
+        assert [t["function"]["name"] for t in body["tools"]] == [t.name for t in ACT_TOOLS]
         assert [m["role"] for m in body["messages"]] == ["system", "user"]
     else:
         assert request.path == "/v1/messages"
@@ -214,7 +214,7 @@ def test_server_without_tools_gets_a_json_schema_format(llm_server: LLMWireServe
         assert "tools" not in body
         assert body["response_format"]["type"] == "json_schema"
         schema = body["response_format"]["json_schema"]["schema"]
-        assert schema["properties"]["name"]["enum"] == ["doAction", "skipSection"]
+        assert schema["properties"]["name"]["enum"] == [t.name for t in ACT_TOOLS]
         system = body["messages"][0]
         assert system["role"] == "system" and "skipSection" in system["content"]
         assert system["content"].startswith("You drive a web page.")

@@ -20,17 +20,22 @@ from ...llm._fake_support import (
     RecordedRequest,
     ScriptItem,
     StructuredAnswer,
+    agent_output,
     answer_json,
     as_chat_response,
     chat_answer_text,
     do_action,
     estimated_usage,
     exhausted_error,
+    extract_answer,
+    observe_answer,
+    observed,
     reask_messages,
     skip_section,
     tool_call,
     trimmed,
     validate_answer,
+    verify_answer,
 )
 from ...llm._messages import (
     ChatResponse,
@@ -51,9 +56,14 @@ __all__ = [
     "AsyncScriptedLLM",
     "RecordedRequest",
     "ScriptItem",
+    "agent_output",
     "do_action",
+    "extract_answer",
+    "observe_answer",
+    "observed",
     "skip_section",
     "tool_call",
+    "verify_answer",
 ]
 
 

@@ -21,17 +21,22 @@ from ...llm._fake_support import (
     RecordedRequest,
     ScriptItem,
     StructuredAnswer,
+    agent_output,
     answer_json,
     as_chat_response,
     chat_answer_text,
     do_action,
     estimated_usage,
     exhausted_error,
+    extract_answer,
+    observe_answer,
+    observed,
     reask_messages,
     skip_section,
     tool_call,
     trimmed,
     validate_answer,
+    verify_answer,
 )
 from ...llm._messages import (
     ChatResponse,
@@ -52,9 +57,14 @@ __all__ = [
     "ScriptedLLM",
     "RecordedRequest",
     "ScriptItem",
+    "agent_output",
     "do_action",
+    "extract_answer",
+    "observe_answer",
+    "observed",
     "skip_section",
     "tool_call",
+    "verify_answer",
 ]
 
 

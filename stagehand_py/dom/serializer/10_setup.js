@@ -2,8 +2,11 @@
 // returning ONE JSON string (a string crosses the CDP boundary far faster than a big object).
 // Python's dom._snapshot.parse_snapshot reads it (compact rows; see `describe` in 80_rows.js).
 //
-// Kept: interactive + enabled + visible elements, leaf elements with text, and visible text nodes
-// of mixed-content elements. Visible = box larger than 1px; not display:none, visibility
+// Kept: interactive + visible elements (disabled ones too, flagged), leaf elements with text,
+// and visible text nodes of mixed-content elements. Interactive also means what pages make
+// clickable without markup (45_clickable.js: cursor:pointer, readable listeners, icons); inside
+// aria-hidden subtrees only interactive elements are kept (flagged: hidden from screen readers,
+// not from the mouse). Visible = box larger than 1px; not display:none, visibility
 // hidden or opacity 0 (incl. ancestors); not cut away by an overflow:hidden ancestor nor pushed
 // off the page; and on top at its hit point. Two cost-driven choices (a hit test costs ~1 ms on a
 // 5,000-element page):
@@ -12,7 +15,8 @@
 //     candidate, since nothing else can paint over it; inside iframes it is always asked;
 //   - outside the viewport no hit test is possible: there, if a fixed layer covering the
 //     viewport (a modal backdrop) is on top at the viewport centre, anything outside that layer
-//     counts as covered. Content scrolled out of a scrollable element is kept (chunks reach it).
+//     counts as covered. Content scrolled out of a scrollable element is kept, above as well
+//     as below (chunks reach it; above the page top its chunk numbers are negative).
 //
 // Selectors, most exact first, each proven unique without querying per element:
 //   light DOM  - absolute XPath (unique by construction), id-anchored XPath (own id, or the
@@ -21,7 +25,15 @@
 //   shadow DOM - css paths for Playwright's piercing css engine (`>` crosses into a shadow root,
 //                so a host's light children are checked for ambiguity), #id and [attr] css
 //                counted across every shadow root of the document.
-// Iframe content gets selectors relative to its own document plus a `frame` path.
+// Iframe content gets selectors relative to its own document plus a `frame` path. A frame
+// whose document this walk cannot enter (cross-origin) is reported in `cross_origin_frames`
+// with where its content sits; Python serializes it with its own evaluate of this script in
+// "child mode" (`options.frame`, `options.geometry`) and stitches the rows into one list.
+//
+// Page strings (text, attribute values, option labels, hints) go on the wire raw: no
+// whitespace collapsing, no quote changes, no capping below the generous WIRE_* bounds, so
+// that Python can redact them before it shapes them for the model. A string longer than its
+// bound is sent as [first `bound` characters, number cut] (see wireString).
 //
 // The script is one function, `(options) => { ... }`, whose body is the files of this directory
 // in name order (dom.load_js("serializer") joins them): they share one scope, so a part may
@@ -30,7 +42,12 @@
 
 // ---------- options and constant tables ----------
 const CHUNK_RATIO = options.chunkRatio || 0.75;
-const MAX_TEXT = options.maxText || 150;
+// Wire bounds (characters) of raw page strings; Python's rendering caps far lower.
+const WIRE_TEXT = options.maxText || 2000;
+const WIRE_ATTR = 1000;
+const WIRE_VALUE = 4000; // an input's or textarea's value is content: the generous bound
+const WIRE_HINT = 120;
+const CHILD = options.frame || null; // child mode: this document is a cross-origin frame
 const topDoc = document;
 const vw = window.innerWidth;
 const vh = window.innerHeight;
@@ -70,7 +87,7 @@ const ANCHOR_SET = new Set(ANCHOR_ATTRS);
 // getAttributeNames() there instead of a handful of lookups per element in the walk).
 const FLAG_BITS = {
   "aria-hidden": 1, hidden: 2, inert: 4, role: 8, onclick: 16, contenteditable: 32,
-  tabindex: 64, "aria-disabled": 128, href: 256,
+  tabindex: 64, "aria-disabled": 128, href: 256, "aria-readonly": 1024,
 };
 const HAS_ANCHOR = 512; // a non-empty ANCHOR_ATTRS attribute (flag set in buildIndex)
 const ANCHOR_RANK = new Map(ANCHOR_ATTRS.map((a, i) => [a, i]));

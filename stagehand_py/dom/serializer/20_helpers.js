@@ -5,6 +5,9 @@ const capText = (s, n) => {
   const t = collapse(s.length > n * 4 ? s.slice(0, n * 4) : s);
   return t.length > n ? t.slice(0, n - 1) + "…" : t;
 };
+// A raw page string for the wire: itself, or [its first `bound` characters, how many were cut]
+// when longer (parse_snapshot records the cut so the rendering can say how much is missing).
+const wireString = (s, bound) => (s.length > bound ? [s.slice(0, bound), s.length - bound] : s);
 // XPath's normalize-space only collapses these four characters.
 const xpathSpace = (s) =>
   /[\t\r\n]| {2}|^ | $/.test(s) ? s.replace(/[ \t\r\n]+/g, " ").replace(/^ | $/g, "") : s;

@@ -19,9 +19,13 @@ const clipperRects = new Map(); // overflow clippers' rects, read in areasFor, r
 // Window properties are slow to read (~1-3 us each): scroll offsets are read once per document.
 // display:none leaves no box; visibility/opacity come from the index's style pass (opacity 0
 // of an ancestor marks the subtree hidden in the walk), so no per-element checkVisibility().
-function styleHides(el, rect, ctx) {
+// Pushed off the page (a skip link at left:-10000px) = left of or above the document's origin;
+// inside a scroller, outside what scrolling it can bring into view (`reach`, see areasFor):
+// content scrolled out above a scroller's visible part is as reachable as content below it.
+function styleHides(el, rect, ctx, area) {
   if (rect.width <= 1 || rect.height <= 1) return true;
   if (ctx.index.invisible.has(el)) return true;
+  if (area.reach !== null) return !overlaps(rect, area.reach);
   return rect.right + ctx.scrollX <= 0 || rect.bottom + ctx.scrollY <= 0;
 }
 
@@ -107,7 +111,7 @@ function visibleRect(el, ctx, interactive, area) {
   if (visibleCache.has(el)) return visibleCache.get(el);
   const rect = clipperRects.get(el) || el.getBoundingClientRect();
   let result = rect;
-  if (styleHides(el, rect, ctx) || (area.clip !== null && !overlaps(rect, area.clip)) ||
+  if (styleHides(el, rect, ctx, area) || (area.clip !== null && !overlaps(rect, area.clip)) ||
     (interactive && positionedOut(el, ctx) && cssClipHides(el, ctx)) ||
     !placeVisible(el, rect, ctx, area.view)) {
     result = null;
@@ -118,8 +122,12 @@ function visibleRect(el, ctx, interactive, area) {
 
 // The clip/view area `el` itself is painted in (its containing block decides for
 // absolutely positioned and fixed elements), and the one it gives its children.
+// reach: what the innermost scroller can scroll into view (its box grown by its scroll range
+// on every side: it holds the scrollable overflow whichever way the content flows), or null.
 // `same`: the {own, children} pair of an element that changes nothing, made once per area.
-const UNBOUNDED = { clip: null, view: null, cbClip: null, cbView: null, same: null };
+const UNBOUNDED = {
+  clip: null, view: null, reach: null, cbClip: null, cbView: null, cbReach: null, same: null,
+};
 function areasFor(el, ctx, parentArea) {
   const info = ctx.index.layout.get(el);
   if (!info) {
@@ -129,23 +137,32 @@ function areasFor(el, ctx, parentArea) {
   let own = parentArea;
   if (info.position === "fixed") own = UNBOUNDED;
   else if (info.position === "absolute") {
-    own = { clip: parentArea.cbClip, view: parentArea.cbView,
-      cbClip: parentArea.cbClip, cbView: parentArea.cbView, same: null };
+    own = { clip: parentArea.cbClip, view: parentArea.cbView, reach: parentArea.cbReach,
+      cbClip: parentArea.cbClip, cbView: parentArea.cbView, cbReach: parentArea.cbReach,
+      same: null };
   }
   let clip = own.clip;
   let view = own.view;
+  let reach = own.reach;
   if (info.overflow) {
     const r = el.getBoundingClientRect();
     clipperRects.set(el, r);
     view = intersect(view, r);
     // Scrolled-away content of a scroller is reachable (chunks cover it); clipped is not.
-    clip = info.overflow === "clip" ? intersect(clip, r) : null;
+    if (info.overflow === "clip") clip = intersect(clip, r);
+    else {
+      clip = null;
+      const dx = Math.max(0, el.scrollWidth - el.clientWidth);
+      const dy = Math.max(0, el.scrollHeight - el.clientHeight);
+      reach = { left: r.left - dx, top: r.top - dy, right: r.right + dx, bottom: r.bottom + dy };
+    }
   }
   const positioned = info.position !== "static";
   const children = {
-    clip, view,
+    clip, view, reach,
     cbClip: positioned ? clip : own.cbClip,
     cbView: positioned ? view : own.cbView,
+    cbReach: positioned ? reach : own.cbReach,
     same: null,
   };
   return { own, children };

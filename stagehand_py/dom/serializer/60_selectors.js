@@ -130,8 +130,9 @@ function xpathSelectors(el, ctx, xpath, anchor, row) {
   if (anchored === 0 && TEXT_ANCHOR_TAGS.has(el.localName)) {
     const text = xpathSpace(el.textContent);
     if (text && text.length <= 60 && textCount(ctx, el.localName, text) === 1) {
-      out.push(short && row.text === text
-        ? "=" : `//${name}[normalize-space(.)=${xpathLiteral(text)}]`);
+      // "=": the row's own (raw) text, normalized as XPath does, is this very text.
+      const same = short && typeof row.text === "string" && xpathSpace(row.text) === text;
+      out.push(same ? "=" : `//${name}[normalize-space(.)=${xpathLiteral(text)}]`);
     }
   }
   return out;

@@ -44,17 +44,22 @@ function findBlocker(ctx) {
 
 
 
+// The chunk of a record, from `geometry` (90_main.js; a child-mode frame gets the top
+// document's). Content inside a scroller that lies above the page's top (scrolled out above
+// the scroller's visible part) gets negative chunks: ordered by distance like the rest.
 function chunkOf(rec) {
-  const centre = rec.rect.top + rec.ctx.offY + Math.min(rec.rect.height, chunkH) / 2;
+  const g = geometry;
+  const centre = rec.rect.top + rec.ctx.offY + Math.min(rec.rect.height, g.chunkH) / 2;
   let y;
-  if (!container) {
-    y = centre + pageY;
-  } else if (deepContains(container, rec.ctx.topIframe || rec.owner)) {
-    y = centre - containerTop + scrollTop;
+  if (!g.container) {
+    y = centre + g.pageY;
+  } else if (CHILD !== null ? CHILD.inside : deepContains(container, rec.ctx.topIframe || rec.owner)) {
+    y = centre - g.containerTop + g.scrollTop;
   } else {
     // Outside the scroller (a fixed header): always on screen, so in the current chunk.
-    y = scrollTop + Math.min(Math.max(centre - containerTop, 0), viewH - 1);
+    y = g.scrollTop + Math.min(Math.max(centre - g.containerTop, 0), g.viewH - 1);
   }
-  y = Math.min(Math.max(y, 0), Math.max(totalH - 1, 0));
-  return Math.floor(y / chunkH);
+  y = Math.min(y, Math.max(g.totalH - 1, 0));
+  if (!rec.scrolled) y = Math.max(y, 0);
+  return Math.floor(y / g.chunkH);
 }

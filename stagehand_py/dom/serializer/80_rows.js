@@ -25,7 +25,7 @@ function accessibleName(el, ctx, text) {
 }
 
 // The shown attributes as a flat [name index, value, ...] list (names: WIRE_ATTRS), in the
-// element's own order: the rendering keeps it.
+// element's own order: the rendering keeps it. Values are raw (see wireString).
 function attributesOf(el) {
   const pairs = [];
   if (el.hasAttributes()) {
@@ -33,7 +33,7 @@ function attributesOf(el) {
     for (const a of names) {
       if (!SHOWN_SET.has(a)) continue;
       const v = el.getAttribute(a);
-      if (v) pairs.push(WIRE_ATTR_INDEX.get(a), v.length > 200 ? v.slice(0, 200) : v);
+      if (v) pairs.push(WIRE_ATTR_INDEX.get(a), wireString(v, WIRE_ATTR));
     }
     if (names.includes("contenteditable")) {
       const editable = el.getAttribute("contenteditable");
@@ -45,14 +45,14 @@ function attributesOf(el) {
   if (tag === "input") {
     const type = el.type;
     if (type === "checkbox" || type === "radio") {
-      if (el.hasAttribute("value")) pairs.push(VALUE, el.getAttribute("value"));
+      if (el.hasAttribute("value")) pairs.push(VALUE, wireString(el.getAttribute("value"), WIRE_ATTR));
       if (el.checked) pairs.push(WIRE_ATTR_INDEX.get("checked"), "true");
     } else if (type !== "password" && el.value) {
       // The current value, never a password's.
-      pairs.push(VALUE, el.value.length > 200 ? el.value.slice(0, 200) : el.value);
+      pairs.push(VALUE, wireString(el.value, WIRE_VALUE));
     }
   } else if ((tag === "textarea" || tag === "select") && el.value) {
-    pairs.push(VALUE, el.value.length > 200 ? el.value.slice(0, 200) : el.value);
+    pairs.push(VALUE, wireString(el.value, WIRE_VALUE));
   }
   return pairs;
 }
@@ -60,9 +60,10 @@ function attributesOf(el) {
 // One element as a compact row (parse_snapshot expands it; field order is the wire format):
 // [tag (index into `tags`), text | index of an earlier row with the same text, attributes (flat pairs, see
 //  attributesOf), selectors | index of the row whose selectors it shares, frame path index
-//  (-1 = top), chunk, [x, y, width, height], interactive (0/1),
-//  options, role (index into `roles`), name (1 = the row's text, 2 = its aria-label)]
-//  -- the last three only when not empty. Every byte here costs transfer time (~30 ns/byte
+//  (-1 = top), chunk, [x, y, width, height], flags (1 interactive, 2 disabled, 4 read-only,
+//  8 inside aria-hidden), options, role (index into `roles`), name (1 = the row's text,
+//  2 = its aria-label), hint] -- the tail only as far as it is not empty. Texts and values
+//  are raw page strings (wireString). Every byte here costs transfer time (~30 ns/byte
 //  through CDP and Playwright), hence the back-references.
 const selectorOwner = new Map(); // element -> index of the first row that used its selectors
 const framePaths = [];
@@ -94,29 +95,33 @@ function optionsOf(select) {
   const out = [];
   for (let i = 0; i < options.length && i < 100; i++) {
     const o = options[i];
-    out.push(collapse(o.label || o.text));
+    const label = o.label || o.text; // the browser's own label, as the list shows it
+    out.push(label.length > WIRE_ATTR ? label.slice(0, WIRE_ATTR) : label);
   }
   return out;
+}
+
+const isReadOnly = (el, tag, bits) =>
+  ((tag === "input" || tag === "textarea") && el.readOnly) ||
+  ((bits & 1024) !== 0 && el.getAttribute("aria-readonly") === "true");
+
+// The wire text of an element record: raw, hidden descendants left out.
+function elementText(rec, el, tag) {
+  if (tag === "input" || tag === "select" || tag === "textarea") return "";
+  const raw = rec.content ?? visibleText(el);
+  if (/\S/.test(raw) || !(rec.interactive || rec.disabled)) return raw;
+  // An image-only link or button: its picture's alt text is what a user would read.
+  const img = el.querySelector("img[alt]");
+  return img ? img.getAttribute("alt") : raw;
 }
 
 function describe(rec, index) {
   const el = rec.owner;
   const isText = rec.node.nodeType === 3;
   const tag = isText ? "#text" : el.localName;
-  let text;
-  let pairs = null;
-  if (isText) {
-    text = capText(rec.node.data, MAX_TEXT);
-  } else {
-    const formField = tag === "input" || tag === "select" || tag === "textarea";
-    text = formField ? "" : capText(rec.content ?? el.textContent, MAX_TEXT);
-    if (!text && rec.interactive && !formField) {
-      // An image-only link or button: its picture's alt text is what a user would read.
-      const img = el.querySelector("img[alt]");
-      if (img) text = capText(img.getAttribute("alt"), MAX_TEXT);
-    }
-    pairs = attributesOf(el);
-  }
+  const plain = isText ? rec.node.data : elementText(rec, el, tag);
+  const text = wireString(plain, WIRE_TEXT);
+  const pairs = isText ? null : attributesOf(el);
   let selectors = selectorOwner.get(el);
   if (selectors === undefined) {
     selectorOwner.set(el, index);
@@ -134,11 +139,11 @@ function describe(rec, index) {
     }
   }
   const r = rec.rect;
-  const box = [round(r.left + pageX + rec.ctx.offX), round(r.top + pageY + rec.ctx.offY),
-    round(r.width), round(r.height)];
+  const box = [round(r.left + geometry.pageX + rec.ctx.offX),
+    round(r.top + geometry.pageY + rec.ctx.offY), round(r.width), round(r.height)];
   const chunk = chunkOf(rec);
   let wireText = text;
-  if (text.length >= 8) {
+  if (typeof text === "string" && text.length >= 8) {
     const earlier = textRows.get(text);
     if (earlier === undefined) textRows.set(text, index);
     else wireText = earlier;
@@ -149,12 +154,13 @@ function describe(rec, index) {
     tagIndex.set(tag, tagNumber);
   }
   if (isText) return [tagNumber, wireText, 0, selectors, frame, chunk, box, 0];
-  const interactive = rec.interactive ? 1 : 0;
+  const bits = rec.ctx.index.flags.get(el) || 0;
+  const flags = (rec.interactive ? 1 : 0) | (rec.disabled ? 2 : 0) |
+    (rec.interactive || rec.disabled ? (isReadOnly(el, tag, bits) ? 4 : 0) : 0) |
+    (rec.ariaHidden ? 8 : 0);
   const row = [tagNumber, wireText, pairs.length ? pairs : 0, selectors, frame, chunk, box,
-    interactive];
-  if (tag === "select" || rec.interactive) {
-    row.push(tag === "select" ? optionsOf(el) : 0);
-  }
+    flags];
+  const tail = [tag === "select" ? optionsOf(el) : 0, "", ""];
   if (rec.interactive) {
     const role = el.getAttribute("role") || implicitRole(el);
     let roleNumber = roleIndex.get(role);
@@ -162,9 +168,20 @@ function describe(rec, index) {
       roleNumber = roles.push(role) - 1;
       roleIndex.set(role, roleNumber);
     }
-    row.push(roleNumber);
-    const name = capText(accessibleName(el, rec.ctx, text) || "", 100);
-    row.push(name === text ? 1 : name !== "" && name === attrOf(pairs, "aria-label") ? 2 : name);
+    tail[1] = roleNumber;
+    const name = capText(accessibleName(el, rec.ctx, plain) || "", 100);
+    tail[2] = name === plain ? 1 : name !== "" && name === attrOf(pairs, "aria-label") ? 2 : name;
   }
+  // A control that shows no text and has no label of its own: say what it looks like.
+  if ((rec.interactive || rec.disabled) && !/\S/.test(plain) && tag !== "input" &&
+    tag !== "select" && tag !== "textarea" && attrOf(pairs, "aria-label") === undefined &&
+    attrOf(pairs, "title") === undefined && attrOf(pairs, "alt") === undefined) {
+    const hint = hintOf(el, tag, rec.ctx);
+    if (hint) tail.push(hint);
+  }
+  let keep = tail.length;
+  // Empty: options 0, role/name/hint "" (a role is a table index, 0 included).
+  while (keep > 0 && tail[keep - 1] === (keep === 1 ? 0 : "")) keep--;
+  for (let i = 0; i < keep; i++) row.push(tail[i]);
   return row;
 }

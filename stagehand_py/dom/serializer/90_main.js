@@ -1,21 +1,30 @@
 // Serializer part 9: run the walk, measure the scroll geometry, and return the JSON string.
+// In child mode (a cross-origin frame, see 10_setup.js) the scroll geometry is the top
+// document's, passed in: rows of every frame then share one box and chunk system.
 const topCtx = makeContext(topDoc, null, null, null);
-const container = findScrollContainer(topCtx);
-const blocker = findBlocker(topCtx);
-walk(topDoc.documentElement, topCtx, "/" + xpathName(topDoc.documentElement), null, false, false,
+const container = CHILD === null ? findScrollContainer(topCtx) : null;
+const blocker = CHILD === null ? findBlocker(topCtx) : null;
+walk(topDoc.documentElement, topCtx, "/" + xpathName(topDoc.documentElement), null, 0, false,
   UNBOUNDED);
 
-const pageX = window.scrollX;
-const pageY = window.scrollY;
-const scrollTop = container ? container.scrollTop : pageY;
-const viewH = container ? container.clientHeight : vh;
-const totalH = container
-  ? container.scrollHeight
-  : Math.max(topDoc.documentElement.scrollHeight, topDoc.body ? topDoc.body.scrollHeight : 0);
-const chunkH = Math.max(1, CHUNK_RATIO * viewH);
-const containerTop = container
-  ? container.getBoundingClientRect().top + container.clientTop
-  : 0;
+function measureGeometry() {
+  const pageX = window.scrollX;
+  const pageY = window.scrollY;
+  const viewH = container ? container.clientHeight : vh;
+  return {
+    pageX,
+    pageY,
+    container: container !== null,
+    scrollTop: container ? container.scrollTop : pageY,
+    viewH,
+    totalH: container
+      ? container.scrollHeight
+      : Math.max(topDoc.documentElement.scrollHeight, topDoc.body ? topDoc.body.scrollHeight : 0),
+    chunkH: Math.max(1, CHUNK_RATIO * viewH),
+    containerTop: container ? container.getBoundingClientRect().top + container.clientTop : 0,
+  };
+}
+const geometry = CHILD === null ? measureGeometry() : options.geometry;
 const elements = records.map(describe);
 let containerSelector = null;
 if (container) {
@@ -27,10 +36,12 @@ return JSON.stringify({
   url: location.href,
   title: topDoc.title,
   viewport: { width: vw, height: vh },
-  scroll_y: scrollTop,
+  scroll_y: geometry.scrollTop,
   scroll_container: containerSelector,
-  chunk_height: chunkH,
+  chunk_height: geometry.chunkH,
+  geometry,
   frames: framePaths,
+  cross_origin_frames: crossFrames,
   attribute_names: WIRE_ATTRS,
   roles,
   tags,

@@ -1,0 +1,180 @@
+"""Running the actions of one model reply (a batch), each checked against what the model saw.
+
+Before each action its element is looked up by the snapshot's selectors and confirmed by
+fingerprint (the cache's machinery): a selector that now lands on another element is passed
+over, and when no selector finds the element the model saw, it is not acted on (the loop looks
+again). The batch stops at the first action that cannot run, after an action that navigated or
+opened a tab, or after the one the model marked as completing the goal.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from playwright.async_api import Locator as AsyncLocator
+
+from .._act_decision import Decision, DoAction, InvalidReply
+from .._errors import ElementNotFoundError, PageError
+from .._types import ActionRecord
+from ..cache import ElementFingerprint, fingerprint_from_element
+from ..dom import Element, Snapshot
+from ..prompts.act import describe_step
+from .act_state import ActState
+from .cache_fingerprint import fingerprint_of_locator, locate_fingerprinted
+from .executor import Performed, perform
+from .settle import PageVersion
+
+logger = logging.getLogger("stagehand_py")
+
+
+class ActionFailed(Exception):
+    """The page refused the action (covered element, wrong kind of element...)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ElementReplaced(Exception):
+    """The element the model chose is no longer on the page as it saw it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass
+class BatchOutcome:
+    """What a batch did. ``ran == 0`` with ``failure`` set: its first action could not run."""
+
+    ran: int = 0
+    completed: bool = False
+    notes: list[str] = field(default_factory=list)
+    failure: str = ""
+    replaced: bool = False  # the failure is a replaced element: look again, do not re-ask
+    version: PageVersion | None = None  # the page's version once the last action settled
+
+
+async def run_batch(run: ActState, snapshot: Snapshot, decisions: list[Decision]) -> BatchOutcome:
+    """Run ``decisions`` (the first is a :class:`DoAction`) in order, as far as they hold."""
+    outcome = BatchOutcome()
+    for position, decision in enumerate(decisions):
+        label = f"action {position + 1} of your last reply"
+        if not isinstance(decision, DoAction):
+            if isinstance(decision, InvalidReply):
+                run.attempt_failed(decision)
+                outcome.notes.append(f"{label} was not run: {decision.error}")
+            break  # a skipSection/targetNotFound after actions has nothing left to say
+        if len(run.steps) >= run.settings.max_steps:
+            break
+        try:
+            performed = await act_on(run, snapshot, decision)
+        except (ElementReplaced, ActionFailed) as problem:
+            run.attempt_failed(decision)
+            if outcome.ran == 0:
+                outcome.failure = problem.message
+                outcome.replaced = isinstance(problem, ElementReplaced)
+                return outcome
+            outcome.notes.append(
+                f"{label} ({decision.method} on element {decision.element}) "
+                f"was not run: {problem.message}"
+            )
+            break
+        outcome.ran += 1
+        outcome.completed = decision.completed
+        outcome.version = performed.after
+        rest = len(decisions) - position - 1
+        if decision.completed or not rest:
+            break
+        if performed.navigated:
+            outcome.notes.append(
+                f"The page changed to {run.variables.redact(run.page.url)} after {label}; the "
+                f"{rest} action(s) after it were not run."
+            )
+            outcome.version = None
+            break
+    return outcome
+
+
+async def locate_checked(run: ActState, element: Element) -> tuple[AsyncLocator, str]:
+    """The element through its selectors, confirmed to be the one the model saw."""
+    # A bare text node has no element of its own to compare with: its selectors are enough.
+    fingerprint = None if element.tag == "#text" else fingerprint_from_element(element)
+    try:
+        return await locate_fingerprinted(
+            run.page,
+            element.frame,
+            element.selectors,
+            fingerprint,
+            timeout_ms=run.cap_ms(run.settings.action_timeout_ms),
+        )
+    except ElementNotFoundError:
+        run.check_time()
+        raise ElementReplaced(
+            f"element {element.index} is no longer on the page as you saw it (the page replaced "
+            "or removed it)"
+        ) from None
+
+
+async def act_on(run: ActState, snapshot: Snapshot, decision: DoAction) -> Performed:
+    """Check, run and record one action."""
+    element = snapshot.element(decision.element)
+    located = await locate_checked(run, element)
+    values = [run.variables.substitute(arg) for arg in decision.args]
+    safe_args = [run.variables.redact(arg) for arg in decision.args]
+    drag_target = None
+    if decision.target is not None:
+        drag_target = await locate_checked(run, snapshot.element(decision.target))
+        # Stored as the target's selector, so a cached step can find it again.
+        values = safe_args = [drag_target[1]]
+    fingerprint = await _live_fingerprint(run, located[0]) if run.capture_fingerprints else None
+    try:
+        performed = await perform(
+            run.page,
+            method=decision.method,
+            selectors=element.selectors,
+            frame=element.frame,
+            args=values,
+            timeout_ms=run.cap_ms(run.settings.action_timeout_ms),
+            follow_new_tabs=run.settings.follow_new_tabs,
+            settle_timeout_ms=run.cap_ms(run.settings.settle_timeout_ms),
+            located=located,
+            tag=element.tag,
+            drag_target=drag_target,
+        )
+    except PageError as exc:
+        run.check_time()
+        raise ActionFailed(run.variables.redact(str(exc))) from None
+    line = snapshot.render_element(decision.element, redact=run.variables.redact)
+    if decision.target is not None:
+        line += " onto " + snapshot.render_element(decision.target, redact=run.variables.redact)
+    shown_args = [] if decision.target is not None else safe_args
+    description = describe_step(
+        decision.method, shown_args, run.variables.redact(decision.step), line
+    )
+    record = ActionRecord(
+        method=decision.method,
+        selector=performed.selector,
+        selectors=list(element.selectors),
+        frame=list(element.frame),
+        arguments=safe_args,
+        element=decision.element,
+        description=run.variables.redact(description),
+        reason=run.variables.redact(decision.why),
+        url=run.variables.redact(run.page.url),
+        confidence=decision.confidence,
+    )
+    run.record_step(record, element, safe_args, fingerprint, decision.confidence)
+    if performed.opened:
+        run.opened_pages.extend(p.url for p in performed.opened)
+    run.page = performed.page
+    return performed
+
+
+async def _live_fingerprint(run: ActState, locator: AsyncLocator) -> ElementFingerprint | None:
+    """The fingerprint the action cache stores, read live with the replay's recipe."""
+    try:
+        return await fingerprint_of_locator(locator, timeout_ms=run.cap_ms(1000))
+    except PageError:
+        return None  # perform() reports the real problem

@@ -1,0 +1,299 @@
+"""Plain Playwright code for what an act() or observe() did: no model, no stagehand_py.
+
+:func:`playwright_code` turns recorded steps (``ActionRecord``s, ``ObserveResult``s, or
+anything with ``method``, ``selector``, ``selectors``, ``frame`` and ``arguments``) into a
+small Python function, sync or async::
+
+    print(result.to_playwright_code())                 # ActResult / ObserveResult shortcut
+    print(playwright_code(result.actions, style="async", variables="params"))
+
+Variables are never values: ``<|EMAIL|>`` becomes ``os.environ["EMAIL"]`` (or a parameter
+``email`` with ``variables="params"``). Each step uses the most durable selector it holds:
+Playwright's role, label, placeholder and test-id locators (``get_by_role`` ...) first, then
+an id, then a unique attribute, then text, and a positional XPath only when nothing else
+exists. A selector that carries a placeholder (a page echo of a value) is never used.
+
+Pure functions, no browser: unit-tested in ``tests/test_codegen.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import Literal, Protocol
+
+from ._errors import ConfigurationError
+
+Style = Literal["sync", "async"]
+VariablesAs = Literal["env", "params"]
+
+_PLACEHOLDER = re.compile(r"<\|([A-Za-z_][A-Za-z0-9_]*)\|>|%([A-Za-z_][A-Za-z0-9_]*)%")
+_ID_XPATH = re.compile(r'^//\*\[@id=(?P<q>["\'])(?P<id>[^"\']*)(?P=q)\]$')
+_ATTR_XPATH = re.compile(
+    r'^//(?P<tag>[a-z][a-z0-9-]*)\[@(?P<attr>[a-z][a-z0-9_:-]*)=(?P<q>["\'])(?P<value>[^"\']*)(?P=q)\]'
+    r'(?:\[@value=(?P<q2>["\'])(?P<value2>[^"\']*)(?P=q2)\])?$'
+)
+_CSS_IDENT = re.compile(r"^-?[A-Za-z_][A-Za-z0-9_-]*$")
+# internal:role=button[name="Save"s][pressed=true]
+_ROLE_ATTR = re.compile(
+    r'\[(?P<key>[a-z-]+)=(?:(?P<text>"(?:[^"\\]|\\.)*")(?P<flag>[si]?)|(?P<bare>[^\]]+))\]'
+)
+_QUOTED = re.compile(r'^(?P<text>"(?:[^"\\]|\\.)*")(?P<flag>[si]?)$')
+_ATTR_RUNG = re.compile(r'^\[(?P<attr>[a-z-]+)=(?P<text>"(?:[^"\\]|\\.)*")(?P<flag>[si]?)\]$')
+_GET_BY_ATTR = {
+    "placeholder": "get_by_placeholder",
+    "alt": "get_by_alt_text",
+    "title": "get_by_title",
+}
+_ROLE_OPTIONS = {"checked", "disabled", "expanded", "level", "pressed", "selected"}
+
+_METHOD_CALLS = {
+    "click": "click",
+    "double_click": "dblclick",
+    "hover": "hover",
+    "focus": "focus",
+    "check": "check",
+    "uncheck": "uncheck",
+    "scroll_into_view": "scroll_into_view_if_needed",
+    "fill": "fill",
+    "type": "press_sequentially",
+    "press": "press",
+}
+_WHEEL_PIXELS = {"down": 600, "up": -600, "bottom": 100_000, "top": -100_000}
+
+
+class Step(Protocol):
+    """What a recorded step offers (``ActionRecord`` and ``ObserveResult`` both do)."""
+
+    @property
+    def method(self) -> str: ...
+    @property
+    def selector(self) -> str: ...
+    @property
+    def selectors(self) -> list[str]: ...
+    @property
+    def frame(self) -> list[str]: ...
+    @property
+    def arguments(self) -> list[str]: ...
+
+
+def py_string(text: str) -> str:
+    """A Python string literal for ``text`` (JSON's escapes are Python's)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def durability(selector: str) -> int:
+    """How well ``selector`` survives page changes: 0 best, larger worse."""
+    body = selector.removeprefix("xpath=")
+    if selector.startswith("internal:testid="):
+        return 0
+    if selector.startswith("internal:role="):
+        return 1
+    if selector.startswith(("internal:label=", "internal:attr=")):
+        return 2
+    if _ID_XPATH.match(body) or re.match(r"^css=#[^\s>+~.:\[]+$", selector):
+        return 3
+    if _ATTR_XPATH.match(body) or re.match(r"^css=[a-z][a-z0-9-]*\[[^\]]+\]$", selector):
+        return 4
+    if "normalize-space(.)=" in body or selector.startswith("internal:text="):
+        return 5
+    if body.startswith("//*[@id="):  # relative to an id'd ancestor
+        return 6
+    if body.startswith("/") or selector.startswith("css="):  # positional paths
+        return 8
+    return 7
+
+
+def durable_selector(step: Step) -> str | None:
+    """The step's most durable selector that holds no variable placeholder (None if none)."""
+    candidates = [s for s in (*step.selectors, step.selector) if s and not _PLACEHOLDER.search(s)]
+    if not candidates:
+        return None
+    # Stable: among equally durable selectors the recorded order (most exact first) wins.
+    return min(candidates, key=durability)
+
+
+def locator_expression(selector: str, frame: Sequence[str] = (), *, root: str = "page") -> str:
+    """Python that builds a Playwright locator for ``selector`` inside ``frame``."""
+    scope = root
+    for frame_selector in frame:
+        scope += f".frame_locator({py_string(frame_selector)})"
+    return scope + "." + _locator_call(selector)
+
+
+def _locator_call(selector: str) -> str:
+    body = selector.removeprefix("xpath=")
+    id_match = _ID_XPATH.match(body) if selector.startswith("xpath=") else None
+    if id_match and _CSS_IDENT.match(id_match["id"]):
+        return f"locator({py_string('#' + id_match['id'])})"
+    attr_match = _ATTR_XPATH.match(body) if selector.startswith("xpath=") else None
+    if attr_match:
+        css = f"{attr_match['tag']}[{attr_match['attr']}={_css_value(attr_match['value'])}]"
+        if attr_match["value2"] is not None:
+            css += f"[value={_css_value(attr_match['value2'])}]"
+        return f"locator({py_string(css)})"
+    internal = _internal_call(selector)
+    if internal is not None:
+        return internal
+    if selector.startswith("css=") and not selector[4:].startswith(("/", "(")):
+        selector = selector[4:]  # Playwright reads a bare selector as CSS
+    return f"locator({py_string(selector)})"
+
+
+def _css_value(value: str) -> str:
+    """A CSS attribute value in single quotes (reads well inside a double-quoted string)."""
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _internal_call(selector: str) -> str | None:
+    """``get_by_*`` for Playwright's own ``internal:`` selector strings, else None."""
+    engine, _, rest = selector.partition("=")
+    if engine == "internal:role":
+        return _role_call(rest)
+    if engine in ("internal:label", "internal:text"):
+        quoted = _QUOTED.match(rest)
+        if quoted is None:
+            return None
+        method = "get_by_label" if engine == "internal:label" else "get_by_text"
+        return _text_call(method, quoted["text"], quoted["flag"])
+    if engine in ("internal:attr", "internal:testid"):
+        rung = _ATTR_RUNG.match(rest)
+        if rung is None:
+            return None
+        if engine == "internal:testid":
+            return f"get_by_test_id({py_string(json.loads(rung['text']))})"
+        by_attr = _GET_BY_ATTR.get(rung["attr"])
+        return _text_call(by_attr, rung["text"], rung["flag"]) if by_attr else None
+    return None
+
+
+def _text_call(method: str, quoted: str, flag: str) -> str:
+    exact = ", exact=True" if flag == "s" else ""
+    return f"{method}({py_string(json.loads(quoted))}{exact})"
+
+
+def _role_call(rest: str) -> str | None:
+    role, _, attributes = rest.partition("[")
+    if not re.fullmatch(r"[a-z]+", role):
+        return None
+    attributes = "[" + attributes if attributes else ""
+    options: list[str] = []
+    consumed = 0
+    for match in _ROLE_ATTR.finditer(attributes):
+        if match.start() != consumed:
+            return None
+        consumed = match.end()
+        key, bare = match["key"], match["bare"]
+        if key == "name" and match["text"] is not None:
+            options.append(f"name={py_string(json.loads(match['text']))}")
+            if match["flag"] == "s":
+                options.append("exact=True")
+        elif key in _ROLE_OPTIONS and bare is not None:
+            value = {"true": "True", "false": "False"}.get(bare, bare)
+            if not re.fullmatch(r"True|False|\d+", value):
+                return None
+            options.append(f"{key}={value}")
+        elif key == "include-hidden" and bare in ("true", "false"):
+            options.append(f"include_hidden={bare.title()}")
+        else:
+            return None
+    if consumed != len(attributes):
+        return None
+    return f"get_by_role({', '.join([py_string(role), *options])})"
+
+
+def _variable_name(match: re.Match[str]) -> str:
+    return (match.group(1) or match.group(2)).upper()
+
+
+def argument_expression(argument: str, variables: VariablesAs) -> str:
+    """A Python expression for an argument: literal text, with each placeholder a lookup."""
+    parts: list[str] = []
+    position = 0
+    for match in _PLACEHOLDER.finditer(argument):
+        if match.start() > position:
+            parts.append(py_string(argument[position : match.start()]))
+        name = _variable_name(match)
+        parts.append(f"os.environ[{py_string(name)}]" if variables == "env" else name.lower())
+        position = match.end()
+    if position < len(argument) or not parts:
+        parts.append(py_string(argument[position:]))
+    return " + ".join(parts)
+
+
+def variable_names(steps: Iterable[Step]) -> list[str]:
+    """Upper-cased variable names the steps use, in order of first use."""
+    names: dict[str, None] = {}
+    for step in steps:
+        for argument in step.arguments:
+            for match in _PLACEHOLDER.finditer(argument):
+                names.setdefault(_variable_name(match))
+    return list(names)
+
+
+def step_lines(step: Step, *, variables: VariablesAs = "env", wait: str = "") -> list[str]:
+    """The statement(s) for one step; ``wait`` is ``"await "`` in async code."""
+    selector = durable_selector(step)
+    if selector is None:
+        return [f"# {step.method}: every selector of this step holds a variable; redo it by hand"]
+    target = locator_expression(selector, step.frame)
+    args = [argument_expression(a, variables) for a in step.arguments]
+    if step.method in _METHOD_CALLS:
+        return [f"{wait}{target}.{_METHOD_CALLS[step.method]}({', '.join(args)})"]
+    if step.method == "select_option":
+        chosen = args[0] if len(args) == 1 else f"[{', '.join(args)}]"
+        return [f"{wait}{target}.select_option({chosen})"]
+    if step.method == "scroll":
+        direction = step.arguments[0] if step.arguments else "down"
+        pixels = _WHEEL_PIXELS.get(direction, 600)
+        return [
+            f"{wait}{target}.hover()  # scroll {direction} inside this element",
+            f"{wait}page.mouse.wheel(0, {pixels})",
+        ]
+    return [f"# {step.method} is not a Playwright call this generator knows"]
+
+
+def playwright_code(
+    steps: Iterable[Step],
+    *,
+    style: Style = "sync",
+    variables: VariablesAs = "env",
+    function_name: str = "run",
+    url: str | None = None,
+    title: str = "",
+) -> str:
+    """A Python module defining ``function_name(page, ...)`` that redoes ``steps``.
+
+    ``style`` picks ``playwright.sync_api`` or ``async_api``; ``variables="env"`` reads each
+    variable from ``os.environ``, ``"params"`` makes it a parameter of the function. ``url``
+    adds a ``page.goto`` first; ``title`` becomes a comment (e.g. the instruction).
+    """
+    if style not in ("sync", "async"):
+        raise ConfigurationError(f"style must be 'sync' or 'async', not {style!r}")
+    if variables not in ("env", "params"):
+        raise ConfigurationError(f"variables must be 'env' or 'params', not {variables!r}")
+    if not function_name.isidentifier():
+        raise ConfigurationError(f"function_name {function_name!r} is not a Python identifier")
+    recorded = list(steps)
+    names = variable_names(recorded)
+    wait = "await " if style == "async" else ""
+    body: list[str] = []
+    if url is not None:
+        body.append(f"{wait}page.goto({py_string(url)})")
+    for step in recorded:
+        body.extend(step_lines(step, variables=variables, wait=wait))
+    if not body:
+        body.append("pass  # nothing was done")
+    params = "".join(f", {name.lower()}: str" for name in names) if variables == "params" else ""
+    header: list[str] = []
+    if title:
+        header.append("# " + " ".join(title.split()))
+    if variables == "env" and names:
+        header.append("import os")
+        header.append("")
+    header.append(f"from playwright.{style}_api import Page")
+    header.extend(["", ""])
+    keyword = "async def" if style == "async" else "def"
+    header.append(f"{keyword} {function_name}(page: Page{params}) -> None:")
+    return "\n".join([*header, *("    " + line for line in body)]) + "\n"

@@ -1,0 +1,46 @@
+"""What settle() waits for after an action (issue 12, item 3), on tests/pages/loop/.
+
+Each case clicks a button whose page reacts later in its own way, then settles once and reads
+the page at once: the change must already be there. The old DOM-quiet window (100 ms) missed
+the timers, the chained and fetched updates and the transition.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import Page as AsyncPage
+
+from stagehand_py._async.settle import arm, page_version, settle
+
+WAYS = ["microtask", "timer0", "timer300", "chain", "raf2", "fetch", "transition"]
+
+
+@pytest.mark.parametrize("how", WAYS)
+async def test_settle_waits_for_what_the_action_set_off(
+    async_page: AsyncPage, pages_url: str, how: str
+) -> None:
+    await async_page.goto(pages_url + "loop/reactions.html")
+    await settle(async_page)
+    before = await arm(async_page)
+    await async_page.locator(f"button[data-how={how}]").click()
+    after = await settle(async_page, timeout_ms=5000)
+    assert await async_page.locator("#out").inner_text() == how
+    assert before is not None and after is not None and after.doc == before.doc
+    assert after.changes > before.changes
+
+
+async def test_the_version_counts_changes_and_a_navigation_makes_a_new_one(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    await async_page.goto(pages_url + "loop/reactions.html")
+    first = await settle(async_page)
+    assert first is not None and await page_version(async_page) == first
+    before = await arm(async_page)
+    await async_page.locator("button[data-how=none]").click()
+    assert await settle(async_page) == before  # nothing changed: the same version
+    await async_page.locator("button[data-how=microtask]").click()
+    changed = await page_version(async_page)
+    assert changed is not None and changed.doc == first.doc and changed != first
+    await async_page.goto(pages_url + "loop/reactions.html")
+    fresh = await page_version(async_page)  # a new document: a new watcher, a new id
+    assert fresh is not None and fresh.doc != first.doc
