@@ -136,21 +136,30 @@ class AsyncSitemapFetcher:
         self.max_bytes = max_bytes
         self.store = store or _DEFAULT_STORE
         self.sites: dict[str, SiteHints] = {}
+        self._ends = 0.0
 
-    async def hints_for(self, page_url: str) -> SiteHints | None:
-        """The hints of ``page_url``'s site, fetched on its first visit; None for non-http."""
+    async def hints_for(self, page_url: str, time_left: float | None = None) -> SiteHints | None:
+        """The hints of ``page_url``'s site, fetched on its first visit; None for non-http.
+
+        Fetching stops after two timeouts' worth of time in all, or ``time_left`` seconds
+        (the caller's deadline), whichever comes first."""
         origin = origin_of(page_url)
         if not origin:
             return None
         if origin not in self.sites:
-            self.sites[origin] = await self._fetch_site(origin)
+            budget = 2 * self.timeout_s if time_left is None else min(2 * self.timeout_s, time_left)
+            self.sites[origin] = await self._fetch_site(origin, max(0.0, budget))
         return self.sites[origin]
 
-    async def _fetch_site(self, origin: str) -> SiteHints:
+    async def _fetch_site(self, origin: str, budget_s: float) -> SiteHints:
         hints = SiteHints(origin=origin)
         started = time.monotonic()
+        self._ends = started + budget_s
+        if budget_s <= 0:
+            hints.error = "no time left for sitemap hints"
+            return hints
         async with httpx2.AsyncClient(
-            timeout=httpx2.Timeout(self.timeout_s),
+            timeout=httpx2.Timeout(min(self.timeout_s, budget_s)),
             follow_redirects=True,
             headers={"User-Agent": "stagehand_py (sitemap hints)"},
         ) as client:
@@ -227,8 +236,10 @@ class AsyncSitemapFetcher:
                 headers["If-None-Match"] = stored.etag
             if stored.last_modified:
                 headers["If-Modified-Since"] = stored.last_modified
+        if time.monotonic() >= self._ends:
+            raise _Stop("the time for sitemap hints ran out")
         hints.requests += 1
-        deadline = time.monotonic() + self.timeout_s
+        deadline = min(time.monotonic() + self.timeout_s, self._ends)
         try:
             async with client.stream("GET", url, headers=headers) as response:
                 if response.status_code == 304 and stored is not None:

@@ -298,7 +298,7 @@ class WorkflowRun:
         """The sitemap block of an item that must find a page ("" otherwise, or on failure)."""
         if not (self.workflow.sitemap and item.find_page):
             return ""
-        found = self.sitemaps.hints_for(self.run.page.url)
+        found = self.sitemaps.hints_for(self.run.page.url, self.run.clock.run_left())
         if found is None or not found.urls:
             return ""
         urls = hint_urls(found.urls)

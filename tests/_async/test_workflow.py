@@ -4,6 +4,7 @@ tests/pages/workflow/, an English one, and the checklist driving every request."
 
 from __future__ import annotations
 
+import time
 from urllib.parse import quote
 
 from playwright.async_api import Page as AsyncPage
@@ -126,3 +127,21 @@ async def test_an_english_request_and_a_completion_check_that_says_not_yet(
     assert any(
         "the completion check says the item is not done yet" in s for i, s in plan.states if i == 2
     )
+
+
+async def test_a_workflow_ends_within_a_second_of_its_timeout(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    plan = WorkflowPlan(CHECKLIST_JA[:2], {1: [[Do("wait", seconds=1)]] * 40}, {1: r"never"})
+    page = AsyncStagehand(llm=AsyncFunctionLLM(structured=plan)).wrap(async_page)
+    await page.goto(pages_url + "workflow/index.html")
+    started = time.monotonic()
+    result = await page.workflow(REQUEST_JA, timeout_s=2, max_attempts=100)
+    took = time.monotonic() - started
+
+    assert (result.success, result.reason) == (False, "timeout")
+    assert took < 2 + 1
+    first, second = result.items
+    assert (first.status, first.code) == ("failed", "TIMEOUT") and first.attempts >= 1
+    assert second.status == "not_run"
+    assert result.checklist == ["[] " + line[3:] for line in CHECKLIST_JA[:2]]
