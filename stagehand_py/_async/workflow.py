@@ -168,6 +168,9 @@ class AsyncWorkflowRun:
         return self.variables.redact(self.text)
 
     def _set_items(self, checklist: list[str], find_page: list[int]) -> None:
+        # Each state says "step N of at most M": M is every item's max_attempts.
+        most = self.workflow.max_attempts * len(checklist)
+        self.run.settings = self.run.settings.updated(max_steps=most)
         self._find_page = {n for n in find_page if 1 <= n <= len(checklist)}
         self.items = [
             WorkflowItem(id=n, text=self.variables.redact(text), find_page=n in self._find_page)

@@ -145,3 +145,17 @@ async def test_a_workflow_ends_within_a_second_of_its_timeout(
     assert (first.status, first.code) == ("failed", "TIMEOUT") and first.attempts >= 1
     assert second.status == "not_run"
     assert result.checklist == ["[] " + line[3:] for line in CHECKLIST_JA[:2]]
+
+
+async def test_a_checklist_that_never_validates_ends_the_workflow_with_the_reason(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = AsyncFunctionLLM(structured=lambda messages, schema: {"checklist": ["[]  "]})
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "workflow/index.html")
+    result = await page.workflow(REQUEST_JA)
+
+    assert (result.success, result.reason, result.items) == (False, "failed", [])
+    assert result.message.startswith("the checklist request failed:")
+    assert [r.options.kind for r in llm.requests] == ["checklist"] * 3  # asked, re-asked twice
+    assert "item 1 is empty" in llm.requests[1].messages[-1].content
