@@ -248,9 +248,15 @@ class WorkflowRun:
         if unknown:
             item.replay_note = f"the stored flow needs variables not given: {', '.join(unknown)}"
             return False
+        self.run.clock.check_run()
+        left_ms = max(1.0, self.run.clock.run_left() * 1000)  # a replay cannot outlast the run
+        settings = self.settings.updated(
+            action_timeout_ms=min(self.settings.action_timeout_ms, left_ms),
+            settle_timeout_ms=min(self.settings.settle_timeout_ms, left_ms),
+        )
         try:
             self.run.page = replay_actions(
-                self.run.page, flow.actions, variables=self.variables, settings=self.settings
+                self.run.page, flow.actions, variables=self.variables, settings=settings
             )
         except PageError as drift:
             item.replay_note = self.variables.redact(str(drift).splitlines()[0])
