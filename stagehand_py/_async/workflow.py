@@ -23,7 +23,7 @@ from .._config import Settings
 from .._errors import ActErrorCode, LLMError, PageError
 from .._variables import Variables
 from ..agent._clock import RunCancelled, RunEnded, RunTimedOut, StepFailed
-from ..agent._history import ActionOutcome
+from ..agent._history import ActionOutcome, StepRecord
 from ..llm._messages import RequestOptions
 from ..llm._usage import Usage
 from ..workflow._checklist import ChecklistAnswer, ItemStatus, checklist_strings
@@ -125,8 +125,9 @@ class AsyncWorkflowRun:
             if item.status == "pending":
                 item.status = "not_run" if item.attempts == 0 else "failed"
                 item.error = item.error or (message if item.attempts else None)
-                if item.status == "failed" and reason == "timeout":
-                    item.code = "TIMEOUT"
+                if item.status == "failed":
+                    item.code = "TIMEOUT" if reason == "timeout" else "GOAL_NOT_REACHED"
+                    self._remember_failure(item)
         result = self._result(reason, message, usage)
         if result.success and self.history is not None and not self.checklist_replayed:
             stored = ChecklistRecord(
@@ -213,7 +214,7 @@ class AsyncWorkflowRun:
     def _failure(self, item: WorkflowItem) -> tuple[ActErrorCode, str] | None:
         """Why the item fails now, or None while it may go on."""
         run = self.run
-        last = run.steps[-1].error if run.steps else None
+        last = _last_error(run.steps[-1]) if run.steps else None
         can_escalate = run.emergency.pending()
         if run.gave_up and not can_escalate:
             return "TARGET_NOT_FOUND", f"the model says it cannot be done: {run.gave_up}"
@@ -339,6 +340,12 @@ class AsyncWorkflowRun:
         )
         logger.info("stagehand_py: workflow finished (%s): %s", reason, result.checklist)
         return result
+
+
+def _last_error(record: StepRecord) -> str | None:
+    """The step's own error, else the error of its last action that failed."""
+    failed = [r.error for r in record.results if r.status == "error" and r.error]
+    return record.error or (failed[-1] if failed else None)
 
 
 def open_history(

@@ -119,3 +119,23 @@ def test_a_stored_flow_that_no_longer_holds_goes_back_to_the_model(
     assert again.success and again.replayed == [], again.summary()
     assert "No stored selector found the cached element" in again.items[0].replay_note
     assert again.items[0].attempts == 2
+
+
+def test_a_failed_item_is_recorded_with_its_code_page_and_message(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    wrong = [Do("fill", r"^<button>検索", text="プログラミング本")]  # a button cannot be filled
+    plan = WorkflowPlan(CHECKLIST[:1], {1: [wrong, wrong]}, DONE_WHEN)
+    history = WorkflowHistory(tmp_path)
+    page = Stagehand(llm=FunctionLLM(structured=plan), history_dir=history).wrap(
+        sync_page
+    )
+    page.goto(pages_url + "workflow/index.html?from=ad")
+    result = page.workflow("「プログラミング本」を検索する", sitemap=False, max_attempts=2)
+
+    assert not result.success and result.items[0].code == "MAX_STEPS"
+    [failure] = history.site("127.0.0.1").failures
+    assert (failure.item, failure.code) == ("「プログラミング本」を検索する", "MAX_STEPS")
+    assert failure.url.endswith("/workflow/index.html")  # no query string
+    assert failure.message.startswith("max_attempts=2 steps ran; last: ")
+    assert history.site("127.0.0.1").checklists == []  # only a successful run keeps it
