@@ -51,7 +51,12 @@ def test_a_good_entry_loads(cache: ActionCache) -> None:
     [
         # A method off the allow-list (what a planted file would try first).
         (lambda d: d["actions"][0].update(method="evaluate"), "not on act\\(\\)'s allow-list"),
-        (lambda d: d["actions"][0].update(method="set_input_files"), "allow-list"),
+        (lambda d: d["actions"][0].update(method="drag_and_drop"), "allow-list"),
+        # A file to upload comes only from a variable: a stored literal path is refused.
+        (
+            lambda d: d["actions"][0].update(method="set_input_files", arguments=["/etc/passwd"]),
+            "placeholders only",
+        ),
         # A step missing its argument crashed the replay with an IndexError.
         (lambda d: d["actions"][0].update(arguments=[]), "fill takes 1 argument"),
         (lambda d: d["actions"][1].update(method="press", arguments=[]), "press takes 1"),

@@ -28,6 +28,7 @@ from ..cache import ActionCache, CachedAction, CacheEntry, CacheKey
 from .act import ActStep, AsyncActRun, LLMSource
 from .cache_fingerprint import locate_fingerprinted
 from .executor import perform
+from .locate import locate_selectors
 from .settle import settle
 
 logger = logging.getLogger("stagehand_py")
@@ -145,6 +146,13 @@ async def _replay_step(
     located = await _locate(page, action, settings)
     values = [variables.substitute(a) for a in action.arguments]
     try:
+        # drag_to stores its drop target's selector as the argument: it must still find
+        # exactly one element, in the same frame, or the step no longer holds.
+        drag_target = (
+            await locate_selectors(page, action.frame, action.arguments[:1])
+            if action.method == "drag_to"
+            else None
+        )
         performed = await perform(
             page,
             method=action.method,
@@ -159,6 +167,7 @@ async def _replay_step(
             settle_after=False,
             located=located,
             tag=action.fingerprint.tag if action.fingerprint else None,
+            drag_target=drag_target,
         )
     except PageError as exc:
         raise _StepDrifted(f"step '{action.description}': {exc}") from None

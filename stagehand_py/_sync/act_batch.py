@@ -102,6 +102,10 @@ def locate_checked(run: ActState, element: Element) -> tuple[Locator, str]:
     """The element through its selectors, confirmed to be the one the model saw."""
     # A bare text node has no element of its own to compare with: its selectors are enough.
     fingerprint = None if element.tag == "#text" else fingerprint_from_element(element)
+    if fingerprint is not None and not fingerprint.identifiable:
+        # Nothing to compare (a text-less, attribute-less icon): the stored selectors, tried
+        # in order, are all that can find it; "cannot tell" must not read as "replaced".
+        fingerprint = None
     try:
         return locate_fingerprinted(
             run.page,

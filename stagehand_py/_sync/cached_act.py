@@ -29,6 +29,7 @@ from ..cache import ActionCache, CachedAction, CacheEntry, CacheKey
 from .act import ActStep, ActRun, LLMSource
 from .cache_fingerprint import locate_fingerprinted
 from .executor import perform
+from .locate import locate_selectors
 from .settle import settle
 
 logger = logging.getLogger("stagehand_py")
@@ -146,6 +147,13 @@ def _replay_step(
     located = _locate(page, action, settings)
     values = [variables.substitute(a) for a in action.arguments]
     try:
+        # drag_to stores its drop target's selector as the argument: it must still find
+        # exactly one element, in the same frame, or the step no longer holds.
+        drag_target = (
+            locate_selectors(page, action.frame, action.arguments[:1])
+            if action.method == "drag_to"
+            else None
+        )
         performed = perform(
             page,
             method=action.method,
@@ -160,6 +168,7 @@ def _replay_step(
             settle_after=False,
             located=located,
             tag=action.fingerprint.tag if action.fingerprint else None,
+            drag_target=drag_target,
         )
     except PageError as exc:
         raise _StepDrifted(f"step '{action.description}': {exc}") from None

@@ -28,9 +28,13 @@ MAX_FRAMES = 10
 MAX_TEXT_CHARS = 10_000
 """Longest selector, argument or description kept in an entry."""
 
-# Methods whose arguments are text typed or chosen in the page: the only ones a variable may
-# go into. A placeholder anywhere else (a key to press, a scroll direction) is refused.
-PLACEHOLDER_METHODS = frozenset({"fill", "type", "select_option"})
+# Methods whose arguments are text typed or chosen in the page, or files to upload: the only
+# ones a variable may go into. A placeholder anywhere else (a key to press, a scroll
+# direction) is refused.
+PLACEHOLDER_METHODS = frozenset({"fill", "type", "select_option", "set_input_files"})
+# Methods whose every argument must be a placeholder: a file path comes only from a variable
+# (a planted entry must not be able to upload a file of its choosing).
+ONLY_PLACEHOLDER_METHODS = frozenset({"set_input_files"})
 _PLACEHOLDER = re.compile(r"<\|[A-Za-z_][A-Za-z0-9_]*\|>|%[A-Za-z_][A-Za-z0-9_]*%")
 
 
@@ -47,9 +51,11 @@ class CachedAction(BaseModel):
     """One step of a cached act(), replayable without the model.
 
     Validated on load: the method is on act()'s allow-list with an argument count it accepts;
-    placeholders appear only in the arguments of ``fill``, ``type`` and ``select_option``; a
-    step that substitutes a variable carries the fingerprint of its element (the replay types a
-    value only into an element that still matches it); ``scroll`` takes a known direction.
+    placeholders appear only in the arguments of ``fill``, ``type``, ``select_option`` and
+    ``set_input_files`` (whose arguments must all be placeholders: files come from variables
+    only); a step that substitutes a variable carries the fingerprint of its element (the
+    replay types a value only into an element that still matches it); ``scroll`` takes a
+    known direction.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -98,6 +104,12 @@ class CachedAction(BaseModel):
         with_placeholder = [a for a in self.arguments if has_placeholder(a)]
         if with_placeholder and self.method not in PLACEHOLDER_METHODS:
             raise ValueError(f"{self.method} cannot take a variable placeholder")
+        if self.method in ONLY_PLACEHOLDER_METHODS and not all(
+            _PLACEHOLDER.fullmatch(a.strip()) for a in self.arguments
+        ):
+            raise ValueError(
+                f"{self.method} takes variable placeholders only (a file path is never stored)"
+            )
         if with_placeholder and self.fingerprint is None:
             raise ValueError(
                 f"the {self.method} step types a variable but has no element fingerprint"

@@ -204,6 +204,12 @@ class ElementFingerprint(BaseModel):
             attributes=kept,
         )
 
+    @property
+    def identifiable(self) -> bool:
+        """False when there is nothing to compare (no attributes, no name): such an element
+        (an icon drawn by CSS, say) can be neither confirmed nor told apart by fingerprint."""
+        return bool(self.attributes or self.name)
+
     def matches(self, other: ElementFingerprint) -> bool:
         """True if ``other`` is most likely the same element, allowing small text changes.
 

@@ -333,3 +333,44 @@ async def test_observe_replays_from_the_cache_with_no_model_call(
     assert again[0].selectors == first[0].selectors
     await page.act(again[0])
     assert await page.locator("#result").get_attribute("data-submitted") == "true"
+
+
+@pytest.mark.parametrize(
+    ("page_name", "step", "variables", "done"),
+    [
+        (
+            "loop/kanban.html",
+            Step("drag_to", r"^<div\b[^>]*>CSV export", target=r"^<h2\b[^>]*>In progress"),
+            {},
+            "CSV export -> In progress",
+        ),
+        (
+            "loop/upload.html",
+            Step("set_input_files", r"^<input\b[^>]*type=\"file\"", ["<|DOCUMENT|>"]),
+            {"document": __file__},
+            "cv: test_cached_act.py",
+        ),
+    ],
+)
+async def test_drag_and_upload_steps_replay_with_zero_model_calls(
+    async_page: AsyncPage,
+    pages_url: str,
+    tmp_path: Path,
+    page_name: str,
+    step: Step,
+    variables: dict[str, str],
+    done: str,
+) -> None:
+    first = AsyncStagehand(llm=AsyncPlanLLM([step]), cache_dir=tmp_path)
+    page = first.wrap(async_page)
+    await page.goto(pages_url + page_name)
+    assert (await page.act("do it", variables=variables)).cache == "miss"
+
+    replay = AsyncStagehand(llm=AsyncPlanLLM([]), cache_dir=tmp_path, cache_mode="require")
+    again = replay.wrap(async_page)
+    await again.goto(pages_url + page_name)
+    result = await again.act("do it", variables=variables)
+    assert result.cache == "hit" and result.llm_calls == 0
+    assert done in await again.locator("#moved, #files").first.inner_text()
+    stored = next(tmp_path.glob("*.json")).read_text("utf-8")
+    assert __file__ not in stored  # a file path comes from the variable, never the cache

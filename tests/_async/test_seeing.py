@@ -24,9 +24,11 @@ from tests import secret_values
 from tests._async.plan_llm import AsyncPlanLLM, Step, find_element
 
 
-async def _act(page: AsyncPage, url: str, steps: list[Step], instruction: str) -> AsyncPlanLLM:
+async def _act(
+    page: AsyncPage, url: str, steps: list[Step], instruction: str, **limits: int
+) -> AsyncPlanLLM:
     llm = AsyncPlanLLM(steps)
-    wrapped = AsyncStagehand(llm=llm).wrap(page)
+    wrapped = AsyncStagehand(llm=llm, **limits).wrap(page)
     await wrapped.goto(url)
     result = await wrapped.act(instruction, raise_on_failure=False)
     assert result.success, result.message
@@ -133,6 +135,7 @@ async def test_reaches_an_old_message_above_a_chat_scrolled_to_the_bottom(
         pages_url + "see/chat_pane.html",
         [Step("click", r'title="Pin message 3"')],
         "pin the message about the release checklist",
+        max_section_chars=0,  # one part of the page per prompt, to see their order
     )
     assert await async_page.text_content("#pinned") == (
         "Pinned: The release checklist is in the wiki"

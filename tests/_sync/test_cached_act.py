@@ -334,3 +334,44 @@ def test_observe_replays_from_the_cache_with_no_model_call(
     assert again[0].selectors == first[0].selectors
     page.act(again[0])
     assert page.locator("#result").get_attribute("data-submitted") == "true"
+
+
+@pytest.mark.parametrize(
+    ("page_name", "step", "variables", "done"),
+    [
+        (
+            "loop/kanban.html",
+            Step("drag_to", r"^<div\b[^>]*>CSV export", target=r"^<h2\b[^>]*>In progress"),
+            {},
+            "CSV export -> In progress",
+        ),
+        (
+            "loop/upload.html",
+            Step("set_input_files", r"^<input\b[^>]*type=\"file\"", ["<|DOCUMENT|>"]),
+            {"document": __file__},
+            "cv: test_cached_act.py",
+        ),
+    ],
+)
+def test_drag_and_upload_steps_replay_with_zero_model_calls(
+    sync_page: Page,
+    pages_url: str,
+    tmp_path: Path,
+    page_name: str,
+    step: Step,
+    variables: dict[str, str],
+    done: str,
+) -> None:
+    first = Stagehand(llm=PlanLLM([step]), cache_dir=tmp_path)
+    page = first.wrap(sync_page)
+    page.goto(pages_url + page_name)
+    assert (page.act("do it", variables=variables)).cache == "miss"
+
+    replay = Stagehand(llm=PlanLLM([]), cache_dir=tmp_path, cache_mode="require")
+    again = replay.wrap(sync_page)
+    again.goto(pages_url + page_name)
+    result = again.act("do it", variables=variables)
+    assert result.cache == "hit" and result.llm_calls == 0
+    assert done in again.locator("#moved, #files").first.inner_text()
+    stored = next(tmp_path.glob("*.json")).read_text("utf-8")
+    assert __file__ not in stored  # a file path comes from the variable, never the cache

@@ -25,9 +25,11 @@ from tests import secret_values
 from tests._sync.plan_llm import PlanLLM, Step, find_element
 
 
-def _act(page: Page, url: str, steps: list[Step], instruction: str) -> PlanLLM:
+def _act(
+    page: Page, url: str, steps: list[Step], instruction: str, **limits: int
+) -> PlanLLM:
     llm = PlanLLM(steps)
-    wrapped = Stagehand(llm=llm).wrap(page)
+    wrapped = Stagehand(llm=llm, **limits).wrap(page)
     wrapped.goto(url)
     result = wrapped.act(instruction, raise_on_failure=False)
     assert result.success, result.message
@@ -134,6 +136,7 @@ def test_reaches_an_old_message_above_a_chat_scrolled_to_the_bottom(
         pages_url + "see/chat_pane.html",
         [Step("click", r'title="Pin message 3"')],
         "pin the message about the release checklist",
+        max_section_chars=0,  # one part of the page per prompt, to see their order
     )
     assert sync_page.text_content("#pinned") == (
         "Pinned: The release checklist is in the wiki"
