@@ -38,6 +38,7 @@ from ._errors import (
 )
 from ._history import CallRecord
 from ._inspect_api import annotated_screenshot, take_snapshot
+from ._secret import Secret
 from ._sync.browser import launch_chromium
 from ._sync.page import StagehandPage
 from ._sync.stagehand import Stagehand
@@ -83,6 +84,7 @@ __all__ = [
     "ProviderError",
     "RealRequestsBlockedError",
     "ScriptExhaustedError",
+    "Secret",
     "SerializationError",
     "Settings",
     "Snapshot",

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from ._secret import Secret
+
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # <|NAME|> is what we tell the model; %name% is accepted too (Stagehand v1 users write it).
 _PLACEHOLDER = re.compile(r"<\|([A-Za-z_][A-Za-z0-9_]*)\|>|%([A-Za-z_][A-Za-z0-9_]*)%")
@@ -30,6 +32,11 @@ class Variables:
 
         cleaned: dict[str, str] = {}
         for name, value in (values or {}).items():
+            # --- issue 18: a Secret (the credential sources' values) is typed as its value;
+            # the hardening branch (#13) replaces this hunk with domain-scoped secrets.
+            if isinstance(value, Secret):
+                value = value.get_secret_value()
+            # --- end issue 18
             if not isinstance(name, str) or not _NAME.match(name):
                 raise ConfigurationError(
                     f"Variable name {name!r} is not valid: use letters, digits and underscores, "

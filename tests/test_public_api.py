@@ -39,6 +39,7 @@ PUBLIC = [
     "ProviderError",
     "RealRequestsBlockedError",
     "ScriptExhaustedError",
+    "Secret",
     "SerializationError",
     "Settings",
     "Snapshot",
