@@ -11,7 +11,9 @@ from urllib.parse import quote
 
 import pytest
 
+from stagehand_py import ConfigurationError, Secret
 from stagehand_py.cli._app import build_parser
+from stagehand_py.cli._workflow import credential_variables
 from tests import secret_values
 from tests.agent_plan import find_element
 from tests.llm_wire_server import (
@@ -21,6 +23,7 @@ from tests.llm_wire_server import (
     openai_tool_call,
     prompt_text,
 )
+from tests.memory_keyring import MemoryKeyring, memory_keyring  # noqa: F401 (the fixture)
 from tests.test_agent_cli import run_cli, wire_model  # noqa: F401 (the fixture)
 
 CHECKLIST = {"checklist": ["[] 「<|QUERY|>」を検索する"], "find_page": []}
@@ -50,14 +53,16 @@ def test_workflow_command_then_history_list_show_and_clear(
     wire_model.reply(tool("AgentOutput", {"actions": [{"action": "done", "text": "searched"}]}))
     wire_model.reply(tool("CompletionCheck", {"completed": True, "reason": "results shown"}))
     history = str(tmp_path / "history")
+    dotenv = tmp_path / "shop.env"
+    dotenv.write_text(f"QUERY={secret_values.EMAIL}\n", "utf-8")
 
     code, out, err = run_cli(
         capsys,
         "workflow",
         pages_url + "workflow/index.html",
         "「<|QUERY|>」を検索する",
-        "--var",
-        f"QUERY={secret_values.EMAIL}",
+        "--vars-file",
+        str(dotenv),
         "--history-dir",
         history,
         "--mode",
@@ -104,3 +109,29 @@ def test_mode_is_the_run_preset_and_snapshot_keeps_its_view(pages_url: str) -> N
     assert parser.parse_args(["snapshot", "u", "--mode", "aria"]).mode == "aria"  # older form
     with pytest.raises(SystemExit):
         parser.parse_args(["act", "u", "click", "--mode", "aria"])  # a view is not a preset
+
+
+def test_credential_options_of_the_workflow_command(
+    monkeypatch: pytest.MonkeyPatch,
+    memory_keyring: MemoryKeyring,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("G18_CLI_EMAIL", secret_values.EMAIL)
+    memory_keyring.set_password("shop:test", "PHONE", secret_values.PHONE)
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(f"PASSWORD={secret_values.PASSWORD}\nEMAIL=overridden-by-env\n", "utf-8")
+    parser = build_parser()
+    args = parser.parse_args(
+        [
+            *("workflow", "u", "t", "--var", "PLAIN=x", "--vars-file", str(dotenv)),
+            *("--vars-env", "G18_CLI_", "--vars-keyring", "shop:test:PHONE"),
+        ]
+    )
+    variables = credential_variables(args)
+    assert sorted(variables) == ["EMAIL", "PASSWORD", "PHONE", "PLAIN"]
+    assert isinstance(variables["EMAIL"], Secret)
+    assert variables["EMAIL"].get_secret_value() == secret_values.EMAIL
+    assert variables["PHONE"].get_secret_value() == secret_values.PHONE
+    bad = parser.parse_args(["workflow", "u", "t", "--vars-keyring", "PHONE"])
+    with pytest.raises(ConfigurationError, match="SERVICE:NAME"):
+        credential_variables(bad)

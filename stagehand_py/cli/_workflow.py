@@ -14,6 +14,7 @@ from typing import Any
 
 from .._errors import ConfigurationError
 from .._variables import Variables
+from ..credentials import from_dotenv, from_env, from_keyring
 from ..workflow._history import HISTORY_DIR_ENV, SiteHistory, WorkflowHistory
 from ._commands import parse_variables, usage_out
 from ._output import emit_json, fail, json_mode
@@ -39,6 +40,21 @@ def add_workflow_commands(
         action="append",
         metavar="NAME=VALUE",
         help="a variable for <|NAME|> in the text; its value never reaches the model",
+    )
+    workflow.add_argument(
+        "--vars-env",
+        action="append",
+        metavar="PREFIX",
+        help="variables from the environment: each NAME from PREFIX+NAME (values never shown)",
+    )
+    workflow.add_argument(
+        "--vars-file", action="append", metavar="FILE", help="variables from a .env file"
+    )
+    workflow.add_argument(
+        "--vars-keyring",
+        action="append",
+        metavar="SERVICE:NAME[,NAME]",
+        help="variables from the OS keychain (needs the keyring extra)",
     )
     workflow.add_argument(
         "--fallback-model", metavar="MODEL", help="the model emergency mode switches to"
@@ -67,8 +83,25 @@ def add_workflow_commands(
     history.set_defaults(run=history_command)
 
 
+def credential_variables(args: argparse.Namespace) -> dict[str, object]:
+    """The variables of the command line: ``--vars-file`` files, then ``--vars-env`` (the
+    environment wins over a file, as with dotenv), then ``--vars-keyring``, then ``--var``."""
+    variables: dict[str, object] = {}
+    for path in args.vars_file or ():
+        variables.update(from_dotenv(path))
+    for prefix in args.vars_env or ():
+        variables.update(from_env(prefix))
+    for spec in args.vars_keyring or ():
+        service, _, names = spec.rpartition(":")
+        if not service or not names:
+            raise ConfigurationError(f"--vars-keyring expects SERVICE:NAME[,NAME], got {spec!r}.")
+        variables.update(from_keyring(service, [n.strip() for n in names.split(",")]))
+    variables.update(parse_variables(args.var))
+    return variables
+
+
 def workflow_command(args: argparse.Namespace) -> int:
-    variables = parse_variables(args.var)
+    variables = credential_variables(args)
     limits: dict[str, Any] = {}
     if args.view:
         limits["view"] = args.view
