@@ -35,6 +35,11 @@ class Variables:
             # --- issue 18: a Secret (the credential sources' values) is typed as its value;
             # the hardening branch (#13) replaces this hunk with domain-scoped secrets.
             if isinstance(value, Secret):
+                if value.domains is not None:  # enforced by #13's scope checks, not here
+                    raise ConfigurationError(
+                        f"Variable {name!r}: Secret(domains=...) is not supported by this "
+                        "version; pass Secret(value) without domains."
+                    )
                 value = value.get_secret_value()
             # --- end issue 18
             if not isinstance(name, str) or not _NAME.match(name):

@@ -141,3 +141,8 @@ def test_variables_take_secrets_and_redact_their_values() -> None:
     said = f"typed {secret_values.EMAIL} and {secret_values.PASSWORD}"
     assert variables.redact(said) == "typed <|EMAIL|> and <|PASSWORD|>"
     assert secret_values.EMAIL not in repr(variables)
+
+
+def test_a_domain_bound_secret_is_refused_rather_than_ignored() -> None:
+    with pytest.raises(ConfigurationError, match=r"Secret\(domains=\.\.\.\) is not supported"):
+        Variables({"password": Secret(secret_values.PASSWORD, domains=["*.example.com"])})
