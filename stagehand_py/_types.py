@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ._errors import ActErrorCode
 from .llm._usage import Usage
+from .workflow._escalation import Escalation
 
 CodeStyle = Literal["sync", "async"]
 CodeVariables = Literal["env", "params"]
@@ -63,6 +64,8 @@ class ActResult(BaseModel):
     # element or arguments, failed on the page, element replaced) counts 0.00. None when no
     # attempt counted.
     confidence: float | None = None
+    # Emergency mode's switch to fallback_model and the DOM view, with its trigger (issue 18).
+    escalations: list[Escalation] = Field(default_factory=list)
     # The page the act ended on (a new tab when a click opened one and it was followed).
     page: Any = Field(default=None, exclude=True, repr=False)
 

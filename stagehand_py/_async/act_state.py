@@ -21,6 +21,7 @@ from .._variables import Variables
 from ..cache import ElementFingerprint
 from ..dom import Element
 from ..llm._usage import Usage
+from .act_emergency import ActEmergency
 from .executor import Performed
 from .llm.base import AsyncLLM
 
@@ -91,6 +92,8 @@ class ActState:
         self._settled = False
         self._started = time.monotonic()
         self._deadline = self._started + settings.timeout_s
+        # Emergency mode (issue 18): the view the page is read in, the attempts it watches.
+        self.emergency = ActEmergency(settings.emergency, llm, settings.snapshot)
 
     # ----------------------------------------------------------------- time budget
     def _remaining_s(self) -> float:
@@ -131,6 +134,7 @@ class ActState:
     # ----------------------------------------------------------------- records
     def attempt_failed(self, decision: DoAction | InvalidReply) -> None:
         """An action attempt that could not run: it counts 0 in the confidence average."""
+        self.emergency.attempt(ok=False)  # an unusable reply is a failure to emergency mode
         if isinstance(decision, InvalidReply) and (
             decision.call is None or decision.call.name != "doAction"
         ):
@@ -149,6 +153,7 @@ class ActState:
             ActStep(record=record, element=element, arguments=arguments, fingerprint=fingerprint)
         )
         self._attempts.append(confidence)
+        self.emergency.attempt(ok=True, confidence=confidence)
         logger.info("stagehand_py: %s", record.description)
 
     def _confidence(self) -> float | None:
@@ -197,5 +202,6 @@ class ActState:
             timed_out=code == "TIMEOUT",
             code=code,
             confidence=self._confidence(),
+            escalations=list(self.emergency.escalations),
             page=self.page,
         )

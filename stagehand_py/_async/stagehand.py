@@ -34,6 +34,7 @@ from ..workflow._history import WorkflowHistory
 from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
 from .act import AsyncActRun
+from .act_emergency import WithFallback
 from .agent import AsyncAgentRun
 from .agent_emergency import checked_fallback, fallback_name, fallback_source
 from .agent_observe import same_page
@@ -151,7 +152,7 @@ class AsyncStagehand:
         else:
             result = await cached_act(
                 page,
-                lambda: self.llm,
+                self._act_model(),
                 action,
                 variables=values,
                 settings=settings,
@@ -211,7 +212,7 @@ class AsyncStagehand:
             logger.info("stagehand_py: observed element is stale (%s); healing with act()", reason)
             healed = await AsyncActRun(
                 page,
-                lambda: self.llm,
+                self._act_model(),
                 _instruction_for(observed),
                 variables=values,
                 settings=settings,
@@ -413,6 +414,12 @@ class AsyncStagehand:
                 message=values.redact(f"{type(error).__name__}: {error}"),
                 url=values.redact(page.url),
             )
+        )
+
+    def _act_model(self) -> WithFallback:
+        """act()'s model with emergency mode's fallback (Stagehand(fallback_model=...))."""
+        return WithFallback(
+            lambda: self.llm, fallback_source(self._fallback), fallback_name(self._fallback)
         )
 
     def _agent_settings(self, limits: Mapping[str, Any]) -> AgentSettings:

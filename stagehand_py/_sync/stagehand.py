@@ -35,6 +35,7 @@ from ..workflow._history import WorkflowHistory
 from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
 from .act import ActRun
+from .act_emergency import WithFallback
 from .agent import AgentRun
 from .agent_emergency import checked_fallback, fallback_name, fallback_source
 from .agent_observe import same_page
@@ -152,7 +153,7 @@ class Stagehand:
         else:
             result = cached_act(
                 page,
-                lambda: self.llm,
+                self._act_model(),
                 action,
                 variables=values,
                 settings=settings,
@@ -212,7 +213,7 @@ class Stagehand:
             logger.info("stagehand_py: observed element is stale (%s); healing with act()", reason)
             healed = ActRun(
                 page,
-                lambda: self.llm,
+                self._act_model(),
                 _instruction_for(observed),
                 variables=values,
                 settings=settings,
@@ -414,6 +415,12 @@ class Stagehand:
                 message=values.redact(f"{type(error).__name__}: {error}"),
                 url=values.redact(page.url),
             )
+        )
+
+    def _act_model(self) -> WithFallback:
+        """act()'s model with emergency mode's fallback (Stagehand(fallback_model=...))."""
+        return WithFallback(
+            lambda: self.llm, fallback_source(self._fallback), fallback_name(self._fallback)
         )
 
     def _agent_settings(self, limits: Mapping[str, Any]) -> AgentSettings:
