@@ -10,10 +10,11 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ._errors import ConfigurationError
 from .agent._settings import AgentSettings
+from .llm._options import parse_max_tokens
 from .workflow._escalation import EmergencySettings
 from .workflow._settings import WorkflowSettings
 
@@ -34,6 +35,8 @@ _ENV_SETTINGS: dict[str, tuple[str, Callable[[str], object]]] = {
     "STAGEHAND_PY_TIMEOUT": ("timeout_s", float),
     "STAGEHAND_PY_CACHE_MODE": ("cache_mode", str),
     "STAGEHAND_PY_CACHE_URL": ("cache_url", str),
+    "STAGEHAND_PY_MAX_TOKENS": ("max_tokens", str),  # "1024" or "1024,extract=8000"
+    "STAGEHAND_PY_TEMPERATURE": ("temperature", float),
 }
 
 
@@ -92,10 +95,29 @@ class Settings(BaseModel):
         default_factory=WorkflowSettings, description="limits of page.workflow() (view, ...)"
     )
 
+    max_tokens: int | dict[str, int] | None = Field(
+        default=None,
+        description="answer budget of one model request: a number for every kind of request, "
+        "or per kind ({'extract': 8000}; also '1024,extract=8000'); unset kinds keep their "
+        "defaults (stagehand_py.llm.DEFAULT_MAX_TOKENS)",
+    )
+    temperature: float | None = Field(
+        default=None,
+        ge=0,
+        le=2,
+        description="sampling temperature (None: the server's default; Anthropic ignores it)",
+    )
+
+    @field_validator("max_tokens", mode="before")
+    @classmethod
+    def _read_max_tokens(cls, value: object) -> object:
+        return parse_max_tokens(value)
+
     @classmethod
     def from_env(cls, *, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
         """Defaults, then ``STAGEHAND_PY_MAX_STEPS``, ``STAGEHAND_PY_TIMEOUT``,
-        ``STAGEHAND_PY_CACHE_MODE`` and ``STAGEHAND_PY_CACHE_URL``, then ``overrides``.
+        ``STAGEHAND_PY_CACHE_MODE``, ``STAGEHAND_PY_CACHE_URL``, ``STAGEHAND_PY_MAX_TOKENS``
+        and ``STAGEHAND_PY_TEMPERATURE``, then ``overrides``.
 
         A variable that does not parse or validate is a :class:`ConfigurationError` naming it.
         """

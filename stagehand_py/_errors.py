@@ -9,8 +9,10 @@ The tree::
     ├── PageError                     the page could not be read or acted on
     │   ├── SerializationError        the browser-side serializer failed
     │   └── ElementNotFoundError      no stored selector resolved to the element
-    ├── LLMError                      anything between us and the model
-    │   ├── ProviderError             the provider failed after the SDK's own retries
+    ├── LLMError                      anything between us and the model; ``.usage`` is what the
+    │   │                             requests behind it cost (failed requests counted too)
+    │   ├── ProviderError             the provider failed for good (after our retries)
+    │   ├── IncompleteOutputError     the answer was cut off by max_tokens, twice
     │   ├── RealRequestsBlockedError  a real model request while they are switched off
     │   ├── ScriptExhaustedError      a scripted fake LLM ran out of answers
     │   └── StructuredOutputError     the answer never validated; carries the last answer
@@ -35,6 +37,8 @@ The tree::
     PAGE_EMPTY            the page shows nothing to act on
     ELEMENT_REPLACED      the page kept replacing the element the model chose before it could
                           be used (looked again max_reasks + 1 times)
+    MODEL_ERROR           the model request failed for good (the provider's error, a reply that
+                          never validated, an answer cut off by max_tokens); the message says which
 
 Catch ``StagehandError`` to handle them all. Messages say what went wrong and what
 to do about it; none of them ever contains the value of a secret variable.
@@ -46,6 +50,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from ._types import ActResult
+    from .llm._usage import Usage
 
 ActErrorCode = Literal[
     "TARGET_NOT_FOUND",
@@ -58,6 +63,7 @@ ActErrorCode = Literal[
     "TIMEOUT",
     "PAGE_EMPTY",
     "ELEMENT_REPLACED",
+    "MODEL_ERROR",
 ]
 """Why an act() stopped without reaching its goal (``ActError.code``, ``ActResult.code``)."""
 
@@ -103,7 +109,23 @@ class ElementNotFoundError(PageError):
 
 
 class LLMError(StagehandError):
-    """Something went wrong between stagehand_py and the language model."""
+    """Something went wrong between stagehand_py and the language model.
+
+    ``usage`` is what the model requests behind the error cost: every request sent counts,
+    failed ones (retries, refused strategies, cut-off answers) included.
+    """
+
+    _usage: Usage | None = None
+
+    @property
+    def usage(self) -> Usage:
+        from .llm._usage import Usage  # imported late: the llm package imports this module
+
+        return self._usage if self._usage is not None else Usage()
+
+    @usage.setter
+    def usage(self, value: Usage) -> None:
+        self._usage = value
 
 
 class ProviderError(LLMError):
@@ -114,6 +136,16 @@ class ProviderError(LLMError):
         self.endpoint = endpoint
         self.reason = reason
         super().__init__(f"Model request failed: model={model!r} endpoint={endpoint!r}: {reason}")
+
+
+class IncompleteOutputError(LLMError):
+    """The model's answer was cut off by the token limit (OpenAI ``finish_reason: "length"``,
+    Anthropic ``stop_reason: "max_tokens"``), and again when asked once more with a larger
+    budget. ``max_tokens`` is the last budget tried."""
+
+    def __init__(self, message: str, max_tokens: int | None = None) -> None:
+        self.max_tokens = max_tokens
+        super().__init__(message)
 
 
 class RealRequestsBlockedError(LLMError):

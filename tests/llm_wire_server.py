@@ -9,6 +9,12 @@ reads back what the clients sent from ``server.requests``. Replies are served in
 whatever the path; an empty queue answers 599 with a message naming the request, which makes
 a missing scripted reply obvious in the failure.
 
+A reply may also be raw bytes (a body that is not JSON, or is cut off), or no reply at all
+(the connection closed, as a crashing server does). While a reply is delayed the server
+watches the connection: a client that gives up and closes it is recorded in
+``server.disconnects``. A *profile* (``server.use_profile(...)``, see
+``tests/llm_llamacpp_profile.py``) answers instead of the queue, like a particular server.
+
 Also here: ``block_real_llm_requests``, an autouse session fixture that switches on the
 package's guard against real model requests for the whole test suite (loopback stays allowed).
 """
@@ -17,11 +23,14 @@ from __future__ import annotations
 
 import http.server
 import json
+import select
+import socket
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
@@ -39,6 +48,8 @@ class ScriptedReply:
     status: int = 200
     headers: Mapping[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    raw: bytes | None = None  # sent as the body, byte for byte, instead of ``body`` as JSON
+    close: bool = False  # no reply: the connection is closed (a server that crashed)
 
 
 @dataclass(frozen=True)
@@ -51,6 +62,20 @@ class ReceivedRequest:
     body: Any
 
 
+@dataclass(frozen=True)
+class Disconnect:
+    """A client closed its connection while its reply was still delayed."""
+
+    path: str
+    waited_s: float  # how long after the request arrived
+
+
+class Profile(Protocol):
+    """Answers every request in place of the queue, the way one kind of server does."""
+
+    def answer(self, request: ReceivedRequest) -> ScriptedReply: ...
+
+
 class LLMWireServer:
     """The server and its per-test state. Use through the ``llm_server`` fixture."""
 
@@ -58,6 +83,8 @@ class LLMWireServer:
         self._lock = threading.Condition()  # notified whenever a request is recorded
         self._replies: deque[ScriptedReply] = deque()
         self._requests: list[ReceivedRequest] = []
+        self._disconnects: list[Disconnect] = []
+        self.profile: Profile | None = None
         # Set on shutdown so handlers sleeping through a delay return at once.
         self._stopping = threading.Event()
         handler = _make_handler(self)
@@ -79,6 +106,12 @@ class LLMWireServer:
         with self._lock:
             self._replies.clear()
             self._requests.clear()
+            self._disconnects.clear()
+            self.profile = None
+
+    def use_profile(self, profile: Profile) -> None:
+        """Answer every request with ``profile`` (until the test ends)."""
+        self.profile = profile
 
     # -- addresses ---------------------------------------------------------------------
 
@@ -108,10 +141,14 @@ class LLMWireServer:
         headers: Mapping[str, str] | None = None,
         delay: float = 0.0,
         times: int = 1,
+        raw: bytes | None = None,
+        close: bool = False,
     ) -> None:
-        """Queue ``times`` copies of one reply."""
+        """Queue ``times`` copies of one reply (``raw``: these bytes as the body; ``close``:
+        no reply, the connection closed)."""
+        reply = ScriptedReply(body, status, dict(headers or {}), delay, raw, close)
         for _ in range(times):
-            self._replies.append(ScriptedReply(body, status, dict(headers or {}), delay))
+            self._replies.append(reply)
 
     @property
     def pending(self) -> int:
@@ -135,6 +172,22 @@ class LLMWireServer:
             return list(self._requests)
 
     @property
+    def disconnects(self) -> list[Disconnect]:
+        with self._lock:
+            return list(self._disconnects)
+
+    def wait_for_disconnects(self, count: int, timeout: float = 5.0) -> list[Disconnect]:
+        """The disconnects seen, once there are at least ``count`` (or ``timeout`` passed)."""
+        with self._lock:
+            self._lock.wait_for(lambda: len(self._disconnects) >= count, timeout)
+            return list(self._disconnects)
+
+    def _disconnected(self, request: ReceivedRequest, waited_s: float) -> None:
+        with self._lock:
+            self._disconnects.append(Disconnect(request.path, waited_s))
+            self._lock.notify_all()
+
+    @property
     def bodies(self) -> list[Any]:
         """The JSON bodies received, in order."""
         return [r.body for r in self.requests]
@@ -143,8 +196,11 @@ class LLMWireServer:
         with self._lock:
             self._requests.append(request)
             self._lock.notify_all()
-            if self._replies:
+            profile = self.profile
+            if profile is None and self._replies:
                 return self._replies.popleft()
+        if profile is not None:
+            return profile.answer(request)
         return ScriptedReply(
             {"error": {"message": f"llm_wire_server: no scripted reply for {request.path}"}},
             status=599,
@@ -169,11 +225,20 @@ def _make_handler(server: LLMWireServer) -> type[http.server.BaseHTTPRequestHand
                 headers={k.lower(): v for k, v in self.headers.items()},
                 body=body,
             )
+            arrived = time.monotonic()
             reply = server._take(received)
-            if reply.delay and server._stopping.wait(reply.delay):
+            if reply.delay and self._client_left(reply.delay):
+                if not server._stopping.is_set():
+                    server._disconnected(received, time.monotonic() - arrived)
                 return
-            body = reply.body(received) if callable(reply.body) else reply.body
-            payload = json.dumps(body).encode("utf-8")
+            if reply.close:
+                self.close_connection = True
+                return
+            if reply.raw is not None:
+                payload = reply.raw
+            else:
+                body = reply.body(received) if callable(reply.body) else reply.body
+                payload = json.dumps(body).encode("utf-8")
             try:
                 self.send_response(reply.status)
                 self.send_header("content-type", "application/json")
@@ -184,6 +249,24 @@ def _make_handler(server: LLMWireServer) -> type[http.server.BaseHTTPRequestHand
                 self.wfile.write(payload)
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client gave up (a timeout test): nothing to do
+
+        def _client_left(self, delay: float) -> bool:
+            """Wait ``delay`` seconds; True as soon as the client closes the connection (or
+            the server stops)."""
+            end = time.monotonic() + delay
+            while (left := end - time.monotonic()) > 0:
+                if server._stopping.is_set():
+                    return True
+                readable, _, _ = select.select([self.connection], [], [], min(left, 0.05))
+                if readable:
+                    try:
+                        peeked = self.connection.recv(1, socket.MSG_PEEK)
+                    except OSError:
+                        peeked = b""
+                    if not peeked:
+                        self.close_connection = True
+                        return True
+            return False
 
         def log_message(self, format: str, *args: Any) -> None:
             pass

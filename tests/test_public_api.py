@@ -31,6 +31,7 @@ PUBLIC = [
     "EmergencySettings",
     "Escalation",
     "ExtractError",
+    "IncompleteOutputError",
     "LLMError",
     "MissingAPIKeyError",
     "ObserveResult",

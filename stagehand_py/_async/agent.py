@@ -42,7 +42,7 @@ from ..agent._prompts import (
 )
 from ..agent._settings import AgentSettings
 from ..agent._state import Approve, Cancel, Retry, Skip
-from ..llm._messages import ImagePart
+from ..llm._messages import ImagePart, RequestOptions
 from ..llm._usage import PriceTable
 from ..workflow._escalation import EmergencySettings, Escalation
 from .agent_actions import AsyncActionContext
@@ -79,6 +79,7 @@ class AsyncAgentRun:
         controls: AgentControls | None = None,
         prices: PriceTable | None = None,
         count_tokens: TokenCounter | None = None,
+        options: RequestOptions | None = None,
         emergency: EmergencySettings | None = None,
         fallback: LLMSource | None = None,
         fallback_name: str = "",
@@ -92,10 +93,10 @@ class AsyncAgentRun:
         self.controls = controls
         self.prices = prices
         self.clock = RunClock(settings.timeout_s, settings.step_timeout_s)
-        primary = AsyncBoundedLLM(llm, self.clock, settings.llm_timeout_s)
+        primary = AsyncBoundedLLM(llm, self.clock, settings.llm_timeout_s, base=options)
         backup = None
         if fallback is not None:
-            backup = AsyncBoundedLLM(fallback, self.clock, settings.llm_timeout_s)
+            backup = AsyncBoundedLLM(fallback, self.clock, settings.llm_timeout_s, base=options)
             backup.model = backup.model or fallback_name
         view = settings.snapshot or "dom"
         self.settings = settings.updated(snapshot=view)

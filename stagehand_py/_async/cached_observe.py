@@ -40,15 +40,21 @@ async def cached_observe(
     variables: Variables,
     settings: Settings,
     cache: ActionCache | None,
+    outcome: ObserveOutcome | None = None,
 ) -> ObserveOutcome:
-    """observe() through the cache (``llm`` is called only when the model is needed)."""
+    """observe() through the cache (``llm`` is called only when the model is needed).
+
+    ``outcome`` is filled as the model work goes, so a caller still knows what a failed
+    observe cost."""
     if cache is None:
         if settings.cache_mode == "require":
             raise ConfigurationError(
                 "cache_mode='require' needs an action cache: pass cache_dir= (or set "
                 "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
             )
-        return await observe(page, llm(), instruction, variables=variables, settings=settings)
+        return await observe(
+            page, llm(), instruction, variables=variables, settings=settings, outcome=outcome
+        )
     key = cache.key_for(
         instruction or "", page.url, variables.names, url_mode=settings.cache_url, kind="observe"
     )
@@ -69,7 +75,9 @@ async def cached_observe(
     elif settings.cache_mode == "require":
         cache.stats.record("miss")
         raise cache_miss_error(instruction or "", key, variables, "miss", "no entry is stored")
-    outcome = await observe(page, llm(), instruction, variables=variables, settings=settings)
+    outcome = await observe(
+        page, llm(), instruction, variables=variables, settings=settings, outcome=outcome
+    )
     status: CacheStatus = "miss" if entry is None else "healed"
     outcome.cache = status
     cache.stats.record(status)

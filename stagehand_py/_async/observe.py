@@ -16,11 +16,12 @@ from playwright.async_api import Page as AsyncPage
 
 from .._act_decision import argument_problem
 from .._config import Settings
+from .._errors import LLMError
 from .._sections import chunk_groups
 from .._types import ObserveResult
 from .._variables import Variables
 from ..dom import Snapshot
-from ..llm._messages import RequestOptions
+from ..llm._options import request_options
 from ..llm._usage import Usage
 from ..prompts.act import ALLOWED_METHODS
 from ..prompts.observe import (
@@ -81,14 +82,18 @@ async def observe(
     *,
     variables: Variables | None = None,
     settings: Settings | None = None,
+    outcome: ObserveOutcome | None = None,
 ) -> ObserveOutcome:
-    """Find elements matching ``instruction`` (or the page's main controls when None)."""
+    """Find elements matching ``instruction`` (or the page's main controls when None).
+
+    ``outcome`` (returned) is filled as the work goes, so a caller still knows what a failed
+    observe cost."""
     settings = settings or Settings()
     variables = variables or Variables()
     started = time.monotonic()
+    outcome = outcome if outcome is not None else ObserveOutcome(results=[])
     await settle(page, timeout_ms=settings.settle_timeout_ms)
     snapshot = await take_snapshot(page)
-    outcome = ObserveOutcome(results=[])
     chunk_elements = {c.index: c.element_indexes for c in snapshot.chunks}
     seen_elements: set[int] = set()
     for group in chunk_groups(snapshot, settings.max_prompt_chars):
@@ -99,13 +104,20 @@ async def observe(
             variable_names=variables.names,
             url=snapshot.url,
         )
-        answer = await llm.structured(
-            messages,
-            ObserveAnswer,
-            max_retries=settings.max_reasks,
-            options=RequestOptions(kind="observe"),
-        )
-        outcome.llm_calls += 1
+        try:
+            answer = await llm.structured(
+                messages,
+                ObserveAnswer,
+                max_retries=settings.max_reasks,
+                options=request_options(settings, "observe"),
+            )
+        except LLMError as exc:
+            # Every request the failed call sent counts (re-asks and retries included).
+            outcome.llm_calls += max(exc.usage.requests, 1)
+            outcome.usage = outcome.usage + exc.usage
+            outcome.duration_s = time.monotonic() - started
+            raise
+        outcome.llm_calls += max(answer.usage.requests, answer.attempts)
         outcome.usage = outcome.usage + answer.usage
         shown = {i for c in group for i in chunk_elements[c]}
         for item in answer.value.elements:

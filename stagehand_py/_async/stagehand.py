@@ -18,6 +18,7 @@ from .._errors import (
     CacheMissError,
     ConfigurationError,
     ElementNotFoundError,
+    LLMError,
     PageError,
     StagehandError,
 )
@@ -29,7 +30,8 @@ from ..agent import AgentControls, AgentResult, AgentSettings, TokenCounter
 from ..agent._history import call_record
 from ..cache import ActionCache
 from ..llm._fake_support import check_llm_flavour
-from ..llm._usage import PriceTable, UsageMeter
+from ..llm._options import request_options
+from ..llm._usage import PriceTable, Usage, UsageMeter
 from ..workflow._history import WorkflowHistory
 from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
@@ -147,17 +149,22 @@ class AsyncStagehand:
         check_open(page, "act")
         values = Variables(variables)
         settings = self._settings(limits)
-        if isinstance(action, ObserveResult):
-            result = await self._act_observed(page, action, values, settings)
-        else:
-            result = await cached_act(
-                page,
-                self._act_model(),
-                action,
-                variables=values,
-                settings=settings,
-                cache=self.cache,
-            )
+        try:
+            if isinstance(action, ObserveResult):
+                result = await self._act_observed(page, action, values, settings)
+            else:
+                result = await cached_act(
+                    page,
+                    self._act_model(),
+                    action,
+                    variables=values,
+                    settings=settings,
+                    cache=self.cache,
+                )
+        except StagehandError as exc:
+            instruction = action.description if isinstance(action, ObserveResult) else action
+            self._record_failure("act", instruction, page, exc, values)
+            raise
         if result.page is not None and result.page is not page:
             result.page = self.wrap(result.page)
         self.usage.add("act", result.usage, model=self._model_name())
@@ -234,11 +241,14 @@ class AsyncStagehand:
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
         max_chars_per_chunk: int = 12000,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> ExtractOutcome:
         check_instruction("extract", instruction, required=False)
         check_open(page, "extract")
         values = Variables(variables)
-        if self.settings.cache_mode == "require" and (schema is not None or instruction):
+        settings = self._settings(_model_limits(max_tokens, temperature))
+        if settings.cache_mode == "require" and (schema is not None or instruction):
             raise CacheMissError(
                 f"extract({values.redact(instruction or '')!r}) needs the model, and "
                 "cache_mode='require' never calls it: extract() results are not cached (the "
@@ -247,19 +257,22 @@ class AsyncStagehand:
                 key="",
                 reason="miss",
             )
+        outcome = ExtractOutcome(value=None)  # filled as it goes: a failure still has its cost
         try:
-            outcome = await extract(
+            await extract(
                 page,
                 self.llm,
                 instruction or "",  # with no schema either: the page text, no model call
                 schema,
                 selector=selector,
                 max_chars_per_chunk=max_chars_per_chunk,
-                max_retries=self.settings.max_reasks,
+                max_retries=settings.max_reasks,
                 redact=values.redact,
+                settings=settings,
+                outcome=outcome,
             )
         except StagehandError as exc:
-            self._record_failure("extract", instruction, page, exc, values)
+            self._record_failure("extract", instruction, page, exc, values, outcome)
             raise
         self.usage.add("extract", outcome.usage, model=self._model_name())
         self.history.append(
@@ -282,21 +295,26 @@ class AsyncStagehand:
         instruction: str | None = None,
         *,
         variables: Mapping[str, object] | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> ObserveOutcome:
         check_instruction("observe", instruction, required=False)
         check_open(page, "observe")
         values = Variables(variables)
+        settings = self._settings(_model_limits(max_tokens, temperature))
+        outcome = ObserveOutcome(results=[])  # filled as it goes: a failure still has its cost
         try:
             outcome = await cached_observe(
                 page,
                 lambda: self.llm,
                 instruction,
                 variables=values,
-                settings=self.settings,
+                settings=settings,
                 cache=self.cache,
+                outcome=outcome,
             )
         except StagehandError as exc:
-            self._record_failure("observe", instruction, page, exc, values)
+            self._record_failure("observe", instruction, page, exc, values, outcome)
             raise
         self.usage.add("observe", outcome.usage, model=self._model_name())
         self.history.append(
@@ -340,6 +358,7 @@ class AsyncStagehand:
             controls=controls,
             prices=self.usage.prices,
             count_tokens=count_tokens,
+            options=request_options(self.settings, "agent"),
             emergency=self.settings.emergency,
             fallback=fallback_source(self._fallback),
             fallback_name=fallback_name(self._fallback),
@@ -400,12 +419,19 @@ class AsyncStagehand:
 
     def _record_failure(
         self,
-        kind: Literal["extract", "observe"],
+        kind: Literal["act", "extract", "observe"],
         instruction: str | None,
         page: AsyncPage,
         error: StagehandError,
         values: Variables,
+        spent: ExtractOutcome | ObserveOutcome | None = None,
     ) -> None:
+        """History and usage of a call that raised: every model request it sent counts."""
+        usage = spent.usage if spent is not None else Usage()
+        calls = spent.llm_calls if spent is not None else 0
+        if spent is None and isinstance(error, LLMError):
+            usage, calls = error.usage, error.usage.requests
+        self.usage.add(kind, usage, model=self._model_name())
         self.history.append(
             CallRecord(
                 kind=kind,
@@ -413,6 +439,9 @@ class AsyncStagehand:
                 success=False,
                 message=values.redact(f"{type(error).__name__}: {error}"),
                 url=values.redact(page.url),
+                llm_calls=calls,
+                usage=usage,
+                duration_s=spent.duration_s if spent is not None else 0.0,
             )
         )
 
@@ -435,6 +464,12 @@ async def _probe() -> None: ...
 
 
 _ASYNC_API = inspect.iscoroutinefunction(_probe)
+
+
+def _model_limits(max_tokens: object, temperature: object) -> dict[str, Any]:
+    """Per-call model settings that were given (None leaves the Stagehand's own)."""
+    given = {"max_tokens": max_tokens, "temperature": temperature}
+    return {name: value for name, value in given.items() if value is not None}
 
 
 def _instruction_for(observed: ObserveResult) -> str:

@@ -24,7 +24,7 @@ from .._errors import ActErrorCode, LLMError, PageError
 from .._variables import Variables
 from ..agent._clock import RunCancelled, RunEnded, RunTimedOut, StepFailed
 from ..agent._history import ActionOutcome, StepRecord
-from ..llm._messages import RequestOptions
+from ..llm._options import request_options
 from ..llm._usage import Usage
 from ..workflow._checklist import ChecklistAnswer, ItemStatus, checklist_strings
 from ..workflow._history import (
@@ -93,7 +93,9 @@ class AsyncWorkflowRun:
             fallback=fallback,
             fallback_name=fallback_name,
             now=now,
+            options=request_options(settings, "agent"),
         )
+        self.run.verify_options = request_options(settings, "verify")
 
     # ----------------------------------------------------------------- the workflow
     async def run_all(self) -> WorkflowResult:
@@ -157,7 +159,7 @@ class AsyncWorkflowRun:
                 checklist_messages(self.variables.redact(self.text)),
                 ChecklistAnswer,
                 max_retries=self.settings.max_reasks,
-                options=RequestOptions(kind="checklist"),
+                options=request_options(self.settings, "checklist"),
             )
         except LLMError as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -28,12 +28,19 @@ from .._act_decision import (
     TargetNotFound,
     decide_all,
 )
-from .._errors import ConfigurationError
+from .._errors import (
+    ConfigurationError,
+    IncompleteOutputError,
+    ProviderError,
+    StructuredOutputError,
+)
 from .._sections import SectionTracker, first_group
 from .._types import ActResult, Verification
 from .._variables import Variables
 from ..dom import Snapshot
-from ..llm._messages import ChatResponse, Message, RequestOptions
+from ..llm._messages import ChatResponse, Message
+from ..llm._options import request_options
+from ..llm._usage import Usage
 from ..prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_verify_messages
 from ._deadline import DeadlineExceeded, call_with_deadline
 from .act_batch import BatchOutcome, run_batch
@@ -97,15 +104,27 @@ class ActRun(ActState):
                     messages,
                     ACT_TOOLS,
                     tool_choice="required",
-                    options=RequestOptions(kind="act", timeout_s=self._remaining_s()),
+                    options=request_options(self.settings, "act", timeout_s=self._remaining_s()),
                 ),
                 self._remaining_s(),
             )
         except DeadlineExceeded:
             self._model_s += time.monotonic() - asked
+            # The abandoned request was sent: it counts, with the time it took.
+            self.llm_calls += 1
+            self.usage = self.usage + Usage(requests=1, wall_time_s=time.monotonic() - asked)
             raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
+        except (ProviderError, StructuredOutputError, IncompleteOutputError) as error:
+            # A model that failed for good ends the run with what was done so far.
+            self._model_s += time.monotonic() - asked
+            self.llm_calls += max(error.usage.requests, 1)
+            self.usage = self.usage + error.usage
+            if self._remaining_s() <= 0:
+                raise StopAct(self._timeout_message("model"), "TIMEOUT") from error
+            reason = self.variables.redact(str(error))
+            raise StopAct(f"{reason} ({len(self.steps)} action(s) taken)", "MODEL_ERROR") from error
         self._model_s += time.monotonic() - asked
-        self.llm_calls += 1
+        self.llm_calls += max(response.usage.requests, 1)
         self.usage = self.usage + response.usage
         return response
 
@@ -122,15 +141,27 @@ class ActRun(ActState):
                     messages,
                     VerifyAnswer,
                     max_retries=1,
-                    options=RequestOptions(kind="verify", timeout_s=self._remaining_s()),
+                    options=request_options(self.settings, "verify", timeout_s=self._remaining_s()),
                 ),
                 self._remaining_s(),
             )
         except DeadlineExceeded:
             self._model_s += time.monotonic() - asked
+            # The abandoned request was sent: it counts, with the time it took.
+            self.llm_calls += 1
+            self.usage = self.usage + Usage(requests=1, wall_time_s=time.monotonic() - asked)
             raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
+        except (ProviderError, StructuredOutputError, IncompleteOutputError) as error:
+            # A model that failed for good ends the run with what was done so far.
+            self._model_s += time.monotonic() - asked
+            self.llm_calls += max(error.usage.requests, 1)
+            self.usage = self.usage + error.usage
+            if self._remaining_s() <= 0:
+                raise StopAct(self._timeout_message("model"), "TIMEOUT") from error
+            reason = self.variables.redact(str(error))
+            raise StopAct(f"Checking the result failed: {reason}", "MODEL_ERROR") from error
         self._model_s += time.monotonic() - asked
-        self.llm_calls += 1
+        self.llm_calls += max(answer.usage.requests, answer.attempts)
         self.usage = self.usage + answer.usage
         verification = Verification(
             completed=answer.value.completed, reason=self.variables.redact(answer.value.reason)

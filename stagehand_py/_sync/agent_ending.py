@@ -17,7 +17,6 @@ from ..agent._actions import FinalSummary
 from ..agent._clock import RunTimedOut, StepFailed
 from ..agent._history import ActionOutcome, AgentReason, AgentResult, StepRecord, redacted
 from ..agent._prompts import summary_request
-from ..llm._messages import RequestOptions
 from ..llm._usage import Usage
 
 if TYPE_CHECKING:
@@ -61,7 +60,6 @@ def forced_summary(run: AgentRun, reason: AgentReason) -> Ending:
             request.messages,
             FinalSummary,
             max_retries=run.settings.max_reasks,
-            options=RequestOptions(kind="agent"),
         )
         record.timings.think_s = time.perf_counter() - started
         record.usage = record.usage + response.usage

@@ -48,10 +48,19 @@ class BoundedLLM:
     out (whichever comes first) and told that time as ``options.timeout_s``. extract() inside
     the agent gets this one too, so its requests are bounded the same way."""
 
-    def __init__(self, source: LLMSource, clock: RunClock, llm_timeout_s: float) -> None:
+    def __init__(
+        self,
+        source: LLMSource,
+        clock: RunClock,
+        llm_timeout_s: float,
+        *,
+        base: RequestOptions | None = None,
+    ) -> None:
         self._source = source
         self._clock = clock
         self._llm_timeout_s = llm_timeout_s
+        # The budget and temperature of the agent's own requests (the Stagehand's settings).
+        self._base = base or RequestOptions(kind="agent")
         self.model = source.model if isinstance(source, LLM) else ""
 
     def _inner(self) -> LLM:
@@ -65,7 +74,7 @@ class BoundedLLM:
         if limit <= 0:
             self._clock.check()
             raise StepFailed("no time was left for a model request")
-        base = options or RequestOptions(kind="agent")
+        base = options or self._base
         return limit, RequestOptions(
             kind=base.kind,
             max_tokens=base.max_tokens,
@@ -150,7 +159,6 @@ def think(
                 request.messages,
                 schema,
                 max_retries=settings.max_reasks,
-                options=RequestOptions(kind="agent"),
             )
         except LLMError as exc:
             raise StepFailed(

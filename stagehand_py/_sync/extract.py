@@ -25,16 +25,18 @@ from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel, ValidationError
 
+from .._config import Settings
 from .._errors import (
     ConfigurationError,
     ElementNotFoundError,
     ExtractError,
+    LLMError,
     SerializationError,
     StructuredOutputError,
 )
 from ..extract import ExtractTarget, PageText, load_js, merge, page_text, split_chunks
 from ..extract._merge import filled_fields
-from ..llm._messages import RequestOptions
+from ..llm._options import request_options
 from ..llm._usage import Usage
 from ..prompts.extract import build_extract_messages
 from .frames import MAX_FRAMES
@@ -149,17 +151,21 @@ def extract(
     max_chars_per_chunk: int = 12000,
     max_retries: int = 2,
     redact: Callable[[str], str] = _keep,
+    settings: Settings | None = None,
+    outcome: ExtractOutcome | None = None,
 ) -> ExtractOutcome:
     """Extract ``schema`` (or, with no schema, text) from the page as ``instruction`` asks.
 
     With no schema and a blank instruction the page's readable text is returned without
-    asking the model.
+    asking the model. ``outcome`` (returned) is filled as the work goes, so a caller still
+    knows what a failed extract cost.
     """
     started = time.monotonic()
+    settings = settings or Settings()
+    outcome = outcome if outcome is not None else ExtractOutcome(value=None)
     target = ExtractTarget.from_schema(schema)
     settle(page)
     text = read_page_text(page, selector, redact=redact)
-    outcome = ExtractOutcome(value=None)
     if target.kind == "text" and not instruction.strip():
         outcome.value = {"text": text.text}
         outcome.duration_s = time.monotonic() - started
@@ -184,16 +190,22 @@ def extract(
                 messages,
                 answer_model,
                 max_retries=max_retries,
-                options=RequestOptions(kind="extract"),
+                options=request_options(settings, "extract"),
             )
-        except StructuredOutputError as exc:
+        except LLMError as exc:
+            # Every request the failed call sent counts (re-asks and retries included).
+            outcome.llm_calls += max(exc.usage.requests, 1)
+            outcome.usage = outcome.usage + exc.usage
+            outcome.duration_s = time.monotonic() - started
+            if not isinstance(exc, StructuredOutputError):
+                raise
             raise ExtractError(
                 f"extract() got no valid answer for part {chunk.index + 1} of {len(chunks)} of "
                 f"{redact(text.url)} after {max_retries} re-ask(s): {exc}. Simplify the schema "
                 "or the instruction, or raise max_retries.",
                 last_attempt=exc.last_answer,
             ) from exc
-        outcome.llm_calls += response.attempts
+        outcome.llm_calls += max(response.usage.requests, response.attempts)
         outcome.usage = outcome.usage + response.usage
         data, complete = _answer_data(response.value)
         merged = merge(merged, target.plan.to_data(data, text.links)) or {}

@@ -57,7 +57,7 @@ class StagehandPage(Page):
         reach the model, logs or results. On failure raises :class:`~stagehand_py.ActError`
         (its ``.result`` says what happened); pass ``raise_on_failure=False`` to get the
         unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
-        this call, e.g. ``max_steps=3, timeout_s=20``.
+        this call, e.g. ``max_steps=3, timeout_s=20, max_tokens=512``.
         """
         return self._stagehand.act(
             self, action, variables=variables, raise_on_failure=raise_on_failure, **limits
@@ -71,6 +71,8 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> M: ...
 
     @overload
@@ -81,6 +83,8 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> dict[str, Any]: ...
 
     @overload
@@ -91,6 +95,8 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> str: ...
 
     def extract(
@@ -100,12 +106,21 @@ class StagehandPage(Page):
         *,
         selector: str | None = None,
         variables: Mapping[str, object] | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
-        ``selector`` limits the extraction to part of the page."""
+        ``selector`` limits the extraction to part of the page; ``max_tokens`` and
+        ``temperature`` override the Stagehand's for this call."""
         outcome = self._stagehand.extract(
-            self, instruction, schema, selector=selector, variables=variables
+            self,
+            instruction,
+            schema,
+            selector=selector,
+            variables=variables,
+            max_tokens=max_tokens,
+            temperature=temperature,
         )
         if schema is None:
             return outcome.value["text"]
@@ -116,10 +131,15 @@ class StagehandPage(Page):
         instruction: str | None = None,
         *,
         variables: Mapping[str, object] | None = None,
+        max_tokens: int | dict[str, int] | None = None,
+        temperature: float | None = None,
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
-        one to :meth:`act` to run it without a model call."""
-        outcome = self._stagehand.observe(self, instruction, variables=variables)
+        one to :meth:`act` to run it without a model call. ``max_tokens`` and ``temperature``
+        override the Stagehand's for this call."""
+        outcome = self._stagehand.observe(
+            self, instruction, variables=variables, max_tokens=max_tokens, temperature=temperature
+        )
         return outcome.results
 
     def agent(

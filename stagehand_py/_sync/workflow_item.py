@@ -61,6 +61,7 @@ class ItemRun(AgentRun):
     flow: list[CachedAction]
     flow_replayable: bool = True
     gave_up: str = ""
+    verify_options: RequestOptions = RequestOptions(kind="verify")  # the workflow sets its own
     _item_done: bool = False
 
     def begin(
@@ -130,7 +131,7 @@ class ItemRun(AgentRun):
                 ),
                 CompletionCheck,
                 max_retries=self.settings.max_reasks,
-                options=RequestOptions(kind="verify"),
+                options=self.verify_options,
             )
         except LLMError as exc:
             record.error = self._redact(f"the completion check failed: {exc}".splitlines()[0])

@@ -72,6 +72,17 @@ def _model_options(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="read the API key from this environment variable instead of the provider's usual one",
     )
+    group.add_argument(
+        "--max-tokens",
+        metavar="N|KIND=N,...",
+        help="answer budget per model request: a number, or per kind (act=512,extract=8000); "
+        "default: $STAGEHAND_PY_MAX_TOKENS, else per-kind defaults",
+    )
+    group.add_argument(
+        "--temperature",
+        type=float,
+        help="sampling temperature (default: $STAGEHAND_PY_TEMPERATURE, else the server's)",
+    )
 
 
 def _limit_options(parser: argparse.ArgumentParser) -> None:

@@ -36,12 +36,15 @@ def api_key_from(args: argparse.Namespace) -> str | None:
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
-    """Settings from the environment, then ``--timeout``, ``--max-steps``, ``--cache-mode``
-    (a bad ``STAGEHAND_PY_*`` variable is a ConfigurationError naming it)."""
+    """Settings from the environment, then ``--timeout``, ``--max-steps``, ``--cache-mode``,
+    ``--max-tokens`` and ``--temperature`` where given (a bad ``STAGEHAND_PY_*`` variable is a
+    ConfigurationError naming it)."""
     return Settings.from_env(
         timeout_s=getattr(args, "timeout", None),
         max_steps=getattr(args, "max_steps", None),
         cache_mode=getattr(args, "cache_mode", None),
+        max_tokens=getattr(args, "max_tokens", None),
+        temperature=getattr(args, "temperature", None),
     )
 
 

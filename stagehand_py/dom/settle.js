@@ -163,6 +163,12 @@
       w.reacted = true;
       return id;
     };
+    // An animation's end events (transitionend, animationend) are sent at the next rendering
+    // step, which a busy machine can hold back longer than the quiet window: wait for it.
+    w.awaitFrames = () => {
+      const done = track();
+      originalRaf.call(window, () => originalRaf.call(window, done));
+    };
     const cancelFrame = window.cancelAnimationFrame;
     window.cancelAnimationFrame = function (id) {
       w.frames.delete(id);
@@ -230,8 +236,11 @@
     await yieldTask();
     await yieldTask();
     let why = "timeout";
+    let wasMoving = false;
     while (now() - started < maxMs) {
       const moving = animating();
+      if (wasMoving && !moving && w.awaitFrames && document.visibilityState !== "hidden") w.awaitFrames();
+      wasMoving = moving;
       // An animation that just ended fires its events after: the quiet window restarts.
       if (moving) w.lastChange = now();
       const busy = w.pending.size > 0 || w.requests.size > 0 || w.leaving >= 0 ||

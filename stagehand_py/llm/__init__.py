@@ -4,6 +4,7 @@ The clients themselves live in ``stagehand_py._async.llm`` (and their generated 
 """
 
 from .._errors import (
+    IncompleteOutputError,
     LLMError,
     MissingAPIKeyError,
     ProviderError,
@@ -23,11 +24,14 @@ from ._messages import (
     ToolSpec,
 )
 from ._model_string import ModelSpec, parse_model_string
+from ._options import DEFAULT_MAX_TOKENS, request_options
 from ._usage import ModelPrice, PriceTable, Usage, UsageMeter
 
 __all__ = [
+    "DEFAULT_MAX_TOKENS",
     "ChatResponse",
     "ImagePart",
+    "IncompleteOutputError",
     "LLMError",
     "Message",
     "MissingAPIKeyError",
@@ -49,4 +53,5 @@ __all__ = [
     "check_request_allowed",
     "parse_model_string",
     "real_requests_blocked",
+    "request_options",
 ]

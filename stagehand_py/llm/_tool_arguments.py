@@ -31,7 +31,8 @@ def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
     if not raw.strip():
         return {}, None  # no arguments at all: an empty object
     try:
-        value = json.loads(raw)
+        # strict=False: grammar-held local models write raw newlines inside strings.
+        value = json.loads(raw, strict=False)
     except json.JSONDecodeError as error:
         return {}, f"invalid JSON: {error.msg} at position {error.pos}"
     if not isinstance(value, dict):
@@ -57,7 +58,7 @@ def tool_calls_from_text(text: str, tools: Sequence[ToolSpec]) -> list[ToolCall]
     """
     names = {tool.name for tool in tools}
     calls: list[ToolCall] = []
-    for candidate in _json_candidates(text):
+    for candidate in json_values(text):
         for item in _call_objects(candidate):
             call = _as_call(item, names)
             if call is not None:
@@ -67,7 +68,9 @@ def tool_calls_from_text(text: str, tools: Sequence[ToolSpec]) -> list[ToolCall]
     return calls
 
 
-def _json_candidates(text: str) -> list[Any]:
+def json_values(text: str) -> list[Any]:
+    """The JSON values found in ``text``, best candidates first: in ``<tool_call>`` tags, in
+    code fences, the whole text, then the span from the first ``{`` to the last ``}``."""
     pieces = [m.group(1) for m in _TAGGED.finditer(text)]
     pieces += [m.group(1) for m in _FENCE.finditer(text)]
     pieces.append(text)
@@ -77,7 +80,7 @@ def _json_candidates(text: str) -> list[Any]:
     values: list[Any] = []
     for piece in pieces:
         try:
-            values.append(json.loads(piece.strip()))
+            values.append(json.loads(piece.strip(), strict=False))
         except (json.JSONDecodeError, ValueError):
             continue
     return values

@@ -222,7 +222,8 @@ async def test_server_without_tools_gets_a_json_schema_format(llm_server: LLMWir
     assert "skipSection" in direct["messages"][2]["content"]
     assert direct["messages"][3]["content"] == "Tool error: Try again."
     assert all(set(m) == {"role", "content"} for m in direct["messages"])
-    assert isinstance(llm, AsyncOpenAILLM) and llm.tool_mode == "json_schema"
+    # Learned: tool requests to this client start at the json_schema rung from now on.
+    assert isinstance(llm, AsyncOpenAILLM) and llm.ladder.current("tools") == "json_schema"
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -241,8 +242,11 @@ async def test_structured_output_with_one_re_ask(provider: str, llm_server: LLMW
     last = second["messages"][-1]
     if provider == "openai":
         assert first["tool_choice"] == {"type": "function", "function": {"name": "Product"}}
-        assert last["role"] == "tool" and "price" in last["content"]
-        assert "Field required" in last["content"]
+        result = second["messages"][-2]
+        assert result["role"] == "tool" and "price" in result["content"]
+        assert "Field required" in result["content"]
+        # A local server's template may drop tool messages: the error also goes as user text.
+        assert last["role"] == "user" and "Field required" in last["content"]
     else:
         assert first["tool_choice"]["type"] == "tool"
         [result] = last["content"]
@@ -316,9 +320,15 @@ async def test_timeout(provider: str, llm_server: LLMWireServer) -> None:
     with pytest.raises(ProviderError) as caught:
         await llm.chat(conversation(), ACT_TOOLS)
 
-    assert "0.25s timeout" in caught.value.reason
-    # The SDK retried the timed-out request once (and not more).
-    assert len(llm_server.wait_for_requests(2)) == 2
+    reason = caught.value.reason
+    assert "0.25s timeout" in reason
+    assert "timeout" in reason and "max_tokens" in reason  # the message names the fixes
+    # The client closed the connection; a timed-out request is not sent again (the server
+    # may still be working on it).
+    [closed] = llm_server.wait_for_disconnects(1)
+    assert closed.waited_s < 5.0
+    assert len(llm_server.requests) == 1
+    assert caught.value.usage.requests == 1
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
@@ -355,14 +365,20 @@ async def test_real_endpoint_is_refused_before_any_request(
 
 
 async def test_assistant_tool_calls_keep_their_raw_arguments(llm_server: LLMWireServer) -> None:
-    llm_server.reply(openai_completion(content="ok"))
-    llm = make_llm("openai", llm_server)
+    llm_server.reply(tool_reply("openai", "doAction", CLICK))
+    llm = make_llm("openai", llm_server, compat=False)
     call = ToolCall(id="c1", name="doAction", raw_arguments="{bad", arguments_error="invalid JSON")
+    reask = [
+        *conversation(),
+        Message(role="assistant", tool_calls=[call]),
+        Message(role="tool", tool_call_id="c1", content="Not JSON.", is_error=True),
+    ]
 
-    await llm.chat([*conversation(), Message(role="assistant", tool_calls=[call])], ACT_TOOLS)
+    await llm.chat(reask, ACT_TOOLS)
 
-    sent = llm_server.bodies[0]["messages"][-1]
-    assert sent["content"] is None
+    sent = llm_server.bodies[0]["messages"][-2]
+    # Never "content": null: some servers reject it (llama.cpp: HTTP 500), "" works everywhere.
+    assert sent["content"] == ""
     assert sent["tool_calls"][0]["function"]["arguments"] == "{bad"
 
 

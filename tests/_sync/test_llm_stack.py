@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Page as Page
+from pydantic import BaseModel
 
-from stagehand_py import Stagehand
+from stagehand_py import ActError, Stagehand, ExtractError, ProviderError
 from stagehand_py._sync.llm.anthropic import AnthropicLLM
 from stagehand_py._sync.llm.openai import OpenAILLM
 from stagehand_py.llm import PriceTable, Usage
@@ -116,3 +117,134 @@ def test_variable_values_never_go_over_the_wire(
     sent = "\n".join(prompt_text(body) for body in llm_server.bodies)
     assert "<|PASSWORD|>" in sent and "<|EMAIL|>" in sent  # the echo was redacted
     # (the llm_server fixture also scans every body for every secret value)
+
+
+# -- every request counted, failed or not (issue #13 item 8, #14 item 7) ----------------------
+
+_PLACE_LINE = re.compile(r"^(\d+):<button\b[^>]*>Place order", re.MULTILINE)
+_SELECT_LINE = re.compile(r"^(\d+):<select\b", re.MULTILINE)
+
+
+def make_llm(provider: str, server: LLMWireServer, **options: Any) -> Any:
+    options.setdefault("max_retries", 0)
+    if provider == "openai":
+        return OpenAILLM("gpt-test", base_url=server.openai_base_url, api_key="k", **options)
+    return AnthropicLLM("claude-test", base_url=server.anthropic_base_url, **options)
+
+
+def choose(provider: str, line: re.Pattern[str], method: str, *args: str, done: bool) -> Any:
+    def answer(request: ReceivedRequest) -> dict[str, Any]:
+        found = line.search(prompt_text(request.body))
+        assert found, "the prompt does not show the element"
+        arguments = {"method": method, "element": int(found.group(1)), "args": list(args)}
+        arguments |= {"step": method, "why": "asked to", "completed": done}
+        return answer_with_a_tool(provider, "doAction", arguments)
+
+    return answer
+
+
+def error_reply(provider: str, message: str) -> dict[str, Any]:
+    if provider == "openai":
+        return {"error": {"message": message, "type": "invalid_request_error"}}
+    return {"type": "error", "error": {"type": "authentication_error", "message": message}}
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.parametrize("raise_on_failure", [True, False])
+def test_an_act_whose_model_fails_keeps_its_record(
+    provider: str,
+    raise_on_failure: bool,
+    llm_server: LLMWireServer,
+    sync_page: Page,
+    pages_url: str,
+) -> None:
+    llm_server.reply(choose(provider, _SELECT_LINE, "select_option", "3", done=False))
+    llm_server.reply(error_reply(provider, "key revoked"), status=401)
+    stagehand = Stagehand(llm=make_llm(provider, llm_server))
+    page = stagehand.wrap(sync_page)
+    page.goto(f"{pages_url}llm/order.html")
+
+    if raise_on_failure:
+        with pytest.raises(ActError) as caught:
+            page.act("order 3 candles and place the order")
+        result = caught.value.result
+        assert caught.value.code == "MODEL_ERROR"
+    else:
+        result = page.act("order 3 candles and place the order", raise_on_failure=False)
+
+    assert not result.success and result.code == "MODEL_ERROR"
+    assert "HTTP 401: key revoked" in result.message
+    assert page.input_value("#qty") == "3"  # the action before the failure was done
+    [record] = stagehand.history
+    assert not record.success and [a.method for a in record.actions] == ["select_option"]
+    assert record.llm_calls == 2 and record.usage.requests == 2
+    assert record.usage.prompt_tokens == 100  # the first answer's tokens; the 401 had none
+    assert stagehand.usage.of("act").requests == 2
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_a_verify_that_never_validates_after_a_click(
+    provider: str, llm_server: LLMWireServer, sync_page: Page, pages_url: str
+) -> None:
+    llm_server.reply(choose(provider, _PLACE_LINE, "click", done=True))
+    llm_server.reply(answer_with_a_tool(provider, "VerifyAnswer", {"completed": "maybe"}), times=2)
+    stagehand = Stagehand(llm=make_llm(provider, llm_server))
+    page = stagehand.wrap(sync_page)
+    page.goto(f"{pages_url}llm/order.html")
+
+    with pytest.raises(ActError) as caught:
+        page.act("place the order")
+
+    assert caught.value.code == "MODEL_ERROR"
+    assert "VerifyAnswer" in str(caught.value)
+    assert page.locator("#confirmation").is_visible()
+    [record] = stagehand.history
+    assert [a.method for a in record.actions] == ["click"]
+    assert record.llm_calls == 3 == record.usage.requests  # the chat, the verify, its re-ask
+
+
+class Receipt(BaseModel):
+    number: str
+    total_eur: float
+
+
+def test_a_failed_extract_is_recorded_with_its_requests(
+    llm_server: LLMWireServer, sync_page: Page, pages_url: str
+) -> None:
+    bad = answer_with_a_tool("openai", "ExtractAnswer", {"data": {"total_eur": "lots"}})
+    llm_server.reply(bad, times=3)
+    stagehand = Stagehand(llm=make_llm("openai", llm_server))
+    page = stagehand.wrap(sync_page)
+    page.goto(f"{pages_url}llm/order.html")
+
+    with pytest.raises(ExtractError):
+        page.extract("the receipt", schema=Receipt)
+
+    [record] = stagehand.history
+    assert not record.success
+    assert record.llm_calls == 3 and record.usage.requests == 3  # the answer and 2 re-asks
+    assert record.usage.prompt_tokens == 300 and record.usage.completion_tokens == 30
+    assert stagehand.usage.of("extract") == record.usage
+
+
+def test_a_failed_observe_and_a_re_asked_one_are_counted(
+    llm_server: LLMWireServer, sync_page: Page, pages_url: str
+) -> None:
+    llm_server.reply(
+        error_reply("openai", "overloaded"), status=500, headers={"retry-after-ms": "1"}
+    )
+    llm_server.reply(error_reply("openai", "overloaded"), status=500)
+    llm_server.reply(answer_with_a_tool("openai", "ObserveAnswer", {"elements": "none"}))
+    llm_server.reply(answer_with_a_tool("openai", "ObserveAnswer", {"elements": []}))
+    stagehand = Stagehand(llm=make_llm("openai", llm_server, max_retries=1))
+    page = stagehand.wrap(sync_page)
+    page.goto(f"{pages_url}llm/newsletter.html")
+
+    with pytest.raises(ProviderError, match="overloaded"):
+        page.observe("the subscribe button")
+    assert page.observe("the subscribe button") == []
+
+    failed, reasked = stagehand.history
+    assert (failed.success, failed.llm_calls, failed.usage.requests) == (False, 2, 2)
+    assert (reasked.success, reasked.llm_calls, reasked.usage.requests) == (True, 2, 2)
+    assert stagehand.usage.of("observe").requests == 4 == len(llm_server.requests)

@@ -1,65 +1,71 @@
 """OpenAI chat completions, and any OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM
 Studio) through ``base_url``. The only module that touches the ``openai`` SDK.
 
-Tool support varies between compatible servers: a call written as JSON text is parsed from
-the message content, and a server that rejects ``tools`` is asked again (then always) with a
-JSON-schema ``response_format`` describing the same tools. Retries on 429, 5xx and
-connection errors are the SDK's own (``max_retries``, ``timeout``).
+The SDK sends each request (auth, headers, errors) with its own retries switched off; the
+body is built here (``llm/_openai_wire.py``) and read here (``llm/_reply.py``), so every
+request is counted, honours the caller's deadline, and a malformed reply becomes a re-ask or a
+ProviderError naming what was wrong.
+
+With ``compat`` (the default for any server but OpenAI's own) the client walks the capability
+ladder of ``llm/_ladder.py`` when the server refuses a feature, strips schemas of keywords
+local grammars cannot handle, repeats tool results in user messages, and sends ``max_tokens``
+(OpenAI itself gets ``max_completion_tokens``, which its reasoning models require).
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
-import instructor
+import httpx2
 import openai
-from instructor.core import InstructorRetryException
-from instructor.core.hooks import Hooks
 from pydantic import BaseModel
 
-from ..._errors import MissingAPIKeyError, ProviderError, StructuredOutputError
+from ..._errors import MissingAPIKeyError, ProviderError
+from ...llm._error_text import server_message
 from ...llm._guard import check_request_allowed
+from ...llm._ladder import (
+    TOOL_STRATEGIES,
+    CapabilityLadder,
+    Shape,
+    Strategy,
+    refuses_tools,
+    tried_text,
+)
 from ...llm._messages import (
     ChatResponse,
     Message,
     RequestOptions,
     StructuredResponse,
-    ToolCall,
     ToolSpec,
 )
-from ...llm._openai_wire import (
-    error_message,
-    last_answer,
-    plain_wire_messages,
-    rejects_tools,
-    tool_choice_schema,
-    usage_of,
-    wire_message,
-    wire_tool,
-)
-from ...llm._tool_arguments import tool_call_from_wire, tool_calls_from_text
-from ...llm._usage import Usage
+from ...llm._openai_wire import chat_body, structured_body, tool_name
+from ...llm._reply import MalformedReply, Reply, parse_completion
+from ...llm._retry import Failure, failure_from_status
+from ...llm._structured_answer import has_answer, schema_of
+from ._exchange import AsyncExchange, FeatureRejected, learned_text
+from ._structured import structured_answer
 
 T = TypeVar("T", bound=BaseModel)
 log = logging.getLogger("stagehand_py.llm")
-ToolMode = Literal["auto", "tools", "json_schema"]
 
 # Sent as the key to local servers that need none: the SDK insists on having one.
 PLACEHOLDER_KEY = "not-needed"
-_JSON_TOOL_INSTRUCTION = (
-    "Answer with one JSON object calling exactly one of these tools, shaped "
-    '{{"name": <tool name>, "arguments": {{...}}}}. Tools:\n{tools}'
-)
+COMPAT_ENV_VAR = "STAGEHAND_PY_COMPAT"
 
 
 class AsyncOpenAILLM:
-    """The model contract over OpenAI's chat completions API."""
+    """The model contract over OpenAI's chat completions API.
+
+    ``timeout`` bounds each request (and the caller's ``RequestOptions.timeout_s`` bounds it
+    further); ``max_retries`` retries dropped connections, 429 and 5xx. ``compat`` (default:
+    ``$STAGEHAND_PY_COMPAT``, else on for every host but OpenAI's) turns on what
+    OpenAI-compatible servers need (see the module docstring).
+    """
 
     def __init__(
         self,
@@ -69,12 +75,11 @@ class AsyncOpenAILLM:
         base_url: str | None = None,
         timeout: float = 60.0,
         max_retries: int = 2,
-        tool_mode: ToolMode = "auto",
         max_tokens: int | None = None,
         temperature: float | None = None,
+        compat: bool | None = None,
     ) -> None:
         self.model = model
-        self.tool_mode: ToolMode = tool_mode
         self._max_tokens = max_tokens
         self._temperature = temperature
         base = base_url or os.environ.get("OPENAI_BASE_URL") or None
@@ -84,15 +89,23 @@ class AsyncOpenAILLM:
                 raise MissingAPIKeyError("OpenAI", "OPENAI_API_KEY")
             key = PLACEHOLDER_KEY  # a local or self-hosted server: no key needed
         self._client = openai.AsyncOpenAI(
-            api_key=key, base_url=base, timeout=timeout, max_retries=max_retries
+            api_key=key, base_url=base, timeout=timeout, max_retries=0
         )
         self._timeout = timeout
         self._max_retries = max_retries
+        if compat is None:
+            setting = os.environ.get(COMPAT_ENV_VAR, "").strip().lower()
+            compat = setting in ("1", "true", "yes", "on") or (
+                setting not in ("0", "false", "no", "off") and not _is_openai_host(base or "")
+            )
+        self.compat = compat
+        self.ladder = CapabilityLadder(enabled=compat)
 
     @property
     def endpoint(self) -> str:
         return f"{str(self._client.base_url).rstrip('/')}/chat/completions"
 
+    # ------------------------------------------------------------------ the contract
     async def chat(
         self,
         messages: Sequence[Message],
@@ -102,75 +115,36 @@ class AsyncOpenAILLM:
         options: RequestOptions | None = None,
     ) -> ChatResponse:
         check_request_allowed(self.endpoint, self.model)
-        started = time.perf_counter()
-        wire_messages = [wire_message(m) for m in messages]
-        completion: Any = None
-        if self.tool_mode != "json_schema":
-            try:
-                request: dict[str, Any] = {
-                    "model": self.model,
-                    "messages": wire_messages,
-                    "tools": [wire_tool(t) for t in tools],
-                    "tool_choice": tool_choice,
-                    **self._sampling(options),
-                }
-                completion = await self._client.chat.completions.create(**request)
-            except openai.APIStatusError as error:
-                if not (self.tool_mode == "auto" and rejects_tools(error)):
-                    raise self._provider_error(error) from error
-                self._give_up_tools(error)
-            except openai.APIError as error:
-                raise self._provider_error(error) from error
-        if completion is None:
-            completion = await self._chat_as_json(messages, tools, options)
-        return self._chat_response(completion, tools, time.perf_counter() - started)
+        exchange = self._exchange(options)
 
-    async def _chat_as_json(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        options: RequestOptions | None,
-    ) -> Any:
-        """The same request for a server without tool calls: tools described in the system
-        prompt, earlier calls and results as plain text, the answer held to a JSON schema."""
-        listing = "\n".join(
-            json.dumps({"name": t.name, "description": t.description, "arguments": t.parameters})
-            for t in tools
+        def build(budget: int | None, strategy: Strategy) -> dict[str, Any]:
+            sampling = self._sampling(options, budget)
+            return chat_body(
+                self.model,
+                messages,
+                tools,
+                strategy,
+                tool_choice=tool_choice,
+                sampling=sampling,
+                compat=self.compat,
+            )
+
+        def usable(reply: Reply) -> bool:
+            reply.with_text_calls(tools)
+            if tool_choice != "required" or not tools or reply.problem:
+                return True  # text is a fine answer; an odd reply is re-asked, not judged
+            return bool(reply.tool_calls)
+
+        reply = await exchange.complete(
+            lambda budget: self._on_ladder(exchange, "tools", partial(build, budget), usable),
+            self._budget(options),
         )
-        instruction = _JSON_TOOL_INSTRUCTION.format(tools=listing)
-        try:
-            request: dict[str, Any] = {
-                "model": self.model,
-                "messages": plain_wire_messages(messages, instruction),
-                "response_format": {
-                    "type": "json_schema",
-                    "json_schema": {"name": "tool_call", "schema": tool_choice_schema(tools)},
-                },
-                **self._sampling(options),
-            }
-            return await self._client.chat.completions.create(**request)
-        except openai.APIError as error:
-            raise self._provider_error(error) from error
-
-    def _chat_response(
-        self, completion: Any, tools: Sequence[ToolSpec], wall_time_s: float
-    ) -> ChatResponse:
-        if not completion.choices:
-            raise ProviderError(self.model, self.endpoint, "the response has no choices")
-        message = completion.choices[0].message
-        calls: list[ToolCall] = []
-        for call in message.tool_calls or []:
-            function = getattr(call, "function", None)
-            if function is not None:
-                calls.append(tool_call_from_wire(call.id, function.name, function.arguments))
-        text = message.content or ""
-        if not calls and text:
-            calls = tool_calls_from_text(text, tools)
+        reply.with_text_calls(tools)  # also on the last rung, which is never judged
         return ChatResponse(
-            tool_calls=calls,
-            text=text,
-            usage=usage_of(completion, wall_time_s),
-            model=getattr(completion, "model", "") or self.model,
+            tool_calls=reply.tool_calls,
+            text=reply.text,
+            usage=exchange.total(),
+            model=reply.model or self.model,
         )
 
     async def structured(
@@ -182,81 +156,117 @@ class AsyncOpenAILLM:
         options: RequestOptions | None = None,
     ) -> StructuredResponse[T]:
         check_request_allowed(self.endpoint, self.model)
-        try:
-            return await self._structured(messages, schema, max_retries, options)
-        except ProviderError as error:
-            cause = error.__cause__
-            if not (
-                self.tool_mode == "auto"
-                and isinstance(cause, openai.APIStatusError)
-                and rejects_tools(cause)
-            ):
-                raise
-        self._give_up_tools(cause)
-        return await self._structured(messages, schema, max_retries, options)
+        exchange = self._exchange(options)
+        name = tool_name(schema.__name__)
+        json_schema = schema_of(schema)
 
-    def _give_up_tools(self, error: openai.APIStatusError) -> None:
-        """This server cannot do tool calls: use JSON-schema answers from now on."""
-        log.info(
-            "%s at %s rejected tool calls (%s); using a JSON-schema response format instead",
-            self.model,
-            self.endpoint,
-            error_message(error),
-        )
-        self.tool_mode = "json_schema"
+        async def ask(conversation: list[Message], budget: int | None) -> Reply:
+            def build(strategy: Strategy) -> dict[str, Any]:
+                sampling = self._sampling(options, budget)
+                return structured_body(
+                    self.model,
+                    conversation,
+                    name,
+                    json_schema,
+                    strategy,
+                    sampling=sampling,
+                    compat=self.compat,
+                )
 
-    async def _structured(
-        self,
-        messages: Sequence[Message],
-        schema: type[T],
-        max_retries: int,
-        options: RequestOptions | None,
-    ) -> StructuredResponse[T]:
-        mode = (
-            instructor.Mode.JSON_SCHEMA
-            if self.tool_mode == "json_schema"
-            else instructor.Mode.TOOLS
-        )
-        patched = instructor.from_openai(self._client, mode=mode)
-        # Read each response's usage as it arrives: instructor later overwrites it with totals.
-        usages: list[Usage] = []
-        hooks = Hooks()
-        hooks.on("completion:response", lambda response: usages.append(usage_of(response, 0.0)))
-        started = time.perf_counter()
-        try:
-            request: dict[str, Any] = {
-                "model": self.model,
-                "messages": [wire_message(m) for m in messages],
-                **self._sampling(options),
-            }
-            value, _ = await patched.create_with_completion(
-                response_model=schema, max_retries=max_retries, hooks=hooks, **request
+            return await self._on_ladder(
+                exchange, "structured", build, lambda reply: has_answer(reply, name)
             )
-        except InstructorRetryException as error:
-            cause = error.__cause__
-            if isinstance(cause, openai.APIError):
-                raise self._provider_error(cause) from cause
-            raise StructuredOutputError(
-                f"{self.model} never produced a valid {schema.__name__} in "
-                f"{error.n_attempts} attempt(s): {cause or error}",
-                last_answer=last_answer(error.last_completion),
-                errors=str(cause or error),
-            ) from error
-        except openai.APIError as error:
-            raise self._provider_error(error) from error
-        wall = time.perf_counter() - started
-        usage = sum(usages, Usage())
-        usage = usage.model_copy(update={"wall_time_s": wall})
-        # instructor returns a subclass carrying the raw SDK response: hand back a plain one.
-        clean = schema.model_validate(value.model_dump(by_alias=True))
-        return StructuredResponse[T](value=clean, usage=usage, attempts=max(len(usages), 1))
 
-    def _sampling(self, options: RequestOptions | None) -> dict[str, Any]:
-        """max_tokens and temperature: the request's own, else the client's defaults."""
+        return await structured_answer(
+            exchange,
+            ask,
+            messages,
+            schema,
+            name=name,
+            max_retries=max_retries,
+            max_tokens=self._budget(options),
+        )
+
+    # ------------------------------------------------------------------ the ladder
+    async def _on_ladder(
+        self,
+        exchange: AsyncExchange,
+        shape: Shape,
+        build: Callable[[Strategy], dict[str, Any]],
+        usable: Callable[[Reply], bool],
+    ) -> Reply:
+        """One request on the first rung this server takes; rungs it refuses are skipped
+        (and remembered). ``usable`` says whether a reply holds what was asked for."""
+        tried: list[tuple[Strategy, str]] = []
+        strategies = self.ladder.strategies(shape)
+        no_tools = False
+        for position, strategy in enumerate(strategies):
+            last = position == len(strategies) - 1
+            if no_tools and strategy in TOOL_STRATEGIES:
+                continue  # the server said it does no tools at all
+            send = partial(self._post, build(strategy))
+            try:
+                body, seconds = await exchange.post(send, strategy=None if last else strategy)
+            except FeatureRejected as rejected:
+                tried.append((strategy, rejected.reason))
+                no_tools = strategy in TOOL_STRATEGIES and refuses_tools(rejected.message)
+                continue
+            except ProviderError as error:
+                if not tried:
+                    raise
+                raise exchange.error(
+                    f"{error.reason} (strategies tried: {tried_text(tried)})"
+                ) from error
+            try:
+                reply = parse_completion(body, seconds)
+            except MalformedReply as malformed:
+                raise exchange.error(malformed.reason) from None
+            exchange.add_tokens(reply.usage)
+            # Only a tool rung can be ignored silently; on a JSON rung the server either takes
+            # the format (a grammar) or refuses it, so a bad answer there is the model's own.
+            judged = strategy in TOOL_STRATEGIES and not last and not reply.truncated
+            if judged and not usable(reply):
+                tried.append((strategy, "answered in plain text with no call in it"))
+                continue
+            # A cut-off answer on a tool rung proves nothing (was the call ignored?); a JSON
+            # rung that answered at all took the format.
+            proven = not (reply.truncated and strategy in TOOL_STRATEGIES)
+            if proven and self.ladder.learn(shape, strategy):
+                log.info(learned_text(self.model, self.endpoint, tried_text(tried), strategy))
+            return reply
+        raise AssertionError("unreachable: the last rung returns or raises")
+
+    async def _post(self, body: dict[str, Any], timeout: float) -> bytes:
+        response = await self._client.post(
+            "/chat/completions",
+            cast_to=httpx2.Response,
+            body=body,
+            options={"timeout": timeout, "max_retries": 0},
+        )
+        return response.content
+
+    # ------------------------------------------------------------------ helpers
+    def _exchange(self, options: RequestOptions | None) -> AsyncExchange:
+        return AsyncExchange(
+            model=self.model,
+            endpoint=self.endpoint,
+            timeout=self._timeout,
+            max_retries=self._max_retries,
+            options=options,
+            api_errors=(openai.APIError,),
+            classify=_failure,
+            truncation='finish_reason "length"',
+        )
+
+    def _budget(self, options: RequestOptions | None) -> int | None:
+        return options.max_tokens if options and options.max_tokens else self._max_tokens
+
+    def _sampling(self, options: RequestOptions | None, budget: int | None) -> dict[str, Any]:
+        """The token budget (``max_tokens`` for compatible servers, ``max_completion_tokens``
+        for OpenAI) and the temperature: the request's own, else the client's."""
         sampling: dict[str, Any] = {}
-        max_tokens = options.max_tokens if options and options.max_tokens else self._max_tokens
-        if max_tokens is not None:
-            sampling["max_tokens"] = max_tokens
+        if budget is not None:
+            sampling["max_tokens" if self.compat else "max_completion_tokens"] = budget
         temperature = options.temperature if options and options.temperature is not None else None
         if temperature is None:
             temperature = self._temperature
@@ -264,19 +274,15 @@ class AsyncOpenAILLM:
             sampling["temperature"] = temperature
         return sampling
 
-    def _provider_error(self, error: openai.APIError) -> ProviderError:
-        retries = f"after {self._max_retries} retr{'y' if self._max_retries == 1 else 'ies'}"
-        if isinstance(error, openai.APITimeoutError):
-            reason = f"no answer within the {self._timeout:g}s timeout ({retries})"
-        elif isinstance(error, openai.APIConnectionError):
-            reason = f"could not connect ({retries}): {error.__cause__ or error}"
-        elif isinstance(error, openai.APIStatusError):
-            reason = f"HTTP {error.status_code}: {error_message(error)}"
-            if error.status_code == 429 or error.status_code >= 500:
-                reason += f" ({retries})"
-        else:
-            reason = str(error)
-        return ProviderError(self.model, self.endpoint, reason)
+
+def _failure(error: Exception) -> Failure:
+    """What went wrong, from the openai SDK's exception."""
+    if isinstance(error, openai.APITimeoutError):
+        return Failure("timeout")
+    if isinstance(error, openai.APIStatusError):
+        message = server_message(error.body, "")
+        return failure_from_status(error.status_code, message, error.response.headers)
+    return Failure("connection", message=str(error.__cause__ or error))
 
 
 def _is_openai_host(url: str) -> bool:

@@ -10,6 +10,8 @@ from ...llm._model_string import ModelSpec, parse_model_string
 from .base import LLM
 
 MODEL_ENV_VAR = "STAGEHAND_PY_MODEL"
+LLM_TIMEOUT_ENV_VAR = "STAGEHAND_PY_LLM_TIMEOUT"
+DEFAULT_LLM_TIMEOUT_S = 60.0
 BASE_URL_ENV_VAR = "STAGEHAND_PY_BASE_URL"
 
 
@@ -18,8 +20,9 @@ def create_llm(
     *,
     api_key: str | None = None,
     base_url: str | None = None,
-    timeout: float = 60.0,
+    timeout: float | None = None,
     max_retries: int = 2,
+    compat: bool | None = None,
 ) -> LLM:
     """A client for ``model`` (default: ``$STAGEHAND_PY_MODEL``), e.g. ``"openai/gpt-4.1-mini"``
     or ``"anthropic/claude-sonnet-4-5"``.
@@ -27,8 +30,13 @@ def create_llm(
     Keys come from ``api_key`` or the provider's usual variable (``OPENAI_API_KEY``,
     ``ANTHROPIC_API_KEY``). With ``base_url`` (or ``$STAGEHAND_PY_BASE_URL``) an unprefixed
     model name is taken to be served by an OpenAI-compatible server (Ollama, vLLM, ...).
+    ``timeout`` bounds each request (default: ``$STAGEHAND_PY_LLM_TIMEOUT``, else 60 s; a call's
+    own deadline bounds it further), ``max_retries`` retries dropped connections, 429 and 5xx;
+    ``compat`` forces the OpenAI client's handling of compatible servers on or off (default:
+    ``$STAGEHAND_PY_COMPAT``, else on for every host but OpenAI's).
     """
     spec, base = model_spec(model, base_url)
+    timeout = request_timeout() if timeout is None else timeout
     # Provider SDKs are imported on first use: they take seconds to import, and most
     # programs (and every test using a fake) need one of them or none.
     if spec.provider == "anthropic":
@@ -40,7 +48,12 @@ def create_llm(
     from .openai import OpenAILLM
 
     return OpenAILLM(
-        spec.name, api_key=api_key, base_url=base, timeout=timeout, max_retries=max_retries
+        spec.name,
+        api_key=api_key,
+        base_url=base,
+        timeout=timeout,
+        max_retries=max_retries,
+        compat=compat,
     )
 
 
@@ -62,3 +75,20 @@ def model_spec(model: str | None, base_url: str | None = None) -> tuple[ModelSpe
             f"(no key needed)."
         )
     return parse_model_string(name, default_provider="openai" if base else None), base
+
+
+def request_timeout() -> float:
+    """The per-request timeout: ``$STAGEHAND_PY_LLM_TIMEOUT`` (seconds), else 60."""
+    text = os.environ.get(LLM_TIMEOUT_ENV_VAR, "").strip()
+    if not text:
+        return DEFAULT_LLM_TIMEOUT_S
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0:
+        raise ConfigurationError(
+            f"{LLM_TIMEOUT_ENV_VAR}={text!r} is not a number of seconds above 0; "
+            "set it to e.g. 300 for a slow local model, or unset it (default 60)."
+        )
+    return seconds
