@@ -43,7 +43,6 @@ from ..llm._usage import Usage
 from ..prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_verify_messages
 from ._deadline import DeadlineExceeded, call_with_deadline
 from .act_batch import BatchOutcome, run_batch
-from .act_emergency import Escalated
 from .act_state import ActState, ActStep, LLMSource, StopAct
 from .inspect import take_snapshot
 from .llm.base import AsyncLLM
@@ -95,7 +94,7 @@ class AsyncActRun(ActState):
 
     async def _chat(self, messages: list[Message]) -> ChatResponse:
         self.check_time()
-        self._escalate_if_due()
+        self.escalate_if_due(self._llm.model)
         asked = time.monotonic()
         try:
             response = await call_with_deadline(
@@ -189,10 +188,7 @@ class AsyncActRun(ActState):
             self._settled = True
         if version is None:
             version = await page_version(self.page)
-        if self.emergency.view == "dom":
-            snapshot = await take_snapshot(self.page)
-        else:  # Settings.snapshot="aria", until emergency mode switches to the DOM
-            snapshot = await take_snapshot(self.page, mode=self.emergency.view)
+        snapshot = await take_snapshot(self.page, **self.emergency.snapshot_args())
         return _Look(snapshot, version, self.variables.redact)
 
     async def _still_current(self, look: _Look) -> bool:
@@ -203,31 +199,11 @@ class AsyncActRun(ActState):
     async def run(self) -> ActResult:
         """Run to success or a clear failure; never raises for an unreached goal."""
         try:
-            message = await self._loop_with_emergency()
+            message = await self.emergency.run_loop(self._loop)
             return self._result(True, message)
         except StopAct as stop:
             logger.info("stagehand_py: act failed: %s", stop.message)
             return self._result(False, stop.message, code=stop.code)
-
-    # ----------------------------------------------------------------- emergency mode
-    async def _loop_with_emergency(self) -> str:
-        """The loop; after an escalation it starts over on a fresh look (the new view), the
-        steps taken so far kept."""
-        while True:
-            try:
-                return await self._loop()
-            except Escalated:
-                continue
-
-    def _escalate_if_due(self) -> None:
-        """When an emergency trigger holds: switch to the fallback model (if any) and the DOM
-        view, and raise :class:`Escalated` so the loop starts over."""
-        escalation = self.emergency.escalate(len(self.steps) + 1, self._llm.model)
-        if escalation is None:
-            return
-        if escalation.model_switched:
-            self._llm_source = self.emergency.fallback
-        raise Escalated(escalation)
 
     async def _loop(self) -> str:
         sections = SectionTracker()
@@ -364,7 +340,7 @@ class AsyncActRun(ActState):
             problems.append(first.error)
             logger.info("stagehand_py: unusable reply, re-asking: %s", first.error)
             messages = [*messages, *_feedback(decisions, self.variables)]
-        self._escalate_if_due()  # the failures trigger may hold: the fallback gets its turn
+        self.escalate_if_due(self._llm.model)  # failures may trigger: the fallback's turn
         raise StopAct(
             f"The model gave no usable action after {self.settings.max_reasks + 1} tries. "
             f"Last problem: {self.variables.redact(problems[-1])}",

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..workflow._escalation import (
     EmergencyMonitor,
@@ -107,3 +108,16 @@ class ActEmergency:
         self.escalations.append(escalation)
         logger.info("stagehand_py: act %s", escalation.line())
         return escalation
+
+    def snapshot_args(self) -> dict[str, Any]:
+        """``take_snapshot``'s arguments for the current view (none for the default DOM)."""
+        return {} if self.view == "dom" else {"mode": self.view}
+
+    def run_loop(self, loop: Callable[[], str]) -> str:
+        """Run act()'s ``loop``; after an escalation it starts over on a fresh look at the
+        page (in the new view), the steps taken so far kept."""
+        while True:
+            try:
+                return loop()
+            except Escalated:
+                continue

@@ -22,7 +22,7 @@ from .._variables import Variables
 from ..cache import ElementFingerprint
 from ..dom import Element
 from ..llm._usage import Usage
-from .act_emergency import ActEmergency
+from .act_emergency import ActEmergency, Escalated
 from .executor import Performed
 from .llm.base import LLM
 
@@ -131,6 +131,15 @@ class ActState:
     def cap_ms(self, ms: float) -> float:
         """A Playwright timeout that cannot carry the run past its deadline."""
         return max(1.0, min(ms, self._remaining_s() * 1000))
+
+    def escalate_if_due(self, model: str) -> None:
+        """Emergency mode (issue 18): when a trigger holds, switch to the fallback model (if
+        any) and the DOM view, and raise :class:`Escalated` (the loop starts over)."""
+        escalation = self.emergency.escalate(len(self.steps) + 1, model)
+        if escalation is not None:
+            if escalation.model_switched:
+                self._llm_source = self.emergency.fallback
+            raise Escalated(escalation)
 
     # ----------------------------------------------------------------- records
     def attempt_failed(self, decision: DoAction | InvalidReply) -> None:
