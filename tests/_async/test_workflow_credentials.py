@@ -37,7 +37,7 @@ def login_plan() -> WorkflowPlan:
             ],
             2: [[Do("fill", r"電話番号", text="<|PHONE|>"), Do("click", r"ログインする")]],
         },
-        done_when={1: r"パスワード", 2: r"ようこそ、.*ログイン済み"},
+        done_when={1: r"メールアドレス.*<\|EMAIL\|>", 2: r"ようこそ、<\|EMAIL\|> さん"},
     )
 
 
@@ -79,6 +79,7 @@ async def test_secrets_from_three_sources_reach_the_page_and_nothing_else(
     # ... and went nowhere else.
     sent = json.dumps([[m.content for m in r.messages] for r in llm.requests], ensure_ascii=False)
     assert "<|EMAIL|>" in sent and "<|PHONE|>" in sent  # the model saw placeholders
+    assert plan.checks == [(1, True), (2, True)]  # each check read the echoed value redacted
     stored = "".join(p.read_text("utf-8") for p in history.glob("*.json"))
     assert "<|PASSWORD|>" in stored  # the flow was kept, with its placeholders
     shown = [
