@@ -46,6 +46,7 @@ SUBSTITUTIONS: list[tuple[str, str]] = [
     (r"\basync_", "sync_"),
     (r"\bAsync([A-Z]\w*)", r"\1"),
     (r"\baclose\b", "close"),
+    (r"\baiter_(bytes|text|lines|raw)\b", r"iter_\1"),
     (r"\basyncio\.sleep\b", "time.sleep"),
     (r"^import asyncio$", "import time"),
     (r"@pytest\.mark\.asyncio\b", ""),

@@ -50,6 +50,8 @@ from .agent import AgentControls, AgentResult, AgentSettings
 from .cache import CacheWarning
 from .dom import Box, Chunk, Element, Snapshot
 from .llm import PriceTable, Usage
+from .workflow import EmergencySettings, Escalation, WorkflowHistory, WorkflowSettings
+from .workflow._result import WorkflowItem, WorkflowResult
 
 __version__ = "0.1.0"
 
@@ -74,6 +76,8 @@ __all__ = [
     "ConfigurationError",
     "Element",
     "ElementNotFoundError",
+    "EmergencySettings",
+    "Escalation",
     "ExtractError",
     "IncompleteOutputError",
     "LLMError",
@@ -95,6 +99,10 @@ __all__ = [
     "StructuredOutputError",
     "Usage",
     "Verification",
+    "WorkflowHistory",
+    "WorkflowItem",
+    "WorkflowResult",
+    "WorkflowSettings",
     "__version__",
     "annotated_screenshot",
     "async_launch_chromium",

@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ._errors import ConfigurationError
 from .agent._settings import AgentSettings
 from .llm._options import parse_max_tokens
+from .workflow._escalation import EmergencySettings
+from .workflow._settings import WorkflowSettings
 
 SnapshotMode = Literal["dom", "aria"]
 """How the page is shown to the model: the DOM serializer, or Playwright's accessibility tree."""
@@ -93,6 +95,13 @@ class Settings(BaseModel):
     instructions: str = Field(
         default="",
         description="your own instructions, added to the system prompt of every model request",
+    )
+    emergency: EmergencySettings = Field(
+        default_factory=EmergencySettings,
+        description="when workflows and the agent escalate to fallback_model and the DOM view",
+    )
+    workflow: WorkflowSettings = Field(
+        default_factory=WorkflowSettings, description="limits of page.workflow() (view, ...)"
     )
 
     max_tokens: int | dict[str, int] | None = Field(

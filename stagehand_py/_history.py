@@ -15,9 +15,9 @@ from .llm._usage import Usage
 
 
 class CallRecord(BaseModel):
-    """One act(), extract(), observe() or agent() call."""
+    """One act(), extract(), observe(), agent() or workflow() call."""
 
-    kind: Literal["act", "extract", "observe", "agent"]
+    kind: Literal["act", "extract", "observe", "agent", "workflow"]
     instruction: str
     success: bool
     message: str = ""

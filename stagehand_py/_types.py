@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ._errors import ActErrorCode
 from .llm._usage import Usage
+from .workflow._escalation import Escalation
 
 CodeStyle = Literal["sync", "async"]
 CodeVariables = Literal["env", "params"]
@@ -72,6 +73,8 @@ class ActResult(BaseModel):
     confidence: float | None = None
     # What the caller should know that did not stop the act (e.g. why it was not cached).
     notes: list[str] = Field(default_factory=list)
+    # Emergency mode's switch to fallback_model and the DOM view, with its trigger (issue 18).
+    escalations: list[Escalation] = Field(default_factory=list)
     # The page the act ended on (a new tab when a click opened one and it was followed).
     page: Any = Field(default=None, exclude=True, repr=False)
 

@@ -19,6 +19,7 @@ Options (group "stagehand"), each with an environment variable used when the opt
     --stagehand-model        STAGEHAND_PY_MODEL       e.g. openai/gpt-4.1-mini
     --stagehand-base-url     STAGEHAND_PY_BASE_URL    an OpenAI-compatible server
     --stagehand-cache-dir    STAGEHAND_PY_CACHE_DIR   action cache directory
+    --stagehand-history-dir  STAGEHAND_PY_HISTORY_DIR per-site workflow history directory
     --stagehand-cache-mode   STAGEHAND_PY_CACHE_MODE  read-write, read-only or require
     --stagehand-cache-url    STAGEHAND_PY_CACHE_URL   auto, full or path (what of the URL keys)
     --stagehand-fake         STAGEHAND_PY_FAKE=1      scripted fake model, see below
@@ -104,6 +105,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--stagehand-cache-dir",
         default=None,
         help="Directory of the action cache (env STAGEHAND_PY_CACHE_DIR).",
+    )
+    group.addoption(
+        "--stagehand-history-dir",
+        default=None,
+        help="Directory of the per-site workflow history (env STAGEHAND_PY_HISTORY_DIR).",
     )
     group.addoption(
         "--stagehand-cache-mode",
@@ -390,6 +396,9 @@ def _sdk_fixtures(*, is_async: bool) -> types.ModuleType:
             llm=stagehand_llm,
             base_url=_option(pytestconfig, "--stagehand-base-url", "STAGEHAND_PY_BASE_URL"),
             cache_dir=_option(pytestconfig, "--stagehand-cache-dir", "STAGEHAND_PY_CACHE_DIR"),
+            history_dir=_option(
+                pytestconfig, "--stagehand-history-dir", "STAGEHAND_PY_HISTORY_DIR"
+            ),
             url_normalizer=stagehand_url_normalizer,
             settings=stagehand_settings.updated(**{k: v for k, v in chosen.items() if v}),
         )

@@ -19,6 +19,7 @@ scrollable list is searched (:mod:`.act_vlist`) before giving up.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -106,6 +107,7 @@ class AsyncActRun(ActState):
 
     async def _chat(self, messages: list[Message]) -> ChatResponse:
         self.check_time()
+        self.escalate_if_due(self._llm.model)
         asked = time.monotonic()
         try:
             response = await call_with_deadline(
@@ -207,7 +209,7 @@ class AsyncActRun(ActState):
             self._settled = True
         if version is None:
             version = await page_version(self.page)
-        snapshot = await take_snapshot(self.page, mode=self.settings.snapshot)
+        snapshot = await take_snapshot(self.page, mode=self.emergency.view)
         return _Look(snapshot, version, self.variables.redact)
 
     async def _still_current(self, look: _Look) -> bool:
@@ -218,8 +220,13 @@ class AsyncActRun(ActState):
     async def run(self) -> ActResult:
         """Run to success or a clear failure; never raises for an unreached goal."""
         try:
-            # The deadline also ends page-side calls that have no timeout (hardening #13).
-            message = await run_with_deadline(self._loop, self._remaining_s(), lambda: self.page)
+            # The deadline also ends page-side calls that have no timeout (hardening #13);
+            # emergency mode may start the loop over, within the same deadline.
+            message = await run_with_deadline(
+                functools.partial(self.emergency.run_loop, self._loop),
+                self._remaining_s(),
+                lambda: self.page,
+            )
             return self._result(True, message)
         except StopAct as stop:
             logger.info("stagehand_py: act failed: %s", stop.message)
@@ -397,6 +404,7 @@ class AsyncActRun(ActState):
             problems.append(first.error)
             logger.info("stagehand_py: unusable reply, re-asking: %s", first.error)
             messages = [*messages, *_feedback(decisions, self.variables)]
+        self.escalate_if_due(self._llm.model)  # failures may trigger: the fallback's turn
         raise StopAct(
             f"The model gave no usable action after {self.settings.max_reasks + 1} tries. "
             f"Last problem: {self.variables.redact(problems[-1])}",

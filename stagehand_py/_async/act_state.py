@@ -21,6 +21,7 @@ from .._variables import Variables
 from ..cache import ElementFingerprint
 from ..dom import Element
 from ..llm._usage import Usage
+from .act_emergency import ActEmergency, Escalated
 from .executor import Performed
 from .llm.base import AsyncLLM
 
@@ -94,6 +95,8 @@ class ActState:
         self._settled = False
         self._started = time.monotonic()
         self._deadline = self._started + settings.timeout_s
+        # Emergency mode (issue 18): the view the page is read in, the attempts it watches.
+        self.emergency = ActEmergency(settings.emergency, llm, settings.snapshot)
 
     # ----------------------------------------------------------------- time budget
     def _remaining_s(self) -> float:
@@ -131,9 +134,19 @@ class ActState:
         """A Playwright timeout that cannot carry the run past its deadline."""
         return max(1.0, min(ms, self._remaining_s() * 1000))
 
+    def escalate_if_due(self, model: str) -> None:
+        """Emergency mode (issue 18): when a trigger holds, switch to the fallback model (if
+        any) and the DOM view, and raise :class:`Escalated` (the loop starts over)."""
+        escalation = self.emergency.escalate(len(self.steps) + 1, model)
+        if escalation is not None:
+            if escalation.model_switched:
+                self._llm_source = self.emergency.fallback
+            raise Escalated(escalation)
+
     # ----------------------------------------------------------------- records
     def attempt_failed(self, decision: DoAction | InvalidReply) -> None:
         """An action attempt that could not run: it counts 0 in the confidence average."""
+        self.emergency.attempt(ok=False)  # an unusable reply is a failure to emergency mode
         if isinstance(decision, InvalidReply) and (
             decision.call is None or decision.call.name != "doAction"
         ):
@@ -152,6 +165,7 @@ class ActState:
             ActStep(record=record, element=element, arguments=arguments, fingerprint=fingerprint)
         )
         self._attempts.append(confidence)
+        self.emergency.attempt(ok=True, confidence=confidence)
         logger.info("stagehand_py: %s", record.description)
 
     def _confidence(self) -> float | None:
@@ -206,5 +220,6 @@ class ActState:
             code=code,
             details=details,
             confidence=self._confidence(),
+            escalations=list(self.emergency.escalations),
             page=self.page,
         )

@@ -36,6 +36,8 @@ from ..agent._actions import (
     SwitchTabAction,
     TypeAction,
     WaitAction,
+    action_confidence,
+    action_params,
     describe_action,
 )
 from ..agent._clock import RunClock, StepFailed, StepTimedOut
@@ -91,11 +93,9 @@ async def run_action(ctx: AsyncActionContext, action: AgentAction) -> ActionOutc
     line = ctx.observation.state.element_line(index) if isinstance(index, int) else None
     outcome = ActionOutcome(
         action=action.action,
-        params=redacted(
-            action.model_dump(mode="json", by_alias=True, exclude={"action"}, exclude_none=True),
-            redact,
-        ),
+        params=redacted(action_params(action), redact),
         description=redact(describe_action(action, line)),
+        confidence=action_confidence(action),
     )
     before_page, before_url = ctx.page, ctx.page.url
     ctx.clock.check()

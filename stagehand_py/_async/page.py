@@ -7,7 +7,7 @@ It *is* a Playwright ``Page`` (a subclass sharing the same underlying connection
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from playwright.async_api import Page as AsyncPage
@@ -23,6 +23,8 @@ from ..dom import Snapshot
 from .inspect import annotated_screenshot, take_snapshot
 
 if TYPE_CHECKING:
+    from ..workflow._history import WorkflowHistory
+    from ..workflow._result import WorkflowResult
     from .agent_think import ApprovalCallback
     from .llm.base import AsyncLLM
     from .stagehand import AsyncStagehand
@@ -246,6 +248,45 @@ class AsyncStagehandPage(AsyncPage):
             controls=controls,
             count_tokens=count_tokens,
             snapshot=snapshot,
+            **limits,
+        )
+
+    async def workflow(
+        self,
+        text: str,
+        *,
+        variables: Mapping[str, object] | None = None,
+        fallback_model: str | AsyncLLM | None = None,
+        history_dir: str | os.PathLike[str] | WorkflowHistory | None = None,
+        sitemap: bool | None = None,
+        clock: Callable[[], float] | None = None,
+        **limits: Any,
+    ) -> WorkflowResult:
+        """Turn ``text`` into a checklist with one model request, then work through it item
+        by item on this page until each item's completion check says it is done.
+
+        Each step sees the whole checklist with its progress and the current item; emergency
+        mode (3 failed steps in a row, 30 s without progress, or low confidence) switches to
+        ``fallback_model`` and the DOM view for the rest of the item. With a history
+        (``history_dir=``, ``$STAGEHAND_PY_HISTORY_DIR``) items that worked before replay with
+        no model call. ``sitemap=False`` turns sitemap hints off; ``clock`` is the monotonic
+        clock emergency mode measures a stall with. ``limits`` override ``Settings.workflow``,
+        e.g. ``max_attempts=8, timeout_s=300, view="dom"``. Returns a
+        :class:`~stagehand_py.WorkflowResult`; it never raises for a goal not reached.
+        """
+        __tracebackhide__ = True
+        try:
+            values = Variables.of(variables)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
+        return await self._stagehand.workflow(
+            self,
+            text,
+            variables=values,
+            fallback_model=fallback_model,
+            history_dir=history_dir,
+            sitemap=sitemap,
+            clock=clock,
             **limits,
         )
 

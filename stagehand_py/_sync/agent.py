@@ -17,9 +17,7 @@ import time
 import json
 import logging
 import time
-from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any
+from collections.abc import Callable
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
@@ -28,7 +26,7 @@ from .._config import SnapshotMode
 from .._errors import ConfigurationError, StagehandError
 from .._trace_names import step_group_name
 from .._variables import Variables
-from ..agent._actions import AgentOutput, DoneAction, FinalSummary, output_model
+from ..agent._actions import META_FIELDS, AgentOutput, DoneAction, output_model
 from ..agent._clock import (
     RunCancelled,
     RunClock,
@@ -39,15 +37,23 @@ from ..agent._clock import (
 from ..agent._controls import POLL_S, AgentControls
 from ..agent._conversation import MessageManager, TokenCounter, estimate_tokens
 from ..agent._history import ActionOutcome, AgentReason, AgentResult, StepRecord, redacted
-from ..agent._prompts import history_item, retry_message, state_message, summary_request
+from ..agent._prompts import (
+    SYSTEM_PROMPT,
+    history_item,
+    retry_message,
+    state_message,
+)
 from ..agent._settings import AgentSettings
 from ..agent._state import Approve, Cancel, Retry, Skip
 from ..llm._messages import ImagePart, RequestOptions
 from ..llm._request_context import RequestContext, request_context
-from ..llm._usage import PriceTable, Usage
+from ..llm._usage import PriceTable
+from ..workflow._escalation import EmergencySettings, Escalation
 from ._deadline import DeadlineExceeded, run_with_deadline
 from .agent_actions import ActionContext
 from .agent_batch import not_run, run_batch
+from .agent_emergency import Emergency
+from .agent_ending import Ending, agent_result, first_line, forced_summary, utc_now
 from .agent_observe import DownloadTracker, Observation, observe
 from .agent_think import ApprovalCallback, BoundedLLM, LLMSource, ask_approval, think
 from .tracing import TraceGroup
@@ -59,25 +65,15 @@ _MEMORY_ITEMS = 10
 _MEMORY_CHARS = 1000
 
 
-@dataclass
-class _Ending:
-    reason: AgentReason
-    success: bool
-    text: str
-    data: Any = None
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def _first_line(exc: BaseException) -> str:
-    text = (getattr(exc, "message", None) or str(exc)).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
 class AgentRun:
-    """State of one agent run: the tab in use, the conversation, the steps, the clock."""
+    """State of one agent run: the tab in use, the conversation, the steps, the clock.
+
+    With ``emergency`` settings, the run escalates when a trigger holds: the ``fallback``
+    model answers (when there is one) and the page is read as DOM, for the rest of the run.
+    ``now`` is the clock emergency mode measures a stall with (tests give their own).
+    """
+
+    SYSTEM_TEMPLATE = SYSTEM_PROMPT
 
     def __init__(
         self,
@@ -92,10 +88,12 @@ class AgentRun:
         prices: PriceTable | None = None,
         count_tokens: TokenCounter | None = None,
         options: RequestOptions | None = None,
-        snapshot: SnapshotMode = "dom",
+        emergency: EmergencySettings | None = None,
+        fallback: LLMSource | None = None,
+        fallback_name: str = "",
+        now: Callable[[], float] | None = None,
     ) -> None:
         self.page = page
-        self.snapshot_mode: SnapshotMode = snapshot  # the view each step reads
         self.task = task
         self.variables = variables
         self.settings = settings
@@ -103,7 +101,14 @@ class AgentRun:
         self.controls = controls
         self.prices = prices
         self.clock = RunClock(settings.timeout_s, settings.step_timeout_s)
-        self._llm = BoundedLLM(llm, self.clock, settings.llm_timeout_s, base=options)
+        primary = BoundedLLM(llm, self.clock, settings.llm_timeout_s, base=options)
+        backup = None
+        if fallback is not None:
+            backup = BoundedLLM(fallback, self.clock, settings.llm_timeout_s, base=options)
+            backup.model = backup.model or fallback_name
+        view = settings.snapshot or "dom"
+        self.settings = settings.updated(snapshot=view)
+        self.emergency = Emergency(emergency, primary, backup, view, now)
         self._schema = output_model(settings.max_actions_per_step)
         self.messages = MessageManager(
             task,
@@ -115,6 +120,7 @@ class AgentRun:
             max_history_items=settings.max_history_items,
             count_tokens=count_tokens or estimate_tokens,
             image_tokens=settings.image_tokens,
+            system_template=self.SYSTEM_TEMPLATE,
         )
         self.steps: list[StepRecord] = []
         self._downloads = DownloadTracker(settings.downloads_dir)
@@ -123,7 +129,17 @@ class AgentRun:
         self._failures = 0
         self._steps_run = 0
         self._settled = False
-        self._started_at = _now()
+        self._started_at = utc_now()
+
+    @property
+    def snapshot_mode(self) -> SnapshotMode:
+        """The view each step reads (emergency mode may switch it to the DOM)."""
+        return self.settings.snapshot or "dom"
+
+    @property
+    def _llm(self) -> BoundedLLM:
+        """The model answering now: the primary one, or the fallback after an escalation."""
+        return self.emergency.llm
 
     # ----------------------------------------------------------------- the run
     def run(self) -> AgentResult:
@@ -137,7 +153,7 @@ class AgentRun:
                 self._loop, self.clock.run_left() + _BACKSTOP_S, lambda: self.page
             )
         except DeadlineExceeded as late:
-            ending = _Ending(
+            ending = Ending(
                 "timeout",
                 False,
                 f"Ran out of time: timeout_s={self.settings.timeout_s:g} s passed after "
@@ -147,13 +163,13 @@ class AgentRun:
             self._downloads.detach()
         return self._result(ending)
 
-    def _loop(self) -> _Ending:
+    def _loop(self) -> Ending:
         try:
             while True:
                 self._checkpoint()
                 if self._steps_run >= self.settings.max_steps:
                     return self._summary("max_steps")
-                if self._failures >= self.settings.max_failures:
+                if self._failures >= self.settings.max_failures and not self.emergency.pending():
                     return self._summary("max_failures")
                 name = step_group_name(self._steps_run + 1, "")
                 with TraceGroup(self.page, name, self._redact):
@@ -161,16 +177,16 @@ class AgentRun:
                 if ending is not None:
                     return ending
         except RunTimedOut:
-            return _Ending(
+            return Ending(
                 "timeout",
                 False,
                 f"Ran out of time: timeout_s={self.settings.timeout_s:g} s passed after "
                 f"{self._steps_run} step(s). Raise timeout_s, or split the task.",
             )
         except RunCancelled as cancelled:
-            return _Ending("cancelled", False, f"Cancelled: {cancelled.message}.")
+            return Ending("cancelled", False, f"Cancelled: {cancelled.message}.")
         except RunEnded as ended:
-            return _Ending("failed", False, f"The run could not go on: {ended.message}.")
+            return Ending("failed", False, f"The run could not go on: {ended.message}.")
 
     def _checkpoint(self) -> None:
         """Between phases and actions: hold while paused, end when stopped or out of time."""
@@ -192,16 +208,16 @@ class AgentRun:
             raise RunCancelled("stopped by AgentControls.stop()")
 
     # ----------------------------------------------------------------- one step
-    def _step(self) -> _Ending | None:
+    def _step(self) -> Ending | None:
         self._steps_run += 1
         self.clock.start_step()
-        record = StepRecord(number=len(self.steps) + 1, started_at=_now())
-        ending: _Ending | None = None
+        record = StepRecord(number=len(self.steps) + 1, started_at=utc_now())
+        ending: Ending | None = None
         try:
             observation = self._observe(record)
             output = self._decide(observation, record)
             if output is not None and output.done is not None:
-                ending = self._done(output.done, record)
+                ending = self._finished(output.done, record)
             elif output is not None:
                 self._act(output, observation, record)
         except StepFailed as failed:
@@ -209,7 +225,7 @@ class AgentRun:
         except ConfigurationError:
             raise  # the caller's mistake (e.g. an approver's return value): say so
         except (StagehandError, PlaywrightError) as exc:
-            record.error = self.variables.redact(_first_line(exc))
+            record.error = self.variables.redact(first_line(exc))
         except RunTimedOut:
             record.error = "the run's timeout_s ran out during this step"
             raise
@@ -218,6 +234,23 @@ class AgentRun:
         return ending
 
     def _observe(self, record: StepRecord) -> Observation:
+        """Look at the page; when an emergency trigger holds, escalate and look again."""
+        observation = self._look(record)
+        self.emergency.observed(observation.state)
+        escalation = self.emergency.escalate(record.number)
+        if escalation is None:
+            return observation
+        self._failures = 0  # the fallback gets its own max_failures
+        self._escalated(escalation)
+        if escalation.view_after == self.settings.snapshot:
+            return observation
+        self.settings = self.settings.updated(snapshot=escalation.view_after)
+        return self._look(record)
+
+    def _escalated(self, escalation: Escalation) -> None:
+        """Called after each escalation (a workflow records it on its item)."""
+
+    def _look(self, record: StepRecord) -> Observation:
         started = time.perf_counter()
         observation = observe(
             self.page,
@@ -302,17 +335,23 @@ class AgentRun:
                 return None
             return output
 
-    def _done(self, done: DoneAction, record: StepRecord) -> _Ending:
+    def _finished(self, done: DoneAction, record: StepRecord) -> Ending | None:
+        """The model answered ``done``: the run ends (a workflow item checks it first)."""
+        return self._done(done, record)
+
+    def _done(self, done: DoneAction, record: StepRecord) -> Ending:
         text = self._redact(done.text)
+        params = done.model_dump(mode="json", exclude={"action", *META_FIELDS})
         record.results = [
             ActionOutcome(
                 action="done",
-                params=redacted(done.model_dump(mode="json", exclude={"action"}), self._redact),
+                params=redacted(params, self._redact),
                 description=f"done success={done.success}",
+                confidence=done.confidence,
             )
         ]
         data = redacted(done.data, self._redact)
-        return _Ending("done" if done.success else "failed", done.success, text, data)
+        return Ending("done" if done.success else "failed", done.success, text, data)
 
     def _act(self, output: AgentOutput, observation: Observation, record: StepRecord) -> None:
         started = time.perf_counter()
@@ -354,83 +393,23 @@ class AgentRun:
             self._failures += 1
         elif not record.skipped:
             self._failures = 0
+        self.emergency.step_ended(record)
         record.model_requests = record.usage.requests
         if self.prices is not None:
             record.cost = self.prices.cost(self._llm.model, record.usage)
         self.messages.add_history(record.number, history_item(record))
         self.steps.append(record)
-        record.ended_at = _now()
+        record.ended_at = utc_now()
         record.timings.post_s = time.perf_counter() - started
         if record.error:
             logger.info("stagehand_py: agent step %d failed: %s", record.number, record.error)
 
-    def _summary(self, reason: AgentReason) -> _Ending:
+    def _summary(self, reason: AgentReason) -> Ending:
         """The forced last request after max_steps / max_failures: a summary, no actions."""
-        self.clock.start_step()
-        record = StepRecord(number=len(self.steps) + 1, started_at=_now(), summary=True)
-        text, data = "", None
-        try:
-            self._observe(record)
-            self.messages.add_turn("user", summary_request(reason, self._steps_run))
-            request = self.messages.build()
-            record.prompt_chars, record.prompt_tokens = request.chars, request.tokens
-            record.cuts = list(request.cuts)
-            started = time.perf_counter()
-            response = self._llm.structured(
-                request.messages,
-                FinalSummary,
-                max_retries=self.settings.max_reasks,
-            )
-            record.timings.think_s = time.perf_counter() - started
-            record.usage = record.usage + response.usage
-            record.output = redacted(response.value.model_dump(mode="json"), self._redact)
-            text, data = (
-                self._redact(response.value.text),
-                redacted(response.value.data, self._redact),
-            )
-            record.results = [
-                ActionOutcome(action="done", description="done success=False (forced summary)")
-            ]
-        except (StepFailed, RunTimedOut) as exc:
-            record.error = self._redact(getattr(exc, "message", "the run's time ran out"))
-        except ConfigurationError:
-            raise
-        except (StagehandError, PlaywrightError) as exc:
-            record.error = self._redact(_first_line(exc))
-        finally:
-            self._finish(record)
-        why = {
-            "max_steps": f"max_steps={self.settings.max_steps} reached",
-            "max_failures": f"{self.settings.max_failures} failed steps in a row",
-        }[reason]
-        if not text:
-            last = next((s.error for s in reversed(self.steps) if s.error), None)
-            text = f"Stopped after {self._steps_run} step(s): {why}; no summary ({record.error})."
-            if last and last != record.error:
-                text += f" Last error: {last}"
-        return _Ending(reason, False, text, data)
+        return forced_summary(self, reason)
 
     def _redact(self, text: str) -> str:
         return self.variables.redact(text)
 
-    def _result(self, ending: _Ending) -> AgentResult:
-        result = AgentResult(
-            task=self._redact(self.task),
-            success=ending.success,
-            final_text=self._redact(ending.text),
-            data=ending.data,
-            reason=ending.reason,
-            steps=self.steps,
-            model=self._llm.model,
-            started_at=self._started_at,
-            ended_at=_now(),
-            duration_s=self.clock.elapsed(),
-            downloads=[self._redact(path) for path in self._downloads.saved],
-            conversation=(self.messages.last_request.dump() if self.messages.last_request else []),
-            usage=sum((step.usage for step in self.steps), Usage()),
-            page=self.page,
-        )
-        if self.prices is not None:
-            result.cost = self.prices.cost(self._llm.model, result.usage)
-        logger.info("stagehand_py: agent finished (%s): %s", result.reason, result.final_text)
-        return result
+    def _result(self, ending: Ending) -> AgentResult:
+        return agent_result(self, ending)

@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.sync_api import Page as Page
 
-from ..agent._actions import AgentAction, describe_action
+from ..agent._actions import AgentAction, action_confidence, action_params, describe_action
 from ..agent._checks import new_elements
 from ..agent._clock import RunTimedOut, StepFailed
 from ..agent._history import ActionOutcome, StepRecord, redacted
@@ -39,11 +39,9 @@ def not_run(
     line = state.element_line(index) if isinstance(index, int) else None
     return ActionOutcome(
         action=action.action,
-        params=redacted(
-            action.model_dump(mode="json", by_alias=True, exclude={"action"}, exclude_none=True),
-            redact,
-        ),
+        params=redacted(action_params(action), redact),
         description=redact(describe_action(action, line)),
+        confidence=action_confidence(action),
         status="not_run",
         note=note,
     )

@@ -285,3 +285,19 @@ def cache_miss_error(
         key=key.digest,
         reason=reason,
     )
+
+
+def replay_actions(
+    page: Page, actions: list[CachedAction], *, variables: Variables, settings: Settings
+) -> Page:
+    """Replay stored ``actions`` with no model call (a workflow item's flow from the per-site
+    history), each step located and fingerprint-checked as a cache hit is; returns the page
+    the replay ended on. Raises :class:`PageError` naming the step that no longer holds."""
+    run = ActRun(page, None, "", variables=variables, settings=settings)
+    try:
+        for action in actions:
+            run.steps.append(_replay_step(run.page, action, variables, settings, run))
+    except _StepDrifted as drift:
+        raise PageError(variables.redact(str(drift))) from None
+    settle(run.page, timeout_ms=settings.settle_timeout_ms, quiet_ms=0)
+    return run.page

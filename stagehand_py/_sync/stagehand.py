@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import functools
-
 import inspect
 import logging
 import os
@@ -42,16 +41,21 @@ from .._session_secrets import SecretRegistry
 from .._trace_names import call_group_name
 from .._types import ActResult, ObserveResult
 from .._variables import MIN_CACHEABLE_CHARS, Variables
-from ..agent import AgentControls, AgentResult, TokenCounter
+from ..agent import AgentControls, AgentResult, AgentSettings, TokenCounter
 from ..agent._history import call_record
 from ..cache import ActionCache
 from ..llm._fake_support import check_llm_flavour
 from ..llm._options import request_options
 from ..llm._usage import PriceTable, Usage, UsageMeter
 from ..prompts.user_instructions import combine_instructions
+from ..workflow._history import WorkflowHistory
+from ..workflow._result import WorkflowResult
+from ..workflow._result import call_record as workflow_record
 from ._deadline import DeadlineExceeded, run_blocking, run_with_deadline
 from .act import ActRun
+from .act_emergency import WithFallback
 from .agent import AgentRun
+from .agent_emergency import checked_fallback, fallback_name, fallback_source
 from .agent_observe import same_page
 from .agent_think import ApprovalCallback
 from .cached_act import cached_act
@@ -66,6 +70,7 @@ from .observe import ObserveOutcome
 from .page import StagehandPage
 from .secret_guard import locator_refusal
 from .tracing import TraceGroup
+from .workflow import WorkflowRun, open_history
 
 logger = logging.getLogger("stagehand_py")
 
@@ -91,6 +96,8 @@ class Stagehand:
         "url_normalizer",
         "settings",
         "prices",
+        "fallback_model",
+        "history_dir",
     )
 
     def __init__(
@@ -104,6 +111,8 @@ class Stagehand:
         url_normalizer: Callable[[str], str] | None = None,
         settings: Settings | None = None,
         prices: PriceTable | None = None,
+        fallback_model: str | LLM | None = None,
+        history_dir: str | os.PathLike[str] | WorkflowHistory | None = None,
         **limits: Any,
     ) -> None:
         check_arguments(type(self).__name__, limits, (*self._ARGUMENTS, *Settings.model_fields))
@@ -112,6 +121,8 @@ class Stagehand:
             check_llm_flavour(llm, owner=type(self).__name__, wants_async=_ASYNC_API)
         if llm is None and model is not None:
             model_spec(model, base_url)  # a malformed model string fails here, not mid-act
+        self._fallback = checked_fallback(fallback_model)
+        self.workflow_history = open_history(history_dir)
         self._llm = llm
         self._model = model
         self._api_key = api_key
@@ -176,7 +187,9 @@ class Stagehand:
             check_observed(action, values)
         else:
             check_placeholders("act", action, values)
-        source = self._call_llm("act", values, settings, model, llm, instructions)
+        source = self._with_fallback(
+            self._call_llm("act", values, settings, model, llm, instructions)
+        )
         said = action.description if isinstance(action, ObserveResult) else action
         with TraceGroup(page, call_group_name("act", said), values.redact):
             try:
@@ -512,7 +525,6 @@ class Stagehand:
         check_page_type(page, Page, type(self).__name__, "agent")
         check_instruction("agent", task, required=True)
         check_open(page, "agent")
-        mode = self._snapshot_mode(snapshot)
         try:
             values = self._call_variables(page, variables, self.settings)
         finally:
@@ -522,13 +534,15 @@ class Stagehand:
             self._call_llm("agent", values, self.settings, model, llm, instructions),
             task,
             variables=values,
-            settings=self.settings.agent.updated(**limits),
+            settings=self._agent_settings(limits, snapshot),
             approval=approval,
             controls=controls,
             prices=self.usage.prices,
             count_tokens=count_tokens,
             options=request_options(self.settings, "agent"),
-            snapshot=mode,
+            emergency=self.settings.emergency,
+            fallback=fallback_source(self._fallback),
+            fallback_name=fallback_name(self._fallback),
         )
         with TraceGroup(page, call_group_name("agent", task), values.redact):
             result = run.run()
@@ -538,6 +552,57 @@ class Stagehand:
             result.page = self.wrap(result.page)
         self.usage.add("agent", result.usage, model=self._model_name())
         self.history.append(call_record(result))
+        return result
+
+    # ------------------------------------------------------------------ workflow
+    def workflow(
+        self,
+        page: Page,
+        text: str,
+        *,
+        variables: Mapping[str, object] | Variables | None = None,
+        fallback_model: str | LLM | None = None,
+        history_dir: str | os.PathLike[str] | WorkflowHistory | None = None,
+        sitemap: bool | None = None,
+        clock: Callable[[], float] | None = None,
+        **limits: Any,
+    ) -> WorkflowResult:
+        """Turn ``text`` into a checklist and work through it on ``page`` (see
+        :meth:`StagehandPage.workflow`)."""
+        __tracebackhide__ = True
+        check_page_type(page, Page, type(self).__name__, "workflow")
+        check_instruction("workflow", text, required=True)
+        check_open(page, "workflow")
+        try:
+            values = self._call_variables(page, variables, self.settings)
+        finally:
+            del variables  # raw values stay out of this frame's locals (tracebacks print them)
+        settings = self.settings.workflow.updated(**limits)
+        if sitemap is not None:
+            settings = settings.updated(sitemap=sitemap)
+        fallback = checked_fallback(fallback_model) if fallback_model is not None else None
+        source = fallback or self._fallback
+        history = open_history(history_dir) if history_dir is not None else None
+        run = WorkflowRun(
+            page,
+            self._call_llm("workflow", values, self.settings, None, None, None),
+            text,
+            variables=values,
+            settings=self.settings,
+            workflow=settings,
+            fallback=fallback_source(source),
+            fallback_name=fallback_name(source),
+            history=history or self.workflow_history,
+            now=clock,
+        )
+        with TraceGroup(page, call_group_name("workflow", text), values.redact):
+            result = run.run_all()
+        if same_page(result.page, page) and isinstance(page, StagehandPage):
+            result.page = page
+        elif result.page is not None:
+            result.page = self.wrap(result.page)
+        self.usage.add("workflow", result.usage, model=self._model_name())
+        self.history.append(workflow_record(result))
         return result
 
     def _record_failure(
@@ -595,6 +660,20 @@ class Stagehand:
                 model, api_key=self._api_key, base_url=self._base_url
             )
         return self._call_models[model]
+
+    def _with_fallback(self, source: Callable[[], LLM]) -> WithFallback:
+        """act()'s model with emergency mode's fallback (Stagehand(fallback_model=...))."""
+        return WithFallback(source, fallback_source(self._fallback), fallback_name(self._fallback))
+
+    def _agent_settings(
+        self, limits: Mapping[str, Any], snapshot: SnapshotMode | None
+    ) -> AgentSettings:
+        """The agent's limits for this call; its view: the call's ``snapshot=``, else
+        ``AgentSettings.snapshot``, else ``Settings.snapshot``."""
+        agent = self.settings.agent.updated(**limits)
+        if snapshot is not None:
+            return agent.updated(snapshot=self._snapshot_mode(snapshot))
+        return agent if agent.snapshot else agent.updated(snapshot=self.settings.snapshot)
 
     def _settings(self, limits: Mapping[str, Any]) -> Settings:
         return self.settings.updated(**limits) if limits else self.settings

@@ -18,8 +18,20 @@ from ._navigation import url_problem
 _INDEX = Field(ge=0, description="the element's number in the current state")
 
 
+# Optional on every action: how sure the model is (0..1) and why, in one line. Recorded on the
+# action's outcome and watched by emergency mode (a low average over the last attempts).
+META_FIELDS = frozenset({"confidence", "confidence_reason"})
+
+
 class _Action(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    confidence: float | None = Field(
+        default=None, ge=0, le=1, description="optional: how sure you are, 0.0 to 1.0"
+    )
+    confidence_reason: str | None = Field(
+        default=None, max_length=300, description="optional: why, in one line"
+    )
 
 
 class ClickAction(_Action):
@@ -242,9 +254,21 @@ class FinalSummary(BaseModel):
     data: dict[str, Any] | list[Any] | None = None
 
 
+def action_params(action: BaseModel) -> dict[str, Any]:
+    """The action's own parameters as JSON data (no ``action`` name, no confidence fields)."""
+    return action.model_dump(
+        mode="json", by_alias=True, exclude={"action", *META_FIELDS}, exclude_none=True
+    )
+
+
+def action_confidence(action: BaseModel) -> float | None:
+    value = getattr(action, "confidence", None)
+    return float(value) if isinstance(value, (int, float)) else None
+
+
 def describe_action(action: BaseModel, element_line: str | None = None) -> str:
     """One short line, e.g. ``fill 4 '<|EMAIL|>'`` or ``navigate https://...``."""
-    fields = action.model_dump(by_alias=True, exclude={"action"}, exclude_none=True)
+    fields = action.model_dump(by_alias=True, exclude={"action", *META_FIELDS}, exclude_none=True)
     name = cast("str", getattr(action, "action", type(action).__name__))
     index = fields.pop("index", None)
     parts = [name]

@@ -92,6 +92,7 @@ class MessageManager:
         max_history_items: int = 10,
         count_tokens: TokenCounter = estimate_tokens,
         image_tokens: int = 800,
+        system_template: str = _prompts.SYSTEM_PROMPT,
     ) -> None:
         self._redact = redact
         self._count = count_tokens
@@ -103,7 +104,9 @@ class MessageManager:
         self._state: Entry | None = None
         self._turn: list[Entry] = []
         self.last_request: BuiltRequest | None = None
-        self._add_opening("system", "system", _prompts.system_prompt(max_actions, max_wait_s))
+        self._add_opening(
+            "system", "system", _prompts.system_prompt(max_actions, max_wait_s, system_template)
+        )
         self._add_opening("task", "user", _prompts.task_message(task))
         if placeholders:
             self._add_opening("variables", "user", _prompts.variables_message(placeholders))
@@ -126,6 +129,16 @@ class MessageManager:
     ) -> None:
         self._opening.append(self._entry(kind, role, text))
 
+    def set_task(self, text: str) -> None:
+        """Replace the task message (a checklist workflow rewrites it as its items progress)."""
+        for position, entry in enumerate(self._opening):
+            if entry.kind == "task":
+                self._opening[position] = self._entry("task", "user", text)
+
+    def clear_history(self) -> None:
+        """Forget the past steps (a checklist workflow starts each item afresh)."""
+        self._history = []
+
     def add_history(self, step: int, text: str) -> None:
         """A finished step, as later requests see it."""
         self._history.append(self._entry("history", "user", text, step=step))
@@ -139,6 +152,11 @@ class MessageManager:
         """A message of the current step only: the model's rejected answer, a re-ask, a
         human's feedback. Dropped when the next state is set."""
         self._turn.append(self._entry("turn", role, text))
+
+    @property
+    def state_text(self) -> str:
+        """The current state as the model reads it (redacted), or ``""`` before the first."""
+        return self._state.text if self._state is not None else ""
 
     @property
     def history(self) -> list[Entry]:

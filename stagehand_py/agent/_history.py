@@ -20,6 +20,7 @@ from .._errors import ConfigurationError
 from .._history import CallRecord
 from .._types import ActionRecord, CodeStyle, CodeVariables
 from ..llm._usage import Usage
+from ..workflow._escalation import Escalation
 from ._state import TabInfo
 
 AgentReason = Literal["done", "failed", "max_steps", "max_failures", "timeout", "cancelled"]
@@ -64,6 +65,9 @@ class ActionOutcome(BaseModel):
     selectors: list[str] = Field(default_factory=list)
     frame: list[str] = Field(default_factory=list)
     url: str = ""
+    confidence: float | None = Field(
+        default=None, description="the model's confidence in the action (0..1), if it gave one"
+    )
 
     @property
     def ok(self) -> bool:
@@ -152,6 +156,9 @@ class AgentResult(BaseModel):
     downloads: list[str] = Field(default_factory=list)
     conversation: list[dict[str, Any]] = Field(
         default_factory=list, description="the last model request, message by message"
+    )
+    escalations: list[Escalation] = Field(
+        default_factory=list, description="switches to emergency mode, with their triggers"
     )
     # The tab the run ended on (wrapped); not saved.
     page: Any = Field(default=None, exclude=True, repr=False)

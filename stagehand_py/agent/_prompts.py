@@ -27,6 +27,8 @@ with 1 to {max_actions} actions, run in order. Actions (fields besides "action")
 - wait {{seconds}}: at most {max_wait:g} s
 - extract {{instruction, schema?}}: read data off the page; the result is kept in memory
 - done {{success, text, data?}}: finish; it must be the only action of its answer
+Any action may also carry "confidence" (0.0 to 1.0: how sure you are that it is the right \
+action on the right element) and "confidence_reason" (why, in one line).
 
 Rules:
 - Use only element numbers shown in the current state; never invent selectors or numbers.
@@ -51,8 +53,9 @@ EXAMPLE_ANSWER = {
 }
 
 
-def system_prompt(max_actions: int, max_wait_s: float) -> str:
-    return SYSTEM_PROMPT.format(max_actions=max_actions, max_wait=max_wait_s)
+def system_prompt(max_actions: int, max_wait_s: float, template: str = SYSTEM_PROMPT) -> str:
+    """``template`` (the agent's by default) with its limits filled in."""
+    return template.format(max_actions=max_actions, max_wait=max_wait_s)
 
 
 def task_message(task: str) -> str:

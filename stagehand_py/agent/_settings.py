@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -39,6 +39,10 @@ class AgentSettings(BaseModel):
     )
     downloads_dir: str | None = Field(
         default=None, description="where downloads are saved (default: a new temporary directory)"
+    )
+    snapshot: Literal["dom", "aria"] | None = Field(
+        default=None,
+        description='how each state reads the page: "dom" or "aria" (None: Settings.snapshot)',
     )
     action_timeout_ms: float = Field(default=5000, gt=0, description="Playwright timeout")
     settle_timeout_ms: float = Field(default=3000, ge=0, description="longest settle wait")

@@ -73,7 +73,7 @@ def agent_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
     approval = ConsoleApprover() if args.approve else None
     title = Variables(variables).redact(args.task)
-    with open_page(args.url, stagehand, headed=args.headed) as page:
+    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
         with progress(f"agent: {title}", enabled=not args.quiet):
             result = page.agent(args.task, variables=variables, approval=approval, **limits)
         saved = result.save(args.save) if args.save else None

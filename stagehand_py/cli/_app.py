@@ -10,7 +10,9 @@ from collections.abc import Callable, Sequence
 
 from playwright.sync_api import Error as PlaywrightError
 
+from .._config import SNAPSHOT_MODES
 from .._errors import StagehandError
+from .._run_modes import RUN_MODES
 from ._agent import add_agent_command
 from ._commands import (
     act_command,
@@ -21,6 +23,7 @@ from ._commands import (
 )
 from ._demo import demo_command
 from ._output import fail
+from ._workflow import add_workflow_commands
 
 PROG = "pystagehand"
 DESCRIPTION = """\
@@ -99,11 +102,23 @@ def _limit_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _page_options(parser: argparse.ArgumentParser, *, model: bool = True) -> None:
+def _run_mode_option(parser: argparse.ArgumentParser, choices: tuple[str, ...]) -> None:
+    parser.add_argument(
+        "--mode",
+        choices=choices,
+        help="run preset: dev = headed, DevTools, slow_mo 500 ms; prod = headless, fast, "
+        "logging at ERROR",
+    )
+
+
+def _page_options(
+    parser: argparse.ArgumentParser, *, model: bool = True, modes: tuple[str, ...] = RUN_MODES
+) -> None:
     if model:
         _model_options(parser)
     _limit_options(parser)
     parser.add_argument("--headed", action="store_true", help="show the browser window")
+    _run_mode_option(parser, modes)
     if model:
         cache = parser.add_argument_group("action cache")
         cache.add_argument(
@@ -131,9 +146,11 @@ def build_parser() -> argparse.ArgumentParser:
     snapshot = commands.add_parser("snapshot", help="print the numbered chunks the model sees")
     snapshot.add_argument("url")
     snapshot.add_argument("--screenshot", metavar="PATH", help="also save an annotated PNG")
-    _page_options(snapshot, model=False)
+    # --mode is the run preset on every page command; snapshot's older --mode dom|aria still
+    # works and means --view (the two sets of values cannot be confused).
+    _page_options(snapshot, model=False, modes=(*RUN_MODES, *SNAPSHOT_MODES))
     snapshot.add_argument(
-        "--mode", choices=("dom", "aria"), default="dom", help="DOM serializer or aria tree"
+        "--view", choices=SNAPSHOT_MODES, help="DOM serializer (default) or aria tree"
     )
     snapshot.set_defaults(run=snapshot_command)
 
@@ -171,6 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     observe.set_defaults(run=observe_command)
 
     add_agent_command(commands, _page_options)
+    add_workflow_commands(commands, _page_options)
 
     demo = commands.add_parser(
         "demo",

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .._config import SnapshotMode
 from .._errors import ActError, CacheError, ConfigurationError
 from .._inspect_api import annotated_screenshot, take_snapshot
 from .._variables import Variables
@@ -40,8 +41,10 @@ def usage_out(args: argparse.Namespace, line: str) -> None:
 
 def snapshot_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
-    with open_page(args.url, stagehand, headed=args.headed) as page:
-        snap = take_snapshot(page, mode=args.mode)
+    view: SnapshotMode = args.view or ("aria" if args.mode == "aria" else "dom")
+    preset = args.mode if args.mode in ("dev", "prod") else None
+    with open_page(args.url, stagehand, headed=args.headed, mode=preset) as page:
+        snap = take_snapshot(page, mode=view)
         if args.screenshot:
             annotated_screenshot(page, args.screenshot)
     if json_mode(args):
@@ -74,7 +77,7 @@ def snapshot_command(args: argparse.Namespace) -> int:
 def act_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
     variables = parse_variables(args.var)
-    with open_page(args.url, stagehand, headed=args.headed) as page:
+    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
         with progress(f"act: {args.instruction}", enabled=not args.quiet):
             result = page.act(args.instruction, variables=variables, raise_on_failure=False)
         code = None
@@ -114,7 +117,7 @@ def _load_schema(path: str | None) -> dict[str, Any] | None:
 def extract_command(args: argparse.Namespace) -> int:
     schema = _load_schema(args.schema)
     stagehand = build_stagehand(args)
-    with open_page(args.url, stagehand, headed=args.headed) as page:
+    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
         with progress(f"extract: {args.instruction}", enabled=not args.quiet):
             value: Any = (
                 page.extract(args.instruction, schema) if schema else page.extract(args.instruction)
@@ -139,7 +142,7 @@ def extract_command(args: argparse.Namespace) -> int:
 
 def observe_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
-    with open_page(args.url, stagehand, headed=args.headed) as page:
+    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
         with progress(f"observe: {args.instruction or '(main controls)'}", enabled=not args.quiet):
             results = page.observe(args.instruction)
         if json_mode(args):

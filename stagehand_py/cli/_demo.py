@@ -69,7 +69,7 @@ def demo_command(args: argparse.Namespace) -> int:
     with serve_directory(EXAMPLES_DIR) as base_url:
         url = base_url + "demo.html"
         say(f"stagehand_py demo: model {stagehand.llm.model}; page {url}")
-        with open_page(url, stagehand, headed=args.headed) as page:
+        with open_page(url, stagehand, headed=args.headed, mode=args.mode) as page:
             outcome = _run_flow(page, stagehand, quiet=args.quiet, say=say)
     say(usage_line(stagehand.history))
     if json_mode(args):
@@ -143,7 +143,7 @@ def _capture_first_request(args: argparse.Namespace) -> PromptRecorder:
     stagehand = Stagehand(llm=recorder)
     with (
         serve_directory(EXAMPLES_DIR) as base_url,
-        open_page(base_url + "demo.html", stagehand, headed=args.headed) as page,
+        open_page(base_url + "demo.html", stagehand, headed=args.headed, mode=args.mode) as page,
         suppress(StagehandError),  # the recorder stops the act once it holds the request
     ):
         page.act(SIGNUP, variables=DEMO_VARIABLES)

@@ -14,6 +14,7 @@ from playwright.sync_api import sync_playwright
 from .._config import Settings
 from .._errors import ConfigurationError, PageError
 from .._history import CallRecord
+from .._run_modes import RunMode
 from .._sync.browser import launch_chromium
 from .._sync.page import StagehandPage
 from .._sync.stagehand import Stagehand
@@ -60,12 +61,16 @@ def build_stagehand(args: argparse.Namespace, llm: Any = None) -> Stagehand:
 
 
 @contextmanager
-def open_page(url: str, stagehand: Stagehand, *, headed: bool = False) -> Iterator[StagehandPage]:
-    """Launch Chromium, open ``url`` in a wrapped page, and close everything afterwards.
+def open_page(
+    url: str, stagehand: Stagehand, *, headed: bool = False, mode: RunMode | None = None
+) -> Iterator[StagehandPage]:
+    """Launch Chromium (``mode``: the dev/prod preset), open ``url`` in a wrapped page, and
+    close everything afterwards.
 
     Opening the page is bounded by the settings' ``timeout_s`` (``--timeout``)."""
     with sync_playwright() as playwright:
-        browser = launch_chromium(playwright.chromium, headless=not headed)
+        headless = False if headed else None
+        browser = launch_chromium(playwright.chromium, headless=headless, mode=mode)
         try:
             page = stagehand.wrap(browser.new_page(viewport={"width": 1280, "height": 720}))
             try:

@@ -1,0 +1,191 @@
+"""The ``workflow`` and ``history`` commands.
+
+``stagehand-py workflow URL "text"`` turns the text into a checklist and works through it on
+the page (progress on stderr; the checklist as it ended, each item and the usage on stdout).
+``stagehand-py history list|show|clear`` reads or clears the per-site workflow history.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable
+from typing import Any
+
+from .._errors import ConfigurationError
+from .._variables import Variables
+from ..credentials import from_dotenv, from_env, from_keyring
+from ..workflow._history import HISTORY_DIR_ENV, SiteHistory, WorkflowHistory
+from ._commands import parse_variables, usage_out
+from ._output import emit_json, fail, json_mode
+from ._progress import progress
+from ._session import build_stagehand, open_page, usage_line
+
+
+def add_workflow_commands(
+    commands: Any, page_options: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    """Register ``workflow`` and ``history`` on the command line's sub-parsers."""
+    workflow = commands.add_parser(
+        "workflow",
+        help="turn a request into a checklist and work through it on a page",
+        description="One model request turns TEXT into a checklist; each item then runs step "
+        "by step until its completion check says it is done. Exit code 0 when every item is "
+        "done, 1 otherwise (the reason on stderr).",
+    )
+    workflow.add_argument("url")
+    workflow.add_argument("text")
+    workflow.add_argument(
+        "--var",
+        action="append",
+        metavar="NAME=VALUE",
+        help="a variable for <|NAME|> in the text; its value never reaches the model",
+    )
+    workflow.add_argument(
+        "--vars-env",
+        action="append",
+        metavar="PREFIX",
+        help="variables from the environment: each NAME from PREFIX+NAME (values never shown)",
+    )
+    workflow.add_argument(
+        "--vars-file", action="append", metavar="FILE", help="variables from a .env file"
+    )
+    workflow.add_argument(
+        "--vars-keyring",
+        action="append",
+        metavar="SERVICE:NAME[,NAME]",
+        help="variables from the OS keychain (needs the keyring extra)",
+    )
+    workflow.add_argument(
+        "--fallback-model", metavar="MODEL", help="the model emergency mode switches to"
+    )
+    workflow.add_argument(
+        "--history-dir",
+        default=os.environ.get(HISTORY_DIR_ENV),
+        help=f"per-site workflow history (default: ${HISTORY_DIR_ENV}; none when unset)",
+    )
+    workflow.add_argument("--no-sitemap", action="store_true", help="no sitemap hints")
+    workflow.add_argument(
+        "--view", choices=("aria", "dom"), help="how pages are read before any escalation (aria)"
+    )
+    workflow.add_argument("--max-attempts", type=int, metavar="N", help="steps per item (12)")
+    page_options(workflow)  # its --timeout is the workflow's budget (default 900 s)
+    workflow.set_defaults(run=workflow_command)
+
+    history = commands.add_parser(
+        "history", help="list, show or clear the per-site workflow history"
+    )
+    history.add_argument("history_action", choices=("list", "show", "clear"))
+    history.add_argument(
+        "site", nargs="?", help="a site (domain or URL): for show, or to clear one"
+    )
+    history.add_argument("--history-dir", default=os.environ.get(HISTORY_DIR_ENV))
+    history.set_defaults(run=history_command)
+
+
+def credential_variables(args: argparse.Namespace) -> dict[str, object]:
+    """The variables of the command line: ``--vars-file`` files, then ``--vars-env`` (the
+    environment wins over a file, as with dotenv), then ``--vars-keyring``, then ``--var``."""
+    variables: dict[str, object] = {}
+    for path in args.vars_file or ():
+        variables.update(from_dotenv(path))
+    for prefix in args.vars_env or ():
+        variables.update(from_env(prefix))
+    for spec in args.vars_keyring or ():
+        service, _, names = spec.rpartition(":")
+        if not service or not names:
+            raise ConfigurationError(f"--vars-keyring expects SERVICE:NAME[,NAME], got {spec!r}.")
+        variables.update(from_keyring(service, [n.strip() for n in names.split(",")]))
+    variables.update(parse_variables(args.var))
+    return variables
+
+
+def workflow_command(args: argparse.Namespace) -> int:
+    variables = credential_variables(args)
+    limits: dict[str, Any] = {}
+    if args.view:
+        limits["view"] = args.view
+    if args.max_attempts is not None:
+        limits["max_attempts"] = args.max_attempts
+    if args.timeout is not None:
+        limits["timeout_s"] = args.timeout
+    stagehand = build_stagehand(args)
+    title = Variables(variables).redact(args.text)
+    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
+        with progress(f"workflow: {title}", enabled=not args.quiet):
+            result = page.workflow(
+                args.text,
+                variables=variables,
+                fallback_model=args.fallback_model,
+                history_dir=args.history_dir or None,
+                sitemap=False if args.no_sitemap else None,
+                **limits,
+            )
+        if json_mode(args):
+            if result.success:
+                emit_json(args, {"result": result.model_dump(mode="json")})
+        else:
+            print(result.summary())
+            print("checklist:")
+            print("\n".join(f"  {line}" for line in result.checklist))
+            if result.replayed:
+                print(f"replayed from history: items {', '.join(map(str, result.replayed))}")
+        usage_out(args, usage_line(stagehand.history))
+    if not result.success:
+        why = f"the workflow ended with reason {result.reason}: {result.message}"
+        return fail(args, None, message=why)
+    return 0
+
+
+def _history(args: argparse.Namespace) -> WorkflowHistory:
+    if not args.history_dir:
+        raise ConfigurationError(
+            f"No history directory: pass --history-dir DIR or set {HISTORY_DIR_ENV}."
+        )
+    return WorkflowHistory(args.history_dir)
+
+
+def history_command(args: argparse.Namespace) -> int:
+    history = _history(args)
+    if args.history_action == "list":
+        domains = history.domains()
+        if not domains:
+            print(f"no workflow history in {history.directory}")
+        for domain in domains:
+            site = history.site(domain)
+            print(
+                f"{domain}  {len(site.flows)} flow(s), {len(site.failures)} failure(s), "
+                f"{len(site.checklists)} checklist(s)"
+            )
+        return 0
+    if args.history_action == "show":
+        if not args.site:
+            raise ConfigurationError("history show needs a SITE (a domain or a URL).")
+        print(format_site(history.site(history.domain_of(args.site))))
+        return 0
+    removed = history.clear(args.site)
+    what = f"the history of {history.domain_of(args.site)}" if args.site else "the history"
+    print(f"cleared {what}: {removed} file(s) removed")
+    return 0
+
+
+def format_site(site: SiteHistory) -> str:
+    """Every flow, failure and checklist of one site, readable."""
+    lines = [f"site: {site.domain}"]
+    if not (site.flows or site.failures or site.checklists):
+        lines.append("  (nothing stored)")
+    for stored in site.checklists:
+        lines.append(f"checklist ({stored.recorded_at:%Y-%m-%d}): {stored.request}")
+        lines.extend(f"  [] {item}" for item in stored.checklist)
+    for flow in site.flows:
+        replay = "" if flow.replayable else " (not replayable)"
+        lines.append(
+            f"flow ({flow.recorded_at:%Y-%m-%d}) on {flow.start_path}{replay}: {flow.item}"
+        )
+        lines.extend(f"  - {step}" for step in flow.steps)
+    for failure in site.failures:
+        lines.append(
+            f"failure ({failure.recorded_at:%Y-%m-%d}) {failure.code} at {failure.url}: "
+            f"{failure.item}: {failure.message}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,354 @@
+"""Per-site workflow history: the flows that worked and the failures, as JSON files.
+
+One file per site (registrable domain, see :mod:`._domains`) under the history directory
+(``history_dir=``, ``$STAGEHAND_PY_HISTORY_DIR`` or pytest's ``--stagehand-history-dir``),
+written atomically like the action cache (:func:`~stagehand_py.cache._files.write_atomically`).
+
+A flow is one checklist item and the element actions that did it, in the action cache's own
+form (selectors, frame, arguments with ``<|NAME|>`` placeholders, fingerprint), so a later
+workflow replays it through the cache's replay with no model call. A failure is the item, an
+error code, the page URL and the message. The checklist a request became is kept too, so a
+second run of the same request on the same site needs no checklist request either. URLs are
+stored without query string or fragment (they often carry what was typed).
+
+Bounded: opening the history deletes entries older than ``retention_days`` (90), and a site
+keeps at most ``MAX_FLOWS`` flows (one per item and starting page, the newest) and
+``MAX_FAILURES`` failures (the newest). No variable value is written: every text is redacted
+by the caller, and a write whose JSON still holds a value (in any percent-encoded form) is
+refused.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, quote_plus, urlsplit
+
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+from .._errors import ConfigurationError
+from ..cache._entry import CachedAction
+from ..cache._files import unlink, write_atomically
+from ..cache._key import normalize_instruction
+from ._domains import file_name_for, registrable_domain
+
+logger = logging.getLogger("stagehand_py")
+
+HISTORY_DIR_ENV = "STAGEHAND_PY_HISTORY_DIR"
+HISTORY_FORMAT_VERSION = 1
+RETENTION_DAYS = 90
+MAX_FLOWS = 100
+MAX_FAILURES = 200
+MAX_CHECKLISTS = 50
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _aware(stamp: datetime) -> datetime:
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)
+
+
+def page_url(url: str) -> str:
+    """``url`` without query string and fragment, as the history stores it."""
+    return url.split("#", 1)[0].split("?", 1)[0]
+
+
+def _key(text: str) -> str:
+    return normalize_instruction(text).casefold()
+
+
+def start_path(url: str) -> str:
+    """Where an item starts, as flows are matched: the URL's path (no host, port or query)."""
+    try:
+        return urlsplit(url).path or "/"
+    except ValueError:
+        return url.split("?", 1)[0]
+
+
+class FlowRecord(BaseModel):
+    """A checklist item that succeeded, and the actions that did it."""
+
+    item: str
+    start_path: str = Field(description="path of the page the item started on")
+    url: str = Field(description="the page the item started on (redacted)")
+    actions: list[CachedAction] = Field(
+        default_factory=list, description="the element actions, replayable by the cache"
+    )
+    steps: list[str] = Field(default_factory=list, description="every action, as a line")
+    replayable: bool = Field(
+        default=True, description="False when the item needed more than element actions"
+    )
+    recorded_at: datetime = Field(default_factory=_now)
+
+    @field_validator("recorded_at")
+    @classmethod
+    def _zoned(cls, stamp: datetime) -> datetime:
+        return _aware(stamp)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return _key(self.item), self.start_path
+
+
+class FailureRecord(BaseModel):
+    """A checklist item that could not be done."""
+
+    item: str
+    code: str = Field(description="an ActErrorCode, e.g. MAX_STEPS or TIMEOUT")
+    url: str = Field(description="the page it ended on (redacted)")
+    message: str
+    recorded_at: datetime = Field(default_factory=_now)
+
+    @field_validator("recorded_at")
+    @classmethod
+    def _zoned(cls, stamp: datetime) -> datetime:
+        return _aware(stamp)
+
+
+class ChecklistRecord(BaseModel):
+    """The checklist a request became on this site (stored when every item was done)."""
+
+    request: str
+    checklist: list[str]
+    find_page: list[int] = Field(default_factory=list)
+    recorded_at: datetime = Field(default_factory=_now)
+
+    @field_validator("recorded_at")
+    @classmethod
+    def _zoned(cls, stamp: datetime) -> datetime:
+        return _aware(stamp)
+
+
+class SiteHistory(BaseModel):
+    """One site's file."""
+
+    format_version: int = HISTORY_FORMAT_VERSION
+    domain: str
+    checklists: list[ChecklistRecord] = Field(default_factory=list)
+    flows: list[FlowRecord] = Field(default_factory=list)
+    failures: list[FailureRecord] = Field(default_factory=list)
+
+    def to_json(self) -> str:
+        return self.model_dump_json(indent=2) + "\n"
+
+
+def _texts(data: Any) -> Iterable[str]:
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield str(key)
+            yield from _texts(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _texts(value)
+
+
+def holds_secret(record: BaseModel, secret_values: Iterable[str]) -> bool:
+    """True when a value (as written or percent-encoded) occurs in any text of ``record``."""
+    forms = {
+        form
+        for value in secret_values
+        if value
+        for form in (value, quote(value, safe=""), quote(value), quote_plus(value))
+    }
+    if not forms:
+        return False
+    data = record.model_dump(mode="json", exclude={"recorded_at"})
+    return any(form in text for text in _texts(data) for form in forms)
+
+
+class WorkflowHistory:
+    """The history stored in ``directory``; opening it deletes entries past retention.
+
+    ``now`` is the clock entries are stamped and aged with (tests pass their own).
+    """
+
+    def __init__(
+        self,
+        directory: str | os.PathLike[str],
+        *,
+        now: Callable[[], datetime] = _now,
+        retention_days: float = RETENTION_DAYS,
+    ) -> None:
+        self.directory = Path(directory).expanduser()
+        if self.directory.exists() and not self.directory.is_dir():
+            raise ConfigurationError(
+                f"The history directory {str(self.directory)!r} is a file. Point history_dir "
+                f"(or {HISTORY_DIR_ENV}) at a directory; it is created if missing."
+            )
+        self.now = now
+        self.retention = timedelta(days=retention_days)
+        self.purged = self.purge()
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, **options: Any
+    ) -> WorkflowHistory | None:
+        """The history in ``$STAGEHAND_PY_HISTORY_DIR``, or None when that is unset."""
+        directory = (os.environ if environ is None else environ).get(HISTORY_DIR_ENV, "").strip()
+        return cls(directory, **options) if directory else None
+
+    def __repr__(self) -> str:
+        return f"WorkflowHistory({str(self.directory)!r})"
+
+    # ---------- reading ----------
+
+    def path_for(self, domain: str) -> Path:
+        return self.directory / file_name_for(domain)
+
+    def site(self, domain: str) -> SiteHistory:
+        """``domain``'s history (empty when there is none or its file is unusable)."""
+        path = self.path_for(domain)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return SiteHistory(domain=domain)
+        except OSError as exc:
+            logger.warning("history: cannot read %s: %s", path, exc.strerror or exc)
+            return SiteHistory(domain=domain)
+        try:
+            site = SiteHistory.model_validate_json(raw)
+        except ValidationError as exc:
+            first = exc.errors(include_url=False, include_input=False)[0]
+            logger.warning("history: ignoring %s: not a history file (%s)", path, first["msg"])
+            return SiteHistory(domain=domain)
+        if site.format_version != HISTORY_FORMAT_VERSION:
+            logger.warning("history: ignoring %s: format %s", path, site.format_version)
+            return SiteHistory(domain=domain)
+        return site
+
+    def domains(self) -> list[str]:
+        """Every site with a history file, sorted."""
+        if not self.directory.is_dir():
+            return []
+        found = [self.site_of_file(p) for p in sorted(self.directory.glob("*.json"))]
+        return sorted(d for d in found if d)
+
+    def site_of_file(self, path: Path) -> str:
+        try:
+            return SiteHistory.model_validate_json(path.read_bytes()).domain
+        except (OSError, ValidationError):
+            return ""
+
+    def find_flow(self, url: str, item: str) -> FlowRecord | None:
+        """The stored flow of ``item`` starting on ``url``'s page, if any."""
+        wanted = (_key(item), start_path(url))
+        for flow in self.site(registrable_domain(url)).flows:
+            if flow.key == wanted:
+                return flow
+        return None
+
+    def find_checklist(self, url: str, request: str) -> ChecklistRecord | None:
+        """The checklist ``request`` became on ``url``'s site before, if any."""
+        wanted = _key(request)
+        for stored in self.site(registrable_domain(url)).checklists:
+            if _key(stored.request) == wanted:
+                return stored
+        return None
+
+    # ---------- writing ----------
+
+    def record_flow(self, url: str, flow: FlowRecord, *, secret_values: Iterable[str]) -> bool:
+        """Store ``flow`` (replacing the flow of the same item and page); False when refused."""
+        if holds_secret(flow, secret_values):
+            logger.warning("history: flow of an item not stored: it holds a variable's value")
+            return False
+        domain = registrable_domain(url)
+        site = self.site(domain)
+        site.flows = [f for f in site.flows if f.key != flow.key] + [flow]
+        del site.flows[:-MAX_FLOWS]
+        return self._write(site)
+
+    def record_checklist(
+        self, url: str, stored: ChecklistRecord, *, secret_values: Iterable[str]
+    ) -> bool:
+        """Store the checklist of a request (replacing an older one); False when refused."""
+        if holds_secret(stored, secret_values):
+            logger.warning("history: checklist not stored: it holds a variable's value")
+            return False
+        site = self.site(registrable_domain(url))
+        site.checklists = [
+            c for c in site.checklists if _key(c.request) != _key(stored.request)
+        ] + [stored]
+        del site.checklists[:-MAX_CHECKLISTS]
+        return self._write(site)
+
+    def record_failure(
+        self, url: str, failure: FailureRecord, *, secret_values: Iterable[str]
+    ) -> bool:
+        """Append ``failure`` to its site's history; False when refused."""
+        if holds_secret(failure, secret_values):
+            logger.warning("history: failure of an item not stored: it holds a variable's value")
+            return False
+        site = self.site(registrable_domain(url))
+        site.failures.append(failure)
+        del site.failures[:-MAX_FAILURES]
+        return self._write(site)
+
+    def remove_flow(self, url: str, item: str) -> bool:
+        """Forget the flow of ``item`` on ``url``'s page (it no longer replays)."""
+        site = self.site(registrable_domain(url))
+        wanted = (_key(item), start_path(url))
+        kept = [f for f in site.flows if f.key != wanted]
+        if len(kept) == len(site.flows):
+            return False
+        site.flows = kept
+        return self._write(site)
+
+    @staticmethod
+    def domain_of(site: str) -> str:
+        """The site a domain, host or URL given by a person names (``www.shop.example`` ->
+        ``shop.example``)."""
+        return registrable_domain(site) or site.strip().lower()
+
+    def clear(self, domain: str | None = None) -> int:
+        """Delete one site's history (a domain, host or URL) or all of it; files removed."""
+        if domain is not None:
+            return int(unlink(self.path_for(self.domain_of(domain))))
+        if not self.directory.is_dir():
+            return 0
+        return sum(1 for path in self.directory.glob("*.json") if unlink(path))
+
+    def purge(self) -> int:
+        """Delete entries older than the retention; how many went (files rewritten once)."""
+        if not self.directory.is_dir():
+            return 0
+        cutoff = self.now() - self.retention
+        removed = 0
+        for path in sorted(self.directory.glob("*.json")):
+            domain = self.site_of_file(path)
+            if not domain:
+                continue
+            site = self.site(domain)
+            checklists = [c for c in site.checklists if c.recorded_at >= cutoff]
+            flows = [f for f in site.flows if f.recorded_at >= cutoff]
+            failures = [f for f in site.failures if f.recorded_at >= cutoff]
+            kept = len(checklists) + len(flows) + len(failures)
+            gone = len(site.checklists) + len(site.flows) + len(site.failures) - kept
+            if not gone:
+                continue
+            removed += gone
+            site.checklists, site.flows, site.failures = checklists, flows, failures
+            if kept:
+                self._write(site)
+            else:
+                unlink(path)
+        return removed
+
+    def _write(self, site: SiteHistory) -> bool:
+        path = self.path_for(site.domain)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            write_atomically(path, site.to_json().encode("utf-8"))
+        except OSError as exc:
+            # A history that cannot be written must not fail a workflow that ran.
+            logger.warning("history: could not write %s: %s", path, exc.strerror or exc)
+            return False
+        return True
