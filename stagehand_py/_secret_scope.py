@@ -28,12 +28,6 @@ _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 _PASSWORD_VARIABLE = re.compile(
     r"password|passwd|passphrase|passcode|(?:^|_)(?:pass|pwd|pw)(?:_|$)", re.IGNORECASE
 )
-# Names of credentials other than passwords: such a value never goes into a search box.
-_CREDENTIAL_VARIABLE = re.compile(
-    r"secret|token|api_?key|private_?key|credential|card_?number"
-    r"|(?:^|_)(?:pin|otp|totp|mfa|cvc|cvv|ssn|iban|auth|session|cookie)(?:_|$)",
-    re.IGNORECASE,
-)
 _PASSWORD_FIELD_WORDS = (
     "password",
     "passwd",
@@ -221,25 +215,10 @@ def is_password_variable(name: str) -> bool:
     return bool(_PASSWORD_VARIABLE.search(name))
 
 
-def is_credential_variable(name: str) -> bool:
-    """True for a name that says it holds a credential (password, token, key, PIN...)."""
-    return bool(_PASSWORD_VARIABLE.search(name) or _CREDENTIAL_VARIABLE.search(name))
-
-
-def refusal(
-    variable: str,
-    method: str,
-    facts: FieldFacts,
-    scope: SecretScope,
-    *,
-    credential: bool = True,
-) -> str | None:
+def refusal(variable: str, method: str, facts: FieldFacts, scope: SecretScope) -> str | None:
     """Why variable ``variable`` may not go into this field with ``method`` (a message for
-    the model), or None when it may.
-
-    ``credential`` is False for an ordinary value (a search term, a city): it may go into a
-    search box on its own origin; a credential (a ``Secret`` or a variable whose name says
-    password, token, key, PIN...) never does."""
+    the model), or None when it may. Every variable is a secret: none ever goes into a
+    search box (search terms are written in the instruction, where the model can see them)."""
     held = f"<|{variable.upper()}|>"
     if method not in _TEXT_METHODS:
         return f"{held} can only be an argument of fill, type, press or select_option"
@@ -256,10 +235,10 @@ def refusal(
             f"Refused: this field's form sends its data to {target}, and {held} may be used "
             f"only on {scope.describe()}"
         )
-    if credential and facts.is_search_box():
+    if facts.is_search_box():
         return (
-            f"Refused: {held} is a credential and this field is a search box. Credentials are "
-            "never typed into search fields; find the field the value belongs in"
+            f"Refused: {held} is a secret and this field is a search box. Secrets are never "
+            "typed into search fields; find the field the value belongs in"
         )
     if is_password_variable(variable) and not facts.is_password_field():
         return (

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ._redaction import SHORT_VALUE_CHARS, Redactor, stripped_length
 from ._secret import Secret, SecretText, reveal
-from ._secret_scope import SecretScope, is_credential_variable
+from ._secret_scope import SecretScope
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # <|NAME|> is what we tell the model; %name% is accepted too (Stagehand v1 users write it).
@@ -68,7 +68,6 @@ class Variables:
     on the same page (redacted too, but not offered to the model or substituted)."""
 
     __slots__ = (
-        "_credentials",
         "_default_domains",
         "_domains",
         "_redactor",
@@ -90,7 +89,6 @@ class Variables:
         given = _checked_mapping(values)
         cleaned: dict[str, SecretText] = {}
         domains: dict[str, tuple[str, ...]] = {}
-        credentials: set[str] = set()
         for name in given:
             if not isinstance(name, str) or not _NAME.match(name):
                 raise ConfigurationError(
@@ -104,11 +102,8 @@ class Variables:
             cleaned[name.upper()], scope = _secret_text(name, given[name])
             if scope is not None:
                 domains[name.upper()] = scope
-            if isinstance(given[name], Secret) or is_credential_variable(name):
-                credentials.add(name.upper())
         self._values = cleaned
         self._domains = domains
-        self._credentials = frozenset(credentials)
         self._remembered = tuple((n.upper(), SecretText(v)) for n, v in remembered)
         self._redactor: Redactor | None = None
         self._start_url: str | None = None
@@ -165,11 +160,6 @@ class Variables:
     def items(self) -> list[tuple[str, SecretText]]:
         """(name, value) pairs given to this call (values masked when printed)."""
         return sorted(self._values.items())
-
-    def is_credential(self, name: str) -> bool:
-        """True for a value given as ``Secret(...)`` or named like a credential (password,
-        token, key, PIN...): such a value is never typed into a search box."""
-        return name.upper() in self._credentials
 
     def domains(self, name: str) -> tuple[str, ...] | None:
         """The domain patterns ``Secret(domains=...)`` bound variable ``name`` to, if any."""

@@ -26,20 +26,26 @@ from tests.llm_wire_server import (
 from tests.memory_keyring import MemoryKeyring, memory_keyring  # noqa: F401 (the fixture)
 from tests.test_agent_cli import run_cli, wire_model  # noqa: F401 (the fixture)
 
-CHECKLIST = {"checklist": ["[] 「<|QUERY|>」を検索する"], "find_page": []}
+CHECKLIST = {"checklist": ["[] <|EMAIL|> と <|PASSWORD|> でログインする"], "find_page": []}
 
 
 def tool(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     return openai_completion(tool_calls=[openai_tool_call(name, arguments)])
 
 
-def search(request: ReceivedRequest) -> dict[str, Any]:
+def log_in(request: ReceivedRequest) -> dict[str, Any]:
     prompt = prompt_text(request.body)
     actions = [
-        {"action": "fill", "index": find_element(prompt, "キーワード"), "text": "<|QUERY|>"},
-        {"action": "click", "index": find_element(prompt, r"^<button>検索")},
+        {"action": "fill", "index": find_element(prompt, "メールアドレス"), "text": "<|EMAIL|>"},
+        {"action": "fill", "index": find_element(prompt, "パスワード"), "text": "<|PASSWORD|>"},
     ]
-    return tool("AgentOutput", {"thinking": "t", "next_goal": "search", "actions": actions})
+    return tool("AgentOutput", {"thinking": "t", "next_goal": "log in", "actions": actions})
+
+
+def submit(request: ReceivedRequest) -> dict[str, Any]:
+    button = find_element(prompt_text(request.body), r"^<button>ログインする")
+    actions = [{"action": "click", "index": button}]
+    return tool("AgentOutput", {"thinking": "t", "next_goal": "submit", "actions": actions})
 
 
 def test_workflow_command_then_history_list_show_and_clear(
@@ -49,22 +55,22 @@ def test_workflow_command_then_history_list_show_and_clear(
     tmp_path: Path,
 ) -> None:
     wire_model.reply(tool("ChecklistAnswer", CHECKLIST))
-    wire_model.reply(search)
-    wire_model.reply(tool("AgentOutput", {"actions": [{"action": "done", "text": "searched"}]}))
-    wire_model.reply(tool("CompletionCheck", {"completed": True, "reason": "results shown"}))
+    wire_model.reply(log_in)
+    wire_model.reply(submit)
+    wire_model.reply(tool("AgentOutput", {"actions": [{"action": "done", "text": "logged in"}]}))
+    wire_model.reply(tool("CompletionCheck", {"completed": True, "reason": "welcome shown"}))
     history = str(tmp_path / "history")
     dotenv = tmp_path / "shop.env"
-    # The search term is an ordinary variable (a credential never goes into a search box);
-    # the .env file brings a credential the run does not use, redacted all the same.
+    # One value from the command line, one from a .env file; the page echoes the email.
     dotenv.write_text(f"PASSWORD={secret_values.PASSWORD}\n", "utf-8")
 
     code, out, err = run_cli(
         capsys,
         "workflow",
-        pages_url + "workflow/index.html",
-        "「<|QUERY|>」を検索する",
+        pages_url + "workflow/login.html",
+        "<|EMAIL|> と <|PASSWORD|> でログインする",
         "--var",
-        f"QUERY={secret_values.EMAIL}",
+        f"EMAIL={secret_values.EMAIL}",
         "--vars-file",
         str(dotenv),
         "--history-dir",
@@ -75,21 +81,21 @@ def test_workflow_command_then_history_list_show_and_clear(
 
     assert code == 0, err
     assert "workflow -> ok (done)" in out
-    assert "checklist:\n  [x] 「<|QUERY|>」を検索する" in out
-    assert "usage: 4 LLM call(s)" in out
-    assert "workflow: 「<|QUERY|>」を検索する ..." in err
+    assert "checklist:\n  [x] <|EMAIL|> と <|PASSWORD|> でログインする" in out
+    assert "usage: 5 LLM call(s)" in out
+    assert "workflow: <|EMAIL|> と <|PASSWORD|> でログインする ..." in err
     tools = [body["tools"][0]["function"]["name"] for body in wire_model.bodies]
-    assert tools == ["ChecklistAnswer", "AgentOutput", "AgentOutput", "CompletionCheck"]
+    assert tools == ["ChecklistAnswer", *["AgentOutput"] * 3, "CompletionCheck"]
 
     code, listed, _ = run_cli(capsys, "history", "list", "--history-dir", history)
     assert code == 0 and listed.strip() == "127.0.0.1  1 flow(s), 0 failure(s), 1 checklist(s)"
     code, shown, _ = run_cli(capsys, "history", "show", "127.0.0.1", "--history-dir", history)
-    assert code == 0 and "flow (" in shown and "on /workflow/index.html" in shown
-    assert "text='<|QUERY|>'" in shown
+    assert code == 0 and "flow (" in shown and "on /workflow/login.html" in shown
+    assert "text='<|EMAIL|>'" in shown and "text='<|PASSWORD|>'" in shown
     files = "".join(p.read_text("utf-8") for p in Path(history).glob("*.json"))
     for text in (out, err, listed, shown, files, json.dumps(wire_model.bodies)):
         assert secret_values.EMAIL not in text and secret_values.PASSWORD not in text
-    for text in (out, err, listed, shown, files):  # the results page's URL carries it encoded
+    for text in (out, err, listed, shown, files):  # the page title echoes it
         assert quote(secret_values.EMAIL, safe="") not in text
     code, cleared, _ = run_cli(capsys, "history", "clear", "--history-dir", history)
     assert code == 0 and cleared.strip() == "cleared the history: 1 file(s) removed"

@@ -82,7 +82,7 @@ async def locator_refusal(
         scope = variables.scope(name)
         if scope is None:
             continue
-        reason = refusal(name, method, facts, scope, credential=variables.is_credential(name))
+        reason = refusal(name, method, facts, scope)
         if reason is not None:
             logger.info("stagehand_py: %s", reason)
             return reason

@@ -31,13 +31,12 @@ from stagehand_py.testing import (
 Plan = list[tuple[str, str, list[str]]]
 
 _SEARCH: Plan = [
-    ("fill", r'^<input\b[^>]*type="search"', ["<|QUERY|>"]),
+    ("fill", r'^<input\b[^>]*type="search"', ["walnut lamp"]),
     ("click", r"^<button\b[^>]*>Search", []),
     ("click", r"^<a\b[^>]*>Walnut desk lamp", []),
 ]
 ACT_PLANS: dict[str, Plan] = {
-    "search for <|QUERY|> and open the first result": _SEARCH,
-    "search for %query% and open the first result": _SEARCH,
+    "search for walnut lamp and open the first result": _SEARCH,
     "accept the cookies": [("click", r"^<button\b[^>]*>Accept cookies", [])],
     "log in as <|USER|> with <|PASSWORD|>": [
         ("fill", r'^<input\b[^>]*name="user"', ["<|USER|>"]),
@@ -53,7 +52,7 @@ ACT_PLANS: dict[str, Plan] = {
 # observe instruction -> (pattern of the element's line, description, method, arguments)
 OBSERVE: dict[str, tuple[str, str, str, list[str]]] = {
     "the add-to-cart button": (r"^<button\b[^>]*>Add to cart", "Add to cart button", "click", []),
-    "the search box": (r'^<input\b[^>]*type="search"', "the search box", "fill", ["<|QUERY|>"]),
+    "the search box": (r'^<input\b[^>]*type="search"', "the search box", "fill", ["walnut lamp"]),
 }
 
 
