@@ -7,8 +7,10 @@ import json
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
+from playwright.sync_api import Page
 
 from stagehand_py import ConfigurationError, Settings
 from stagehand_py.agent import ActionOutcome, AgentResult, AgentSettings, StepRecord
@@ -151,7 +153,13 @@ def test_bad_agent_calls_fail_early_with_configuration_errors() -> None:
     from stagehand_py.testing import FunctionLLM
 
     sh = Stagehand(llm=FunctionLLM())
-    page: Any = object()  # never reached: the checks come first
+    # A stand-in page that passes the page checks; nothing is ever done on it (the other
+    # checks come first). A non-page object is refused before anything else.
+    page: Any = mock.create_autospec(Page, instance=True)
+    page.is_closed.return_value = False
+    page.url = "https://shop.example/"
+    with pytest.raises(ConfigurationError, match=r"needs a playwright\.sync_api Page, got"):
+        sh.agent(object(), "buy a lamp")  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError, match="agent\\(\\) needs an instruction"):
         sh.agent(page, "  ")
     with pytest.raises(ConfigurationError, match="max_steps: Input should be greater"):
