@@ -386,7 +386,7 @@ class AsyncActRun(ActState):
                 canvas = canvas_choice(snapshot, decisions)
                 if canvas is not None:
                     raise StopAct(canvas_message(canvas, snapshot.url), "CANVAS_UNSUPPORTED")
-                batch = await run_batch(self, snapshot, decisions)
+                batch = await run_batch(self, snapshot, decisions, look.version)
                 if batch.ran:
                     return _TurnResult("acted", batch)
                 if batch.replaced:
@@ -433,7 +433,7 @@ class AsyncActRun(ActState):
                 return None, look
             retargeted.append(replace(decision, element=element, target=target))
         logger.info("stagehand_py: chosen element re-rendered; retrying without the model")
-        batch = await run_batch(self, look.snapshot, retargeted)
+        batch = await run_batch(self, look.snapshot, retargeted, look.version)
         return (batch, look) if batch.ran else (None, look)
 
     def _check_variables(self, decision: Decision) -> Decision:

@@ -387,7 +387,7 @@ class ActRun(ActState):
                 canvas = canvas_choice(snapshot, decisions)
                 if canvas is not None:
                     raise StopAct(canvas_message(canvas, snapshot.url), "CANVAS_UNSUPPORTED")
-                batch = run_batch(self, snapshot, decisions)
+                batch = run_batch(self, snapshot, decisions, look.version)
                 if batch.ran:
                     return _TurnResult("acted", batch)
                 if batch.replaced:
@@ -434,7 +434,7 @@ class ActRun(ActState):
                 return None, look
             retargeted.append(replace(decision, element=element, target=target))
         logger.info("stagehand_py: chosen element re-rendered; retrying without the model")
-        batch = run_batch(self, look.snapshot, retargeted)
+        batch = run_batch(self, look.snapshot, retargeted, look.version)
         return (batch, look) if batch.ran else (None, look)
 
     def _check_variables(self, decision: Decision) -> Decision:

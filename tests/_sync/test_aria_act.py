@@ -16,7 +16,8 @@ from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
 import stagehand_py._sync.act as act_module
-from stagehand_py import ActError, Stagehand, ConfigurationError
+import stagehand_py._sync.act_batch as act_batch_module
+from stagehand_py import ActError, Stagehand, ConfigurationError, ElementNotFoundError
 from stagehand_py._sync.locate import frame_scope
 from stagehand_py._types import ActionRecord
 from stagehand_py.dom import Snapshot
@@ -231,6 +232,84 @@ def test_nested_shadow_root_and_same_origin_iframe_in_aria_mode(
     assert code.ladder[0].startswith("page.frame_locator(") and "get_by_role" in code.ladder[0]
     _rungs_hold(page, postcode, "e => e.value === 'N1 9GU'")
     _rungs_hold(page, code, "e => e.value === 'SPRING24'")
+
+
+# ----------------------------------------------------------------- the aria-ref for the action
+VIA_REF = "located through aria-ref"
+
+
+def _ladder_spy(monkeypatch: pytest.MonkeyPatch, *, broken: bool) -> list[list[str]]:
+    """Record every ladder lookup of the act; ``broken``: each one finds nothing."""
+    original = act_batch_module.locate_fingerprinted
+    calls: list[list[str]] = []
+
+    def spy(page: Page, frame: Any, selectors: Any, *args: Any, **kw: Any) -> Any:
+        calls.append(list(selectors))
+        if broken:
+            raise ElementNotFoundError("ladder disabled by the test", list(selectors))
+        return original(page, frame, selectors, *args, **kw)
+
+    monkeypatch.setattr(act_batch_module, "locate_fingerprinted", spy)
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("url", "step", "done"),
+    [
+        ("aria/roles.html", Step("check", r"^<checkbox\b.*Digest"), "input[type=checkbox]"),
+        # A frame's ref (f1eN) resolves inside the frame's scope.
+        ("aria/shadow_frame.html", Step("fill", r'^<textbox name="Coupon code', ["X1"]), ""),
+    ],
+)
+def test_a_current_snapshot_acts_through_its_aria_ref_and_records_the_ladder(
+    sync_page: Page,
+    pages_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    url: str,
+    step: Step,
+    done: str,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="stagehand_py")
+    ladder = _ladder_spy(monkeypatch, broken=True)  # only the ref can find the element
+    page = Stagehand(llm=PlanLLM([step]), snapshot="aria").wrap(sync_page)
+    page.goto(pages_url + url)
+    result = page.act("do it")
+    assert result.success, result.message
+    assert not ladder and VIA_REF in caplog.text
+    if done:
+        assert page.locator(done).is_checked()
+    else:
+        assert page.frame_locator("iframe").get_by_label("Coupon code").input_value() == "X1"
+    [action] = result.actions
+    # Records and the cache keep the durable ladder, never the snapshot's ref.
+    assert action.selector == action.selectors[0]
+    assert not any("aria-ref" in s for s in [action.selector, *action.selectors, *action.ladder])
+
+
+def test_a_page_changed_after_the_snapshot_acts_through_the_ladder(
+    sync_page: Page,
+    pages_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="stagehand_py")
+    original = act_module.take_snapshot
+
+    def changed_after_the_look(page: Page, **options: Any) -> Snapshot:
+        snapshot = original(page, **options)
+        page.evaluate("document.querySelector('output').textContent = 'edited'")
+        return snapshot
+
+    monkeypatch.setattr(act_module, "take_snapshot", changed_after_the_look)
+    ladder = _ladder_spy(monkeypatch, broken=False)
+    llm = PlanLLM([Step("check", r"^<checkbox\b.*Digest")])
+    page = Stagehand(llm=llm, snapshot="aria").wrap(sync_page)
+    page.goto(pages_url + "aria/roles.html")
+    result = page.act("subscribe to the digest")
+    assert result.success, result.message
+    assert page.locator("input[type=checkbox]").is_checked()
+    assert ladder and VIA_REF not in caplog.text  # the ref was not trusted
 
 
 # ----------------------------------------------------------------- pre-check and retry
