@@ -166,6 +166,79 @@ def test_a_list_whose_scroll_stops_moving_ends_the_search_early(
     assert len(details["viewportMatchCounts"]) == details["attemptCount"]
 
 
+def _button(label: str) -> str:
+    """The line of the button named ``label``, in either view."""
+    return rf'^<button\b[^>]*(aria-label|name)="{label}"'
+
+
+@MODES
+def test_a_list_that_runs_out_of_scrolls_hands_over_to_the_next_list(
+    sync_page: Page, pages_url: str, mode: str
+) -> None:
+    llm = PlanLLM([Step("click", _button("Open message 40"))])
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
+    page.goto(pages_url + "aria/two_lists.html")
+    result = page.act("open message 40")
+    assert result.success, result.message
+    assert page.locator("#opened").inner_text() == "Open message 40"
+    # The archive (ranked first: taller) was scrolled its 10 times, then the inbox.
+    assert page.locator("#archive").evaluate("e => e.scrollTop") == pytest.approx(2400)
+    assert page.locator("#inbox").evaluate("e => e.scrollTop") > 0
+    chats = _chats(llm)
+    assert 12 <= len(chats) <= 16 and "Open message 40" in chats[-1]
+
+
+def test_two_lists_searched_in_vain_report_each(
+    sync_page: Page, pages_url: str
+) -> None:
+    llm = PlanLLM([Step("click", _button("Open message 9999"))])
+    page = Stagehand(llm=llm, snapshot="aria").wrap(sync_page)
+    page.goto(pages_url + "aria/two_lists.html")
+    result = page.act("open message 9999", raise_on_failure=False)
+    assert result.code == "VLIST_NOT_REACHED"
+    details = result.details
+    assert details is not None
+    archive, inbox = details["containers"]
+    # The documented fields are the first list's; each searched list has its own.
+    assert {k: details[k] for k in archive} == archive
+    assert archive["attemptCount"] == inbox["attemptCount"] == 10
+    assert page.locator(archive["containerSelector"]).get_attribute("id") == "archive"
+    assert page.locator(inbox["containerSelector"]).get_attribute("id") == "inbox"
+
+
+@MODES
+def test_a_list_is_searched_after_an_action_that_showed_it(
+    sync_page: Page, pages_url: str, mode: str
+) -> None:
+    llm = PlanLLM(
+        [
+            Step("click", r"^<button\b.*Show people", completed=False),
+            Step("click", _button("Call person 60")),
+        ],
+        verdicts=[False, True],  # not done after the first action: the list is searched
+    )
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
+    page.goto(pages_url + "aria/vlist_after.html")
+    result = page.act("show the people and call person 60")
+    assert result.success, result.message
+    assert page.locator("#called").inner_text() == "Calling person 60"
+    assert len(result.actions) == 2
+
+
+@MODES
+def test_a_list_inside_a_same_origin_iframe_is_searched(
+    sync_page: Page, pages_url: str, mode: str
+) -> None:
+    llm = PlanLLM([Step("click", _button("Close ticket 40"))])
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
+    page.goto(pages_url + "aria/vlist_framed.html")
+    result = page.act("close ticket 40")
+    assert result.success, result.message
+    frame = page.frame_locator("iframe")
+    assert frame.locator("#closed").inner_text() == "Closed ticket 40"
+    assert "Close ticket 40" not in _chats(llm)[0]
+
+
 def test_a_page_without_a_scrollable_list_still_ends_all_sections_skipped(
     sync_page: Page, pages_url: str
 ) -> None:
