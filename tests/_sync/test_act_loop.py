@@ -314,6 +314,28 @@ def test_failed_attempts_count_zero_in_the_confidence(
     assert result.confidence == pytest.approx(0.45)  # (0 for the refused element + 0.9) / 2
 
 
+def test_only_the_last_five_attempts_count_in_the_confidence(
+    sync_page: Page, pages_url: str
+) -> None:
+    llm = PlanLLM(
+        [
+            Step("fill", FIRST_NAME, ["Ada"], confidence=0.1),
+            Step("fill", r"^<input\b[^>]*last", ["Lovelace"], confidence=0.8),
+            Step("fill", r"^<input\b[^>]*email", ["<|EMAIL|>"], confidence=0.9),
+            Step("fill", r"^<input\b[^>]*phone", ["+1 555 0100"], confidence=1.0),
+            Step("select_option", SELECT, ["France"], confidence=0.7),
+            Step("check", r"^<input\b[^>]*terms", confidence=0.6),
+        ]
+    )
+    page = Stagehand(llm=llm).wrap(sync_page)
+    page.goto(pages_url + "form.html")
+    result = page.act("sign up as Ada", variables={"email": secret_values.EMAIL})
+    assert result.success, result.message
+    assert [a.confidence for a in result.actions] == [0.1, 0.8, 0.9, 1.0, 0.7, 0.6]
+    # The first attempt (0.1) fell out of the window: (0.8 + 0.9 + 1.0 + 0.7 + 0.6) / 5.
+    assert result.confidence == pytest.approx(0.8)
+
+
 # ----------------------------------------------------------------- tabs (#13, item 7)
 @MODES
 def test_only_a_tab_the_acts_own_page_opened_is_followed(
