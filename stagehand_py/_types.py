@@ -62,8 +62,9 @@ class ActResult(BaseModel):
     # Why a failed act stopped (None on success); ActError carries the same code.
     code: ActErrorCode | None = None
     # Machine-readable facts of the failure, when its code has some: for VLIST_NOT_REACHED the
-    # list search's containerSelector, clientHeight, scrollHeight, ratio, attemptCount,
-    # scrollPositions and viewportMatchCounts.
+    # first searched list's containerSelector, clientHeight, scrollHeight, ratio, attemptCount,
+    # scrollPositions and viewportMatchCounts (frameUrl inside an iframe; containers: the same
+    # fields for each list, when several were searched).
     details: dict[str, Any] | None = None
     opened_pages: list[str] = Field(default_factory=list)
     # Mean confidence of the model's last 5 action attempts: an action that ran counts with

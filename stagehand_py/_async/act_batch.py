@@ -3,15 +3,18 @@
 Before each action its element is looked up by the snapshot's selectors and confirmed by
 fingerprint (the cache's machinery): a selector that now lands on another element is passed
 over, and when no selector finds the element the model saw, it is not acted on (the loop looks
-again). The batch stops at the first action that cannot run, after an action that navigated or
-opened a tab, or after the one the model marked as completing the goal.
+again). In the accessibility-tree view, while the page has not changed since the snapshot, the
+snapshot's ``aria-ref`` finds the element instead (records still keep the ladder). The batch
+stops at the first action that cannot run, after an action that navigated or opened a tab, or
+after the one the model marked as completing the goal.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator as AsyncLocator
 
 from .._act_decision import Decision, DoAction, InvalidReply
@@ -24,8 +27,9 @@ from ..prompts.act import describe_step
 from .act_state import ActState
 from .cache_fingerprint import fingerprint_of_locator, locate_fingerprinted
 from .executor import Performed, perform
+from .locate import frame_scope
 from .secret_guard import locator_refusal
-from .settle import PageVersion
+from .settle import PageVersion, page_version
 from .tracing import AsyncTraceGroup, action_name
 
 logger = logging.getLogger("stagehand_py")
@@ -59,8 +63,15 @@ class BatchOutcome:
     version: PageVersion | None = None  # the page's version once the last action settled
 
 
-async def run_batch(run: ActState, snapshot: Snapshot, decisions: list[Decision]) -> BatchOutcome:
-    """Run ``decisions`` (the first is a :class:`DoAction`) in order, as far as they hold."""
+async def run_batch(
+    run: ActState,
+    snapshot: Snapshot,
+    decisions: list[Decision],
+    version: PageVersion | None = None,
+) -> BatchOutcome:
+    """Run ``decisions`` (the first is a :class:`DoAction`) in order, as far as they hold.
+    ``version``: the page's version read just before ``snapshot`` was taken (None: unknown,
+    so the snapshot's ``aria-ref`` ids are never trusted)."""
     outcome = BatchOutcome()
     redact = run.variables.redact
     for position, decision in enumerate(decisions):
@@ -74,7 +85,7 @@ async def run_batch(run: ActState, snapshot: Snapshot, decisions: list[Decision]
             break
         try:
             async with AsyncTraceGroup(run.page, action_name(snapshot, decision, redact), redact):
-                performed = await act_on(run, snapshot, decision)
+                performed = await act_on(run, snapshot, decision, version)
         except (ElementReplaced, ActionFailed) as problem:
             run.attempt_failed(decision)
             if outcome.ran == 0:
@@ -102,8 +113,35 @@ async def run_batch(run: ActState, snapshot: Snapshot, decisions: list[Decision]
     return outcome
 
 
-async def locate_checked(run: ActState, element: Element) -> tuple[AsyncLocator, str]:
-    """The element through its selectors, confirmed to be the one the model saw."""
+async def by_ref(
+    run: ActState, element: Element, version: PageVersion | None
+) -> tuple[AsyncLocator, str] | None:
+    """An accessibility-tree element through its ``aria-ref`` while the snapshot is current
+    (the page's version unchanged since it was taken): ``(locator, top ladder rung)``, the
+    rung being what records and the cache keep. None when the ref cannot be trusted."""
+    if element.view != "aria" or not element.ref or not element.selectors or version is None:
+        return None
+    if await page_version(run.page) != version:
+        return None
+    scope = await frame_scope(run.page, element.frame)
+    locator = scope.locator(f"aria-ref={element.ref}")
+    try:
+        if await locator.count() != 1:
+            return None
+    except PlaywrightError:  # a ref from an older snapshot, or a frame that is gone
+        return None
+    logger.debug("stagehand_py: element %d located through aria-ref", element.index)
+    return locator, element.selectors[0]
+
+
+async def locate_checked(
+    run: ActState, element: Element, version: PageVersion | None = None
+) -> tuple[AsyncLocator, str]:
+    """The element through its ``aria-ref`` while the snapshot taken at ``version`` is current
+    (see :func:`by_ref`), else through its selectors, confirmed to be the one the model saw."""
+    located = await by_ref(run, element, version)
+    if located is not None:
+        return located
     # A bare text node has no element of its own to compare with: its selectors are enough.
     # An accessibility-tree element's ladder was checked to resolve to exactly it, and its
     # attributes are the tree's (not the DOM's): its rungs are its identity.
@@ -132,10 +170,15 @@ async def locate_checked(run: ActState, element: Element) -> tuple[AsyncLocator,
         ) from None
 
 
-async def act_on(run: ActState, snapshot: Snapshot, decision: DoAction) -> Performed:
-    """Check, run and record one action."""
+async def act_on(
+    run: ActState, snapshot: Snapshot, decision: DoAction, version: PageVersion | None = None
+) -> Performed:
+    """Check, run and record one action (``version``: see :func:`run_batch`)."""
     element = snapshot.element(decision.element)
-    located = await locate_checked(run, element)
+    located = await by_ref(run, element, version)
+    via_ref = located is not None
+    if located is None:
+        located = await locate_checked(run, element)
     # A variable goes only into a plausible field on its own origin; the refusal goes back
     # to the model like any action the page refused (hardening #13).
     refused = await locator_refusal(
@@ -151,7 +194,7 @@ async def act_on(run: ActState, snapshot: Snapshot, decision: DoAction) -> Perfo
     safe_args = [run.variables.redact(arg) for arg in decision.args]
     drag_target = None
     if decision.target is not None:
-        drag_target = await locate_checked(run, snapshot.element(decision.target))
+        drag_target = await locate_checked(run, snapshot.element(decision.target), version)
         # Stored as the target's selector, so a cached step can find it again.
         values = safe_args = [drag_target[1]]
     fingerprint = await _live_fingerprint(run, located[0]) if run.capture_fingerprints else None
@@ -172,6 +215,7 @@ async def act_on(run: ActState, snapshot: Snapshot, decision: DoAction) -> Perfo
     except PageError as exc:
         run.check_time()
         raise ActionFailed(run.variables.redact(str(exc))) from None
+    performed = replace(performed, via_ref=via_ref)
     line = snapshot.render_element(decision.element, redact=run.variables.redact)
     if decision.target is not None:
         line += " onto " + snapshot.render_element(decision.target, redact=run.variables.redact)

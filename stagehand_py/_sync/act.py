@@ -14,8 +14,8 @@ string that leaves for the model or the result is redacted of variable values fi
 ``Settings.snapshot`` picks the view (``"dom"`` or ``"aria"``); both give the same numbered,
 chunked :class:`Snapshot`, so this one loop serves both. Only elements with a selector are
 offered; an action whose element was re-rendered is retried once on the fresh snapshot without
-a model call; a canvas target ends with CANVAS_UNSUPPORTED; when every part was skipped, a
-scrollable list is searched (:mod:`.act_vlist`) before giving up.
+a model call; a canvas target ends with CANVAS_UNSUPPORTED; when every part was skipped,
+scrollable lists are searched (:mod:`.act_vlist`, before or after any action) before giving up.
 """
 
 from __future__ import annotations
@@ -248,6 +248,7 @@ class ActRun(ActState):
         notes: list[str] = []
         replaced_looks = 0
         lists = self._lists = ListWalk(self)
+        verdict: Verification | None = None  # the verifier's, once every part was skipped
         while True:
             self.check_time()
             if look is None:
@@ -262,13 +263,18 @@ class ActRun(ActState):
                 if version is None or version != look.version:
                     look = self._look(version)
                     new = sections.new_chunks(look.snapshot.chunk_order(), look.content)
-                if not new and not self.steps and lists.step():
+                if not new and self.steps and verdict is None:
+                    # After an action the goal may be reached already: ask before searching.
+                    verdict = self._verify(look.snapshot)
+                    if verdict.completed:
+                        return f"Done in {len(self.steps)} action(s): {verdict.reason}".strip()
+                if not new and lists.step():
                     # A virtualised list scrolled: show what came into view (same loop).
                     sections.scrolled()
                     look, next_version = None, self._settle()
                     continue
                 if not new:
-                    return self._all_sections_refused(look.snapshot)
+                    return self._all_sections_refused(look.snapshot, verdict)
             group = first_group(look.snapshot, new, self.settings.max_section_chars)
             sections.mark_shown(group, look.content)
             self.chunks_seen.extend(group)
@@ -295,6 +301,9 @@ class ActRun(ActState):
             batch = turn.batch
             assert batch is not None
             lists.found()
+            # The page changed: a later list search starts over (every container again).
+            lists = self._lists = ListWalk(self)
+            verdict = None
             replaced_looks = 0
             sections.reset()
             notes, next_version = batch.notes, batch.version
@@ -312,13 +321,21 @@ class ActRun(ActState):
                     "MAX_STEPS",
                 )
 
-    def _all_sections_refused(self, snapshot: Snapshot) -> str:
+    def _all_sections_refused(
+        self, snapshot: Snapshot, verification: Verification | None = None
+    ) -> str:
+        """End the run when every part was skipped (``verification``: the verifier's answer
+        already given for this page, after an action)."""
         described = f"{len(snapshot.chunks)} section(s) of {snapshot.url}"
         if self.steps:
             # The model may have finished without saying so: let the verifier decide.
-            verification = self._verify(snapshot)
+            if verification is None:
+                verification = self._verify(snapshot)
             if verification.completed:
                 return f"Done in {len(self.steps)} action(s): {verification.reason}".strip()
+            not_reached = self._lists.not_reached()
+            if not_reached is not None:
+                raise not_reached
             raise StopAct(
                 f"After {len(self.steps)} action(s), no section of the page offered a next step "
                 f"(looked at {described}); the verifier says: {verification.reason}",
@@ -387,7 +404,7 @@ class ActRun(ActState):
                 canvas = canvas_choice(snapshot, decisions)
                 if canvas is not None:
                     raise StopAct(canvas_message(canvas, snapshot.url), "CANVAS_UNSUPPORTED")
-                batch = run_batch(self, snapshot, decisions)
+                batch = run_batch(self, snapshot, decisions, look.version)
                 if batch.ran:
                     return _TurnResult("acted", batch)
                 if batch.replaced:
@@ -434,7 +451,7 @@ class ActRun(ActState):
                 return None, look
             retargeted.append(replace(decision, element=element, target=target))
         logger.info("stagehand_py: chosen element re-rendered; retrying without the model")
-        batch = run_batch(self, look.snapshot, retargeted)
+        batch = run_batch(self, look.snapshot, retargeted, look.version)
         return (batch, look) if batch.ran else (None, look)
 
     def _check_variables(self, decision: Decision) -> Decision:

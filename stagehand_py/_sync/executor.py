@@ -84,6 +84,9 @@ class Performed:
     via_label: bool = False
     before: PageVersion | None = None
     after: PageVersion | None = None
+    # act() in aria mode: the element was found through the snapshot's ``aria-ref`` (the
+    # snapshot was still current); ``selector`` is still the durable ladder rung.
+    via_ref: bool = False
 
     @property
     def navigated(self) -> bool:

@@ -1,6 +1,7 @@
 """Virtualised lists (the ADR's numbers): which containers qualify, when a scroll search has
 stalled, and the fields a VLIST_NOT_REACHED report carries. Pure Python; the browser side is
-``dom/aria_page/30_lists.js`` and the loop is ``_async/aria_lists.py``.
+``dom/aria_page/30_lists.js`` (read by ``_async/aria_lists.py``) and the search is the act
+loop's ``_async/act_vlist.py``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class ListContainer:
     client_height: float
     scroll_height: float
     scroll_top: float
+    frame_url: str = ""  # set for a container inside a (same-origin) iframe
 
     @classmethod
     def read(cls, raw: dict[str, Any]) -> ListContainer:
@@ -43,17 +45,25 @@ class ListContainer:
         )
 
     def log_fields(self) -> dict[str, Any]:
-        return {
+        fields: dict[str, Any] = {
             "containerSelector": self.selector,
             "clientHeight": self.client_height,
             "scrollHeight": self.scroll_height,
             "ratio": self.ratio,
         }
+        if self.frame_url:
+            fields["frameUrl"] = self.frame_url
+        return fields
+
+
+def rank_key(container: ListContainer) -> tuple[bool, float]:
+    """Scrollers first (the most content per visible height first), then role-only lists."""
+    return (not container.scrolls, -container.ratio)
 
 
 def rank_containers(found: Sequence[ListContainer]) -> list[ListContainer]:
-    """Scrollers first (the most content per visible height first), then role-only lists."""
-    return sorted(found, key=lambda c: (not c.scrolls, -c.ratio))
+    """``found`` in :func:`rank_key` order (stable: ties keep their order)."""
+    return sorted(found, key=rank_key)
 
 
 def stalled(positions: Sequence[float]) -> bool:
@@ -73,7 +83,7 @@ class ListSearch:
     start_position: float = 0.0
     scroll_positions: list[float] = field(default_factory=list)
     viewport_match_counts: list[int] = field(default_factory=list)
-    stopped_by: str = ""  # "found", "max_attempts" or "stalled"
+    stopped_by: str = ""  # "found", "max_attempts", "stalled" or "scroll_failed"
 
     @property
     def attempt_count(self) -> int:

@@ -15,7 +15,8 @@ from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
 import stagehand_py._async.act as act_module
-from stagehand_py import ActError, AsyncStagehand, ConfigurationError
+import stagehand_py._async.act_batch as act_batch_module
+from stagehand_py import ActError, AsyncStagehand, ConfigurationError, ElementNotFoundError
 from stagehand_py._async.locate import frame_scope
 from stagehand_py._types import ActionRecord
 from stagehand_py.dom import Snapshot
@@ -164,6 +165,79 @@ async def test_a_list_whose_scroll_stops_moving_ends_the_search_early(
     assert len(details["viewportMatchCounts"]) == details["attemptCount"]
 
 
+def _button(label: str) -> str:
+    """The line of the button named ``label``, in either view."""
+    return rf'^<button\b[^>]*(aria-label|name)="{label}"'
+
+
+@MODES
+async def test_a_list_that_runs_out_of_scrolls_hands_over_to_the_next_list(
+    async_page: AsyncPage, pages_url: str, mode: str
+) -> None:
+    llm = AsyncPlanLLM([Step("click", _button("Open message 40"))])
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
+    await page.goto(pages_url + "aria/two_lists.html")
+    result = await page.act("open message 40")
+    assert result.success, result.message
+    assert await page.locator("#opened").inner_text() == "Open message 40"
+    # The archive (ranked first: taller) was scrolled its 10 times, then the inbox.
+    assert await page.locator("#archive").evaluate("e => e.scrollTop") == pytest.approx(2400)
+    assert await page.locator("#inbox").evaluate("e => e.scrollTop") > 0
+    chats = _chats(llm)
+    assert 12 <= len(chats) <= 16 and "Open message 40" in chats[-1]
+
+
+async def test_two_lists_searched_in_vain_report_each(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = AsyncPlanLLM([Step("click", _button("Open message 9999"))])
+    page = AsyncStagehand(llm=llm, snapshot="aria").wrap(async_page)
+    await page.goto(pages_url + "aria/two_lists.html")
+    result = await page.act("open message 9999", raise_on_failure=False)
+    assert result.code == "VLIST_NOT_REACHED"
+    details = result.details
+    assert details is not None
+    archive, inbox = details["containers"]
+    # The documented fields are the first list's; each searched list has its own.
+    assert {k: details[k] for k in archive} == archive
+    assert archive["attemptCount"] == inbox["attemptCount"] == 10
+    assert await page.locator(archive["containerSelector"]).get_attribute("id") == "archive"
+    assert await page.locator(inbox["containerSelector"]).get_attribute("id") == "inbox"
+
+
+@MODES
+async def test_a_list_is_searched_after_an_action_that_showed_it(
+    async_page: AsyncPage, pages_url: str, mode: str
+) -> None:
+    llm = AsyncPlanLLM(
+        [
+            Step("click", r"^<button\b.*Show people", completed=False),
+            Step("click", _button("Call person 60")),
+        ],
+        verdicts=[False, True],  # not done after the first action: the list is searched
+    )
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
+    await page.goto(pages_url + "aria/vlist_after.html")
+    result = await page.act("show the people and call person 60")
+    assert result.success, result.message
+    assert await page.locator("#called").inner_text() == "Calling person 60"
+    assert len(result.actions) == 2
+
+
+@MODES
+async def test_a_list_inside_a_same_origin_iframe_is_searched(
+    async_page: AsyncPage, pages_url: str, mode: str
+) -> None:
+    llm = AsyncPlanLLM([Step("click", _button("Close ticket 40"))])
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
+    await page.goto(pages_url + "aria/vlist_framed.html")
+    result = await page.act("close ticket 40")
+    assert result.success, result.message
+    frame = page.frame_locator("iframe")
+    assert await frame.locator("#closed").inner_text() == "Closed ticket 40"
+    assert "Close ticket 40" not in _chats(llm)[0]
+
+
 async def test_a_page_without_a_scrollable_list_still_ends_all_sections_skipped(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -230,6 +304,84 @@ async def test_nested_shadow_root_and_same_origin_iframe_in_aria_mode(
     assert code.ladder[0].startswith("page.frame_locator(") and "get_by_role" in code.ladder[0]
     await _rungs_hold(page, postcode, "e => e.value === 'N1 9GU'")
     await _rungs_hold(page, code, "e => e.value === 'SPRING24'")
+
+
+# ----------------------------------------------------------------- the aria-ref for the action
+VIA_REF = "located through aria-ref"
+
+
+def _ladder_spy(monkeypatch: pytest.MonkeyPatch, *, broken: bool) -> list[list[str]]:
+    """Record every ladder lookup of the act; ``broken``: each one finds nothing."""
+    original = act_batch_module.locate_fingerprinted
+    calls: list[list[str]] = []
+
+    async def spy(page: AsyncPage, frame: Any, selectors: Any, *args: Any, **kw: Any) -> Any:
+        calls.append(list(selectors))
+        if broken:
+            raise ElementNotFoundError("ladder disabled by the test", list(selectors))
+        return await original(page, frame, selectors, *args, **kw)
+
+    monkeypatch.setattr(act_batch_module, "locate_fingerprinted", spy)
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("url", "step", "done"),
+    [
+        ("aria/roles.html", Step("check", r"^<checkbox\b.*Digest"), "input[type=checkbox]"),
+        # A frame's ref (f1eN) resolves inside the frame's scope.
+        ("aria/shadow_frame.html", Step("fill", r'^<textbox name="Coupon code', ["X1"]), ""),
+    ],
+)
+async def test_a_current_snapshot_acts_through_its_aria_ref_and_records_the_ladder(
+    async_page: AsyncPage,
+    pages_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    url: str,
+    step: Step,
+    done: str,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="stagehand_py")
+    ladder = _ladder_spy(monkeypatch, broken=True)  # only the ref can find the element
+    page = AsyncStagehand(llm=AsyncPlanLLM([step]), snapshot="aria").wrap(async_page)
+    await page.goto(pages_url + url)
+    result = await page.act("do it")
+    assert result.success, result.message
+    assert not ladder and VIA_REF in caplog.text
+    if done:
+        assert await page.locator(done).is_checked()
+    else:
+        assert await page.frame_locator("iframe").get_by_label("Coupon code").input_value() == "X1"
+    [action] = result.actions
+    # Records and the cache keep the durable ladder, never the snapshot's ref.
+    assert action.selector == action.selectors[0]
+    assert not any("aria-ref" in s for s in [action.selector, *action.selectors, *action.ladder])
+
+
+async def test_a_page_changed_after_the_snapshot_acts_through_the_ladder(
+    async_page: AsyncPage,
+    pages_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="stagehand_py")
+    original = act_module.take_snapshot
+
+    async def changed_after_the_look(page: AsyncPage, **options: Any) -> Snapshot:
+        snapshot = await original(page, **options)
+        await page.evaluate("document.querySelector('output').textContent = 'edited'")
+        return snapshot
+
+    monkeypatch.setattr(act_module, "take_snapshot", changed_after_the_look)
+    ladder = _ladder_spy(monkeypatch, broken=False)
+    llm = AsyncPlanLLM([Step("check", r"^<checkbox\b.*Digest")])
+    page = AsyncStagehand(llm=llm, snapshot="aria").wrap(async_page)
+    await page.goto(pages_url + "aria/roles.html")
+    result = await page.act("subscribe to the digest")
+    assert result.success, result.message
+    assert await page.locator("input[type=checkbox]").is_checked()
+    assert ladder and VIA_REF not in caplog.text  # the ref was not trusted
 
 
 # ----------------------------------------------------------------- pre-check and retry

@@ -1,6 +1,7 @@
 """Virtualised lists on real Chromium: which containers qualify (the ADR's rule and metrics),
-and the scroll search: found at row 150 of 10,000, not found for a missing row with every
-logged field, and stopped early by the guard when the list stops moving."""
+and the act loop's own scroll search (``AsyncListWalk``, driven here without a model): found
+at row 150 of 10,000, not found for a missing row with every logged field, and stopped early by
+the guard when the list stops moving."""
 
 from __future__ import annotations
 
@@ -10,8 +11,12 @@ from collections.abc import Awaitable, Callable
 import pytest
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py._async.aria_lists import find_list_containers, search_list
-from stagehand_py.aria._vlist import ListContainer
+from stagehand_py._async.act_state import ActState
+from stagehand_py._async.act_vlist import AsyncListWalk
+from stagehand_py._async.aria_lists import find_list_containers
+from stagehand_py._config import Settings
+from stagehand_py._variables import Variables
+from stagehand_py.aria._vlist import ListContainer, ListSearch
 
 
 async def containers(page: AsyncPage, url: str) -> list[ListContainer]:
@@ -25,6 +30,22 @@ def visible_rows(page: AsyncPage, text: str) -> Callable[[], Awaitable[int]]:
         return await page.get_by_text(text, exact=True).count()
 
     return count
+
+
+async def walk_until(page: AsyncPage, matches: Callable[[], Awaitable[int]]) -> AsyncListWalk:
+    """The act loop's walk, with ``matches`` standing in for the model: after each scroll, a
+    target in view is "chosen" (``found``), none is "skipped" (the next ``step``)."""
+    walk = AsyncListWalk(ActState(page, None, "find", variables=Variables(), settings=Settings()))
+    while await walk.step():
+        if await matches():
+            walk.found()
+            break
+    return walk
+
+
+def first_search(walk: AsyncListWalk) -> ListSearch:
+    assert walk.searches
+    return walk.searches[0]
 
 
 async def test_candidates_and_their_metrics(async_page: AsyncPage, pages_url: str) -> None:
@@ -49,9 +70,10 @@ async def test_candidates_and_their_metrics(async_page: AsyncPage, pages_url: st
 async def test_row_150_is_found_by_scrolling(async_page: AsyncPage, pages_url: str) -> None:
     (scroller, *_) = await containers(async_page, pages_url + "aria/vlist.html")
     assert await visible_rows(async_page, "Row 150: contact 150")() == 0
-    search = await search_list(
-        async_page, scroller, visible_rows(async_page, "Row 150: contact 150")
+    search = first_search(
+        await walk_until(async_page, visible_rows(async_page, "Row 150: contact 150"))
     )
+    assert search.container == scroller
     assert search.found and search.stopped_by == "found"
     # 0.8 x 600 px per step over 30 px rows: row 150 renders after the 9th scroll.
     assert search.scroll_positions == [480.0 * n for n in range(1, 10)]
@@ -63,9 +85,12 @@ async def test_a_missing_row_ends_after_ten_scrolls_with_every_field_logged(
 ) -> None:
     (scroller, *_) = await containers(async_page, pages_url + "aria/vlist.html")
     with caplog.at_level(logging.INFO, logger="stagehand_py"):
-        search = await search_list(async_page, scroller, visible_rows(async_page, "Row 99999"))
+        walk = await walk_until(async_page, visible_rows(async_page, "Row 99999"))
+        stop = walk.not_reached()
+    search = first_search(walk)
     assert not search.found and search.stopped_by == "max_attempts"
     fields = search.log_fields()
+    assert stop is not None and stop.code == "VLIST_NOT_REACHED" and stop.details == fields
     assert fields == {
         "containerSelector": scroller.selector,
         "clientHeight": 600.0,
@@ -83,7 +108,9 @@ async def test_a_list_that_stops_moving_ends_the_search_early(
 ) -> None:
     (feed, *_) = await containers(async_page, pages_url + "aria/vlist_stuck.html")
     assert feed.scrolls and feed.ratio >= 2.0 and feed.role == "list"
-    search = await search_list(async_page, feed, visible_rows(async_page, "Entry 80 was updated"))
+    search = first_search(
+        await walk_until(async_page, visible_rows(async_page, "Entry 80 was updated"))
+    )
     assert not search.found and search.stopped_by == "stalled"
     # 1,500 px of entries in 600 px: two steps reach the end, then two that do not move.
     assert search.scroll_positions == [480.0, 900.0, 900.0, 900.0]
