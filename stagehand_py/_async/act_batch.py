@@ -25,6 +25,7 @@ from ..cache import ElementFingerprint, fingerprint_from_element
 from ..dom import Element, Snapshot
 from ..prompts.act import describe_step
 from .act_state import ActState
+from .aria_checks import same_node
 from .cache_fingerprint import fingerprint_of_locator, locate_fingerprinted
 from .executor import Performed, perform
 from .locate import frame_scope
@@ -143,8 +144,8 @@ async def locate_checked(
     if located is not None:
         return located
     # A bare text node has no element of its own to compare with: its selectors are enough.
-    # An accessibility-tree element's ladder was checked to resolve to exactly it, and its
-    # attributes are the tree's (not the DOM's): its rungs are its identity.
+    # An accessibility-tree element's attributes are the tree's (not the DOM's): it is
+    # compared by its role and accessible name instead (same_node, below).
     fingerprint = (
         None
         if element.tag == "#text" or element.view == "aria"
@@ -154,8 +155,12 @@ async def locate_checked(
         # Nothing to compare (a text-less, attribute-less icon): the stored selectors, tried
         # in order, are all that can find it; "cannot tell" must not read as "replaced".
         fingerprint = None
+    replaced = ElementReplaced(
+        f"element {element.index} is no longer on the page as you saw it (the page replaced "
+        "or removed it)"
+    )
     try:
-        return await locate_fingerprinted(
+        located = await locate_fingerprinted(
             run.page,
             element.frame,
             element.selectors,
@@ -164,10 +169,15 @@ async def locate_checked(
         )
     except ElementNotFoundError:
         run.check_time()
-        raise ElementReplaced(
-            f"element {element.index} is no longer on the page as you saw it (the page replaced "
-            "or removed it)"
-        ) from None
+        raise replaced from None
+    # The page changed since the tree was read (else by_ref had found it): a lower rung may
+    # find a re-rendered element; it must still be the node the model saw.
+    if element.view == "aria" and not await same_node(
+        located[0], element, timeout_ms=run.cap_ms(run.settings.action_timeout_ms)
+    ):
+        run.check_time()
+        raise replaced
+    return located
 
 
 async def act_on(

@@ -6,10 +6,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
+from .._errors import SerializationError
+from ..aria._parser import parse_aria_snapshot
 from ..dom import Element
 from .locate import frame_scope
+
+# Roles whose node Playwright's per-element snapshot may leave out (a generic container shows
+# only its children) or that carry no identity of their own: nothing to compare.
+_UNCOMPARABLE_ROLES = frozenset({"", "generic", "text", "none", "presentation", "canvas"})
 
 # A check is two counts on the page as it is: nothing to wait for.
 _CHECK_TIMEOUT_MS = 5000
@@ -52,3 +59,21 @@ async def check_element(page: AsyncPage, element: Element) -> list[RungCheck]:
     """Every stored selector of an accessibility-tree element, resolved now (the snapshot it
     came from must still be the page's latest, or ``aria-ref`` no longer resolves)."""
     return [await check_selector(page, element.frame, s, element.ref) for s in element.selectors]
+
+
+async def same_node(locator: AsyncLocator, element: Element, *, timeout_ms: float) -> bool:
+    """True when ``locator`` (found through a lower rung after the page changed) is still the
+    node the tree showed: the same role and accessible name, read through Playwright's own
+    snapshot of that element. A re-rendered "Pay 24.00" button that now says "Pay 26.50" is
+    not; the model must see the new one before anything is done to it."""
+    if element.role in _UNCOMPARABLE_ROLES:
+        return True
+    try:
+        nodes = parse_aria_snapshot(await locator.aria_snapshot(timeout=timeout_ms))
+    except (PlaywrightError, SerializationError):
+        return False
+    if not nodes:
+        return False
+    return nodes[0].role == element.role and " ".join(nodes[0].name.split()) == " ".join(
+        element.name.split()
+    )

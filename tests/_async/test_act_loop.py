@@ -155,10 +155,9 @@ async def test_a_form_is_filled_in_one_reply_plus_verify(
     assert "batch" in llm.requests[0].messages[0].content.lower()
 
 
-# DOM only: an aria element has no fingerprint (its rungs are its identity), so a lower rung
-# (CSS/XPath) finds the rebuilt ZIP field and the action runs without a second look.
+@MODES
 async def test_a_batch_stops_before_an_element_the_page_replaced(
-    async_page: AsyncPage, pages_url: str
+    async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
     llm = AsyncPlanLLM(
         [
@@ -169,7 +168,7 @@ async def test_a_batch_stops_before_an_element_the_page_replaced(
             Step("click", BUTTON + "Save"),
         ]
     )
-    page = AsyncStagehand(llm=llm).wrap(async_page)
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "loop/postcode.html")
     result = await page.act("deliver to the United States, ZIP 94103")
     assert result.success, result.message
@@ -178,7 +177,8 @@ async def test_a_batch_stops_before_an_element_the_page_replaced(
     assert first.kind == second.kind == "chat"
     # The postcode field the first reply meant was rebuilt as a ZIP field: not filled, and
     # the model was told and shown the new field.
-    assert "not run" in second.text() and 'name="zip"' in second.text()
+    new_field = 'name="zip"' if mode == "dom" else 'textbox name="ZIP'
+    assert "not run" in second.text() and new_field in second.text()
     assert [a.method for a in result.actions] == ["select_option", "fill", "click"]
 
 
@@ -207,10 +207,9 @@ async def test_a_batch_stops_when_an_action_navigates(
 
 
 # ----------------------------------------------------------------- replaced targets (#13, 9)
-# DOM only: an aria element has no fingerprint (its rungs are its identity), so a lower rung
-# (CSS/XPath) finds the requoted Pay button and the action runs without a second look.
+@MODES
 async def test_a_target_replaced_by_a_timer_is_looked_at_again(
-    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
+    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
     async def requoted_meanwhile(page: AsyncPage, snapshots: int) -> None:
         if snapshots == 1:
@@ -219,7 +218,7 @@ async def test_a_target_replaced_by_a_timer_is_looked_at_again(
 
     _count_snapshots(monkeypatch, after=requoted_meanwhile)
     llm = AsyncPlanLLM([Step("click", BUTTON + "Pay")])
-    page = AsyncStagehand(llm=llm).wrap(async_page)
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "loop/swap.html")
     result = await page.act("pay for the order")
     assert result.success, result.message
@@ -250,10 +249,9 @@ async def test_a_list_reordered_before_the_click_removes_the_row_the_model_chose
         assert result.actions[0].selector == 'xpath=//button[@aria-label="Remove Pears"]'
 
 
-# DOM only: an aria element has no fingerprint (its rungs are its identity), so a lower rung
-# (CSS/XPath) finds the requoted Pay button and the action runs without a second look.
+@MODES
 async def test_a_target_that_keeps_being_replaced_stops_with_a_code(
-    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
+    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
     async def requoted_every_time(page: AsyncPage, snapshots: int) -> None:
         amount = await page.locator("#pay button").inner_text()
@@ -262,7 +260,7 @@ async def test_a_target_that_keeps_being_replaced_stops_with_a_code(
 
     _count_snapshots(monkeypatch, after=requoted_every_time)
     llm = AsyncPlanLLM([Step("click", BUTTON + "Pay")])
-    page = AsyncStagehand(llm=llm, max_reasks=1).wrap(async_page)
+    page = AsyncStagehand(llm=llm, max_reasks=1, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "loop/swap.html")
     result = await page.act("pay for the order", raise_on_failure=False)
     assert result.code == "ELEMENT_REPLACED" and not result.actions

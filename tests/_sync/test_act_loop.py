@@ -156,10 +156,9 @@ def test_a_form_is_filled_in_one_reply_plus_verify(
     assert "batch" in llm.requests[0].messages[0].content.lower()
 
 
-# DOM only: an aria element has no fingerprint (its rungs are its identity), so a lower rung
-# (CSS/XPath) finds the rebuilt ZIP field and the action runs without a second look.
+@MODES
 def test_a_batch_stops_before_an_element_the_page_replaced(
-    sync_page: Page, pages_url: str
+    sync_page: Page, pages_url: str, mode: str
 ) -> None:
     llm = PlanLLM(
         [
@@ -170,7 +169,7 @@ def test_a_batch_stops_before_an_element_the_page_replaced(
             Step("click", BUTTON + "Save"),
         ]
     )
-    page = Stagehand(llm=llm).wrap(sync_page)
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "loop/postcode.html")
     result = page.act("deliver to the United States, ZIP 94103")
     assert result.success, result.message
@@ -179,7 +178,8 @@ def test_a_batch_stops_before_an_element_the_page_replaced(
     assert first.kind == second.kind == "chat"
     # The postcode field the first reply meant was rebuilt as a ZIP field: not filled, and
     # the model was told and shown the new field.
-    assert "not run" in second.text() and 'name="zip"' in second.text()
+    new_field = 'name="zip"' if mode == "dom" else 'textbox name="ZIP'
+    assert "not run" in second.text() and new_field in second.text()
     assert [a.method for a in result.actions] == ["select_option", "fill", "click"]
 
 
@@ -208,10 +208,9 @@ def test_a_batch_stops_when_an_action_navigates(
 
 
 # ----------------------------------------------------------------- replaced targets (#13, 9)
-# DOM only: an aria element has no fingerprint (its rungs are its identity), so a lower rung
-# (CSS/XPath) finds the requoted Pay button and the action runs without a second look.
+@MODES
 def test_a_target_replaced_by_a_timer_is_looked_at_again(
-    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
+    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
     def requoted_meanwhile(page: Page, snapshots: int) -> None:
         if snapshots == 1:
@@ -220,7 +219,7 @@ def test_a_target_replaced_by_a_timer_is_looked_at_again(
 
     _count_snapshots(monkeypatch, after=requoted_meanwhile)
     llm = PlanLLM([Step("click", BUTTON + "Pay")])
-    page = Stagehand(llm=llm).wrap(sync_page)
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "loop/swap.html")
     result = page.act("pay for the order")
     assert result.success, result.message
@@ -251,10 +250,9 @@ def test_a_list_reordered_before_the_click_removes_the_row_the_model_chose(
         assert result.actions[0].selector == 'xpath=//button[@aria-label="Remove Pears"]'
 
 
-# DOM only: an aria element has no fingerprint (its rungs are its identity), so a lower rung
-# (CSS/XPath) finds the requoted Pay button and the action runs without a second look.
+@MODES
 def test_a_target_that_keeps_being_replaced_stops_with_a_code(
-    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
+    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
     def requoted_every_time(page: Page, snapshots: int) -> None:
         amount = page.locator("#pay button").inner_text()
@@ -263,7 +261,7 @@ def test_a_target_that_keeps_being_replaced_stops_with_a_code(
 
     _count_snapshots(monkeypatch, after=requoted_every_time)
     llm = PlanLLM([Step("click", BUTTON + "Pay")])
-    page = Stagehand(llm=llm, max_reasks=1).wrap(sync_page)
+    page = Stagehand(llm=llm, max_reasks=1, snapshot=mode).wrap(sync_page)
     page.goto(pages_url + "loop/swap.html")
     result = page.act("pay for the order", raise_on_failure=False)
     assert result.code == "ELEMENT_REPLACED" and not result.actions
