@@ -12,7 +12,7 @@ from playwright.sync_api import Page as Page
 from stagehand_py import ActError, Stagehand, CacheMissError, CacheWarning
 from stagehand_py.cache import ActionCache
 from stagehand_py.cache._manage import entry_diff
-from stagehand_py.testing import ScriptedLLM, observe_answer, observed
+from stagehand_py.testing import FunctionLLM, ScriptedLLM, observe_answer, observed
 from tests import secret_values
 from tests._sync.plan_llm import PlanLLM, Step
 
@@ -171,6 +171,33 @@ def test_require_mode_never_calls_the_model(
     page.goto(pages_url + "form.html")
     result = page.act(INSTRUCTION, variables=VARIABLES)
     assert result.cache == "hit" and silent.calls == 0
+
+
+def test_require_mode_refuses_agent_and_workflow_before_any_model_call(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    never = FunctionLLM()  # no functions: any request is an error, and is counted
+    stagehand = Stagehand(llm=never, cache_dir=tmp_path, cache_mode="require")
+    page = stagehand.wrap(sync_page)
+    page.goto(pages_url + "form.html")
+    variables = {"email": secret_values.EMAIL}
+    task = f"sign up as {secret_values.EMAIL}"  # a value in the text is redacted in the error
+    with pytest.raises(CacheMissError) as agent_missed:
+        page.agent(task, variables=variables, max_steps=2)
+    with pytest.raises(CacheMissError) as workflow_missed:
+        page.workflow(task, variables=variables, history_dir=tmp_path / "history")
+    assert never.calls == 0
+    for kind, error in (("agent", agent_missed.value), ("workflow", workflow_missed.value)):
+        message = str(error)
+        assert message.startswith(f"{kind}('sign up as <|EMAIL|>') needs the model")
+        assert "cache_mode='require' never calls it" in message
+        assert "cache_mode='read-only'" in message  # what to do
+        assert error.reason == "miss" and error.instruction == "sign up as <|EMAIL|>"
+    recorded = [(r.kind, r.success, r.llm_calls) for r in stagehand.history]
+    assert recorded == [("agent", False, 0), ("workflow", False, 0)]
+    assert all("CacheMissError" in r.message for r in stagehand.history)
+    assert secret_values.EMAIL not in repr(stagehand.history)
+    assert page.locator("input").first.input_value() == ""  # nothing was done
 
 
 @pytest.mark.parametrize("limits", [{"cache_mode": "require"}, {"self_heal": False}])
