@@ -11,6 +11,7 @@ from playwright.async_api import Page as AsyncPage
 from stagehand_py import ActError, AsyncStagehand, CacheMissError, CacheWarning
 from stagehand_py.cache import ActionCache
 from stagehand_py.cache._manage import entry_diff
+from stagehand_py.cli import main
 from stagehand_py.testing import AsyncFunctionLLM, AsyncScriptedLLM, observe_answer, observed
 from tests import secret_values
 from tests._async.plan_llm import AsyncPlanLLM, Step
@@ -246,7 +247,7 @@ async def test_read_only_mode_replays_and_heals_but_never_writes(
 
 
 async def test_a_heal_keeps_the_previous_version(
-    async_page: AsyncPage, pages_url: str, tmp_path: Path
+    async_page: AsyncPage, pages_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     url = pages_url + "form.html"
     await _first_run(async_page, url, tmp_path)
@@ -266,6 +267,24 @@ async def test_a_heal_keeps_the_previous_version(
     diff = entry_diff(stagehand.cache.find(after["key"]))
     assert '-   selector: xpath=//*[@id="submit"]' in diff
     assert '+   selector: xpath=//*[@id="send-v2"]' in diff
+
+    # The command line shows the same diff, as text and as JSON.
+    show = ["cache", "show", after["key"][:10], "--cache-dir", str(tmp_path), "--diff"]
+    capsys.readouterr()
+    assert main(show) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("healed because: ") and "--- previous (" in text
+    assert '-   selector: xpath=//*[@id="submit"]' in text
+    assert '+   selector: xpath=//*[@id="send-v2"]' in text
+    assert main([*show, "--json"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1  # one JSON object, nothing else
+    shown = json.loads(out)
+    assert shown["ok"] is True and shown["command"] == "cache show"
+    assert shown["diff"] == text.rstrip("\n")
+    assert shown["entry"]["previous"]["actions"] == before["actions"]
+    for secret in secret_values.ALL:
+        assert secret not in text + out
 
 
 # ---------------------------------------------------------------- planted entries (#13 item 6)
