@@ -9,7 +9,9 @@ Before a value goes into a field, :func:`refusal` checks what Playwright reports
 field (never what page script says): the origin of the field's frame, the origin its form
 submits to, and whether the field is a plausible target at all (a secret never goes into a
 search box; a password only into a password field or one whose name, label or
-autocomplete says so). A refusal is a message for the model, naming what was wrong.
+autocomplete says so; a file path given to ``set_input_files`` never into a text field, only
+into an ``<input type=file>`` or the button or label that opens its chooser). A refusal is
+a message for the model, naming what was wrong.
 
 Pure functions: no browser, no I/O.
 """
@@ -49,6 +51,8 @@ _PASSWORD_FIELD_WORDS = (
 )
 _PASSWORD_AUTOCOMPLETE = {"current-password", "new-password"}
 _TEXT_METHODS = {"fill", "type", "press", "select_option"}
+_FILE_METHOD = "set_input_files"  # a variable holding a file path, for a file input only
+_NON_TEXT_INPUTS = {"file", "button", "submit", "reset", "image"}
 
 
 @dataclass(frozen=True)
@@ -198,6 +202,15 @@ class FieldFacts:
         parts = [self.name, self.id, self.placeholder, self.aria_label, *self.labels]
         return " ".join(parts).lower()
 
+    def is_file_input(self) -> bool:
+        return self.tag == "input" and self.type == "file"
+
+    def takes_text(self) -> bool:
+        """A field that holds typed text or a choice (not a file input, not a button)."""
+        if self.tag == "input":
+            return self.type not in _NON_TEXT_INPUTS
+        return self.tag in ("textarea", "select") or self.type == "contenteditable"
+
     def is_search_box(self) -> bool:
         return self.type == "search" or self.role == "searchbox" or self.in_search_form
 
@@ -220,8 +233,17 @@ def refusal(variable: str, method: str, facts: FieldFacts, scope: SecretScope) -
     the model), or None when it may. Every variable is a secret: none ever goes into a
     search box (search terms are written in the instruction, where the model can see them)."""
     held = f"<|{variable.upper()}|>"
-    if method not in _TEXT_METHODS:
-        return f"{held} can only be an argument of fill, type, press or select_option"
+    if method not in _TEXT_METHODS and method != _FILE_METHOD:
+        return (
+            f"{held} can only be an argument of fill, type, press or select_option, or of "
+            "set_input_files on a file input"
+        )
+    if method == _FILE_METHOD and facts.takes_text():
+        return (
+            f"Refused: set_input_files puts the file {held} only into an <input type=file> "
+            "(or a button or label that opens its file chooser), and this is a text field; "
+            "choose the file input"
+        )
     where = origin_of(facts.frame_url) or facts.frame_url.split(":", 1)[0] + ":"
     if not scope.allows(facts.frame_url):
         return (

@@ -251,7 +251,11 @@ def test_demo_runs_act_extract_and_observe_offline_with_fake(
     code, out, err = run_cli(capsys, "demo", "--fake")
     assert code == 0, err
     assert "page check: the confirmation names 'Ada Lovelace'" in out
-    assert "name='Ada Lovelace', plan='Pro', monthly_price_eur=24.0, member_number='NW-" in out
+    # The name was typed from a variable: a secret, so the later extract on the same page
+    # holds its placeholder, and the demo says why.
+    assert "name='<|NAME|>', plan='Pro', monthly_price_eur=24.0, member_number='NW-" in out
+    assert "(name is <|NAME|>: a value passed as a variable is a secret" in out
+    assert "Ada Lovelace" not in out.split("2. extract")[1]
     assert "Open my dashboard" in out
     assert "act(observed)" in out and "(0 LLM call(s))" in out
     assert "Dashboard: your first bags ship on Monday." in out
@@ -413,6 +417,7 @@ def test_json_snapshot_observe_extract_and_demo(
     demo = _one_json_document(out)
     assert demo["member_name_shown"] == "Ada Lovelace"
     assert demo["extract"]["plan"] == "Pro"  # type: ignore[index]
+    assert demo["extract"]["name"] == "<|NAME|>"  # type: ignore[index]
     assert DEMO_VARIABLES["password"] not in out + err
 
 

@@ -254,6 +254,46 @@ def test_only_passing_tests_write_to_the_cache(pytester: pytest.Pytester) -> Non
     again.stdout.fnmatch_lines(["*CacheMissError*press Go for fails*", "*0 model call(s)*"])
 
 
+CACHE_URL_TEST = """
+import os
+from stagehand_py.testing import do_action, verify_answer
+
+def test_acts_on_the_served_page(stagehand_page, stagehand_fake):
+    stagehand_page.goto(os.environ["INNER_PAGE_URL"])
+    stagehand_fake.queue(do_action("click", 0, completed=True), verify_answer(True))
+    assert stagehand_page.act("press Hi").success
+"""
+
+
+@pytest.mark.parametrize(
+    ("option", "keyed_on"),
+    [
+        ("--stagehand-cache-url=full", "{page}"),  # the test server's random port included
+        (None, "/hello.html?session=s1"),  # by default a loopback origin is left out
+    ],
+)
+def test_the_cache_url_option_chooses_what_of_the_url_keys_the_entry(
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    pages_url: str,
+    option: str | None,
+    keyed_on: str,
+) -> None:
+    page = pages_url + "hello.html?session=s1"
+    monkeypatch.setenv("INNER_PAGE_URL", page)
+    monkeypatch.delenv("STAGEHAND_PY_CACHE_URL", raising=False)
+    pytester.makepyfile(test_cache_url=CACHE_URL_TEST)
+    cache_dir = pytester.path / "cache"
+    options = [option] if option else []
+    result = pytester.runpytest_subprocess(
+        *SYNC_ONLY, "--stagehand-fake", f"--stagehand-cache-dir={cache_dir}", *options
+    )
+    result.assert_outcomes(passed=1)
+    [entry] = [json.loads(p.read_text("utf-8")) for p in cache_dir.glob("*.json")]
+    assert entry["url"] == keyed_on.format(page=page)
+    assert entry["instruction"] == "press Hi"
+
+
 MISSING_PLAYWRIGHT_TEST = """
 def test_wants_the_page(stagehand_page):
     pass

@@ -144,3 +144,42 @@ def test_which_variable_names_are_passwords() -> None:
 def test_secrets_are_arguments_of_typing_methods_only() -> None:
     reason = refusal("email", "click", _field(type="email"), SAME)
     assert reason is not None and "fill, type, press or select_option" in reason
+    assert "set_input_files on a file input" in reason
+
+
+@pytest.mark.parametrize(
+    "facts",
+    [
+        _field(tag="input", type="file", name="cv", form_targets=(START,)),
+        # What opens a hidden file input's chooser: a styled button, the input's label.
+        _field(tag="button", type="button"),
+        _field(tag="label", labels=()),
+    ],
+)
+def test_a_file_path_goes_into_a_file_input_on_the_allowed_origin(facts: FieldFacts) -> None:
+    assert refusal("document", "set_input_files", facts, SAME) is None
+
+
+@pytest.mark.parametrize(
+    "facts",
+    [
+        _field(tag="input", type="text", name="cv"),
+        _field(tag="input", type=""),  # an input without a type is a text field
+        _field(tag="input", type="email"),
+        _field(tag="textarea"),
+        _field(tag="select"),
+        _field(tag="div", type="contenteditable"),
+    ],
+)
+def test_set_input_files_is_refused_into_a_text_field(facts: FieldFacts) -> None:
+    reason = refusal("document", "set_input_files", facts, SAME)
+    assert reason is not None and "only into an <input type=file>" in reason
+
+
+def test_a_file_input_keeps_the_origin_and_form_target_checks() -> None:
+    elsewhere = _field("http://127.0.0.1:5001/upload", tag="input", type="file")
+    reason = refusal("document", "set_input_files", elsewhere, SAME)
+    assert reason is not None and "may be used only on https://shop.example.com:443" in reason
+    leaking = _field(tag="input", type="file", form_targets=("https://collect.evil.test/upload",))
+    reason = refusal("document", "set_input_files", leaking, SAME)
+    assert reason is not None and "sends its data to https://collect.evil.test:443" in reason

@@ -1,6 +1,6 @@
-"""``stagehand-py workflow`` over an OpenAI-compatible loopback server (the real openai client
-on the wire), ``stagehand-py history list|show|clear``, and the ``--mode`` run presets next to
-``snapshot``'s view option."""
+"""``pystagehand workflow`` over an OpenAI-compatible loopback server (the real openai client
+on the wire), ``pystagehand history list|show|clear`` (text and ``--json``), and the ``--mode``
+run presets next to ``snapshot``'s view option."""
 
 from __future__ import annotations
 
@@ -102,6 +102,75 @@ def test_workflow_command_then_history_list_show_and_clear(
     assert list(Path(history).glob("*.json")) == []
 
 
+def _only_json(out: str) -> dict[str, Any]:
+    """stdout holds one JSON object and nothing else."""
+    assert out.endswith("\n") and out.count("\n") == 1, out
+    document = json.loads(out)
+    assert isinstance(document, dict)
+    return document
+
+
+def test_workflow_and_history_with_json_print_only_json(
+    capsys: pytest.CaptureFixture[str],
+    wire_model: LLMWireServer,  # noqa: F811
+    pages_url: str,
+    tmp_path: Path,
+) -> None:
+    wire_model.reply(tool("ChecklistAnswer", CHECKLIST))
+    wire_model.reply(log_in)
+    wire_model.reply(submit)
+    wire_model.reply(tool("AgentOutput", {"actions": [{"action": "done", "text": "logged in"}]}))
+    wire_model.reply(tool("CompletionCheck", {"completed": True, "reason": "welcome shown"}))
+    history = str(tmp_path / "history")
+    code, out, err = run_cli(
+        capsys,
+        "workflow",
+        pages_url + "workflow/login.html",
+        "<|EMAIL|> と <|PASSWORD|> でログインする",
+        "--var",
+        f"EMAIL={secret_values.EMAIL}",
+        "--var",
+        f"PASSWORD={secret_values.PASSWORD}",
+        "--history-dir",
+        history,
+        "--json",
+    )
+    assert code == 0, err
+    ran = _only_json(out)
+    assert ran["ok"] is True and ran["command"] == "workflow"
+    assert ran["result"]["success"] is True and ran["result"]["reason"] == "done"
+    assert ran["result"]["checklist"] == ["[x] <|EMAIL|> と <|PASSWORD|> でログインする"]
+    assert "usage: 5 LLM call(s)" in err  # people's lines go to stderr
+
+    code, out, err = run_cli(capsys, "history", "list", "--history-dir", history, "--json")
+    listed = _only_json(out)
+    assert code == 0 and listed["command"] == "history list" and listed["ok"] is True
+    assert listed["sites"] == [{"domain": "127.0.0.1", "flows": 1, "failures": 0, "checklists": 1}]
+    code, out, err = run_cli(
+        capsys, "history", "show", pages_url, "--history-dir", history, "--json"
+    )
+    shown = _only_json(out)
+    assert code == 0 and shown["command"] == "history show"
+    site = shown["site"]
+    assert site["domain"] == "127.0.0.1" and len(site["checklists"]) == 1
+    [flow] = site["flows"]
+    assert flow["start_path"] == "/workflow/login.html" and flow["replayable"] is True
+    assert any("<|PASSWORD|>" in step for step in flow["steps"])
+    code, out, err = run_cli(
+        capsys, "history", "clear", "127.0.0.1", "--history-dir", history, "--json"
+    )
+    cleared = _only_json(out)
+    assert code == 0 and (cleared["site"], cleared["removed"]) == ("127.0.0.1", 1)
+    for text in (json.dumps([ran, listed, shown, cleared]), err):
+        assert secret_values.EMAIL not in text and secret_values.PASSWORD not in text
+
+    code, out, err = run_cli(capsys, "history", "list", "--history-dir", "", "--json")
+    failed = _only_json(out)
+    assert code == 1 and failed["ok"] is False
+    assert failed["error"]["type"] == "ConfigurationError"
+    assert "--history-dir" in failed["error"]["message"] and err.startswith("error: ")
+
+
 def test_history_without_a_directory_says_what_to_set(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -145,3 +214,23 @@ def test_credential_options_of_the_workflow_command(
     bad = parser.parse_args(["workflow", "u", "t", "--vars-keyring", "PHONE"])
     with pytest.raises(ConfigurationError, match="SERVICE:NAME"):
         credential_variables(bad)
+
+
+def test_a_failed_workflow_with_json_prints_its_result_and_error(
+    capsys: pytest.CaptureFixture[str],
+    wire_model: LLMWireServer,  # noqa: F811
+    pages_url: str,
+) -> None:
+    wire_model.reply(
+        tool("ChecklistAnswer", {"checklist": ["[] open the archive"], "find_page": []})
+    )
+    gave_up = {"action": "done", "text": "there is no archive here", "success": False}
+    wire_model.reply(tool("AgentOutput", {"actions": [gave_up]}))
+    page = pages_url + "workflow/login.html"
+    code, out, err = run_cli(capsys, "workflow", page, "open the archive", "--json")
+    assert code == 1
+    failed = _only_json(out)
+    assert failed["ok"] is False and failed["command"] == "workflow"
+    assert failed["error"]["type"] == "WorkflowFailed" and failed["error"]["reason"] == "failed"
+    assert failed["result"]["reason"] == "failed" and failed["result"]["success"] is False
+    assert "error: the workflow ended with reason failed" in err

@@ -529,6 +529,16 @@ class Stagehand:
             values = self._call_variables(page, variables, self.settings)
         finally:
             del variables  # raw values stay out of this frame's locals (tracebacks print them)
+        self._refuse_in_require_mode(
+            "agent",
+            task,
+            page,
+            values,
+            "agent runs are not in the action cache (each step asks the model). Use "
+            "cache_mode='read-only' where agent() runs, or replace the run with act() calls "
+            "the cache replays (AgentResult.to_playwright_code() turns a saved run into plain "
+            "Playwright code).",
+        )
         run = AgentRun(
             page,
             self._call_llm("agent", values, self.settings, model, llm, instructions),
@@ -577,6 +587,14 @@ class Stagehand:
             values = self._call_variables(page, variables, self.settings)
         finally:
             del variables  # raw values stay out of this frame's locals (tracebacks print them)
+        self._refuse_in_require_mode(
+            "workflow",
+            text,
+            page,
+            values,
+            "workflows are not in the action cache (the checklist and each item's steps ask "
+            "the model). Use cache_mode='read-only' where workflow() runs.",
+        )
         settings = self.settings.workflow.updated(**limits)
         if sitemap is not None:
             settings = settings.updated(sitemap=sitemap)
@@ -605,9 +623,33 @@ class Stagehand:
         self.history.append(workflow_record(result))
         return result
 
+    def _refuse_in_require_mode(
+        self,
+        kind: Literal["agent", "workflow"],
+        instruction: str,
+        page: Page,
+        values: Variables,
+        what_to_do: str,
+    ) -> None:
+        """``cache_mode='require'`` never calls the model: a call that always needs it is a
+        :class:`CacheMissError` before any request, recorded in the history."""
+        __tracebackhide__ = True
+        if self.settings.cache_mode != "require":
+            return
+        said = values.redact(instruction)
+        error = CacheMissError(
+            f"{kind}({said!r}) needs the model, and cache_mode='require' never calls it: "
+            + what_to_do,
+            instruction=said,
+            key="",
+            reason="miss",
+        )
+        self._record_failure(kind, instruction, page, error, values)
+        raise error
+
     def _record_failure(
         self,
-        kind: Literal["act", "extract", "observe"],
+        kind: Literal["act", "extract", "observe", "agent", "workflow"],
         instruction: str | None,
         page: Page,
         error: StagehandError,

@@ -22,7 +22,7 @@ from ._commands import (
     snapshot_command,
 )
 from ._demo import demo_command
-from ._output import fail
+from ._output import add_json_option, fail
 from ._workflow import add_workflow_commands
 
 PROG = "pystagehand"
@@ -44,14 +44,6 @@ def _version() -> str:
     from .. import __version__
 
     return f"{PROG} {__version__}"
-
-
-def _json_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        help="print one JSON object on stdout (nothing else); progress stays on stderr",
-    )
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
@@ -133,7 +125,7 @@ def _page_options(
             "model is never called); default: $STAGEHAND_PY_CACHE_MODE",
         )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
-    _json_option(parser)
+    add_json_option(parser)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -212,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="for show: what the entry's last heal changed (its previous version against now)",
     )
-    _json_option(cache)
+    add_json_option(cache)
     cache.set_defaults(run=cache_command)
     return parser
 

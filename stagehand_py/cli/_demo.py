@@ -94,6 +94,8 @@ def _run_flow(
             schema=Membership,
         )
     say(f"   {membership!r}")
+    for line in _placeholder_notes(membership):
+        say(f"   {line}")
 
     say(f"\n3. observe: {DASHBOARD}")
     with progress("observe", enabled=not quiet):
@@ -115,6 +117,23 @@ def _run_flow(
         "observe": [item.model_dump(mode="json") for item in found],
         "dashboard": dashboard,
     }
+
+
+def _placeholder_notes(membership: BaseModel) -> list[str]:
+    """Why a field holds a placeholder: a value passed as a variable is a secret, redacted in
+    every later result of the page it was used on (the page itself still shows it)."""
+    notes = []
+    for field, value in membership.model_dump().items():
+        held = [
+            f"<|{name.upper()}|>" for name in DEMO_VARIABLES if f"<|{name.upper()}|>" in str(value)
+        ]
+        if held:
+            notes.append(
+                f"({field} is {held[0]}: a value passed as a variable is a secret, so this "
+                "page's later results show its placeholder; the page check above read the value "
+                "from the page itself)"
+            )
+    return notes
 
 
 def _show_what_to_set(args: argparse.Namespace, reason: str) -> int:

@@ -44,7 +44,8 @@ SIGNUP_STEPS = (
 )
 DASHBOARD_PATTERN = r"(?i)^<button\b[^>]*>\s*Open my dashboard"
 _MEMBERSHIP_PATTERNS = {
-    "name": r"Member\W+(?!number)([A-Z][^|\n]*?)\s*(?:\||\n|$)",
+    # A name, or the placeholder the page text shows for a variable's value (<|NAME|>).
+    "name": r"Member\W+?(?!number)(<\|[A-Z_]+\|>|[A-Z][^|\n]*?)\s*(?:\||\n|$)",
     "plan": r"Plan\W+(Basic|Pro)\b",
     "monthly_price_eur": r"Monthly price\W+(\d+(?:\.\d+)?)",
     "member_number": r"Member number\W+(NW-\d+)",

@@ -15,13 +15,22 @@ from typing import Any
 from .._errors import ActError, CacheMissError
 
 
+def add_json_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--json`` option every command has."""
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object on stdout (nothing else); progress stays on stderr",
+    )
+
+
 def json_mode(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "json", False))
 
 
 def command_name(args: argparse.Namespace) -> str:
     name = str(getattr(args, "command", ""))
-    action = getattr(args, "cache_action", None)
+    action = getattr(args, "cache_action", None) or getattr(args, "history_action", None)
     return f"{name} {action}" if action else name
 
 

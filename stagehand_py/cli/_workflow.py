@@ -1,8 +1,9 @@
 """The ``workflow`` and ``history`` commands.
 
-``stagehand-py workflow URL "text"`` turns the text into a checklist and works through it on
+``pystagehand workflow URL "text"`` turns the text into a checklist and works through it on
 the page (progress on stderr; the checklist as it ended, each item and the usage on stdout).
-``stagehand-py history list|show|clear`` reads or clears the per-site workflow history.
+``pystagehand history list|show|clear`` reads or clears the per-site workflow history. With
+``--json`` each prints one JSON object on stdout and nothing else.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from .._variables import Variables
 from ..credentials import from_dotenv, from_env, from_keyring
 from ..workflow._history import HISTORY_DIR_ENV, SiteHistory, WorkflowHistory
 from ._commands import parse_variables, usage_out
-from ._output import emit_json, fail, json_mode
+from ._output import add_json_option, emit_json, fail, json_mode, note
 from ._progress import progress
 from ._session import build_stagehand, open_page, usage_line
 
@@ -80,6 +81,7 @@ def add_workflow_commands(
         "site", nargs="?", help="a site (domain or URL): for show, or to clear one"
     )
     history.add_argument("--history-dir", default=os.environ.get(HISTORY_DIR_ENV))
+    add_json_option(history)
     history.set_defaults(run=history_command)
 
 
@@ -122,8 +124,7 @@ def workflow_command(args: argparse.Namespace) -> int:
                 **limits,
             )
         if json_mode(args):
-            if result.success:
-                emit_json(args, {"result": result.model_dump(mode="json")})
+            _emit_workflow(args, result.model_dump(mode="json"), result.success, result.message)
         else:
             print(result.summary())
             print("checklist:")
@@ -133,8 +134,22 @@ def workflow_command(args: argparse.Namespace) -> int:
         usage_out(args, usage_line(stagehand.history))
     if not result.success:
         why = f"the workflow ended with reason {result.reason}: {result.message}"
+        if json_mode(args):  # the JSON object, with the result, is already on stdout
+            note(f"error: {why}")
+            return 1
         return fail(args, None, message=why)
     return 0
+
+
+def _emit_workflow(
+    args: argparse.Namespace, result: dict[str, Any], success: bool, message: str
+) -> None:
+    """The workflow's one JSON object: its result, and on failure the error too."""
+    if success:
+        emit_json(args, {"result": result})
+        return
+    error = {"type": "WorkflowFailed", "reason": result["reason"], "message": message}
+    emit_json(args, {"error": error, "result": result}, ok=False)
 
 
 def _history(args: argparse.Namespace) -> WorkflowHistory:
@@ -147,6 +162,8 @@ def _history(args: argparse.Namespace) -> WorkflowHistory:
 
 def history_command(args: argparse.Namespace) -> int:
     history = _history(args)
+    if json_mode(args):
+        return _history_json(args, history)
     if args.history_action == "list":
         domains = history.domains()
         if not domains:
@@ -166,6 +183,34 @@ def history_command(args: argparse.Namespace) -> int:
     removed = history.clear(args.site)
     what = f"the history of {history.domain_of(args.site)}" if args.site else "the history"
     print(f"cleared {what}: {removed} file(s) removed")
+    return 0
+
+
+def _history_json(args: argparse.Namespace, history: WorkflowHistory) -> int:
+    directory = str(history.directory)
+    if args.history_action == "list":
+        sites: list[dict[str, Any]] = []
+        for domain in history.domains():
+            stored = history.site(domain)
+            sites.append(
+                {
+                    "domain": domain,
+                    "flows": len(stored.flows),
+                    "failures": len(stored.failures),
+                    "checklists": len(stored.checklists),
+                }
+            )
+        emit_json(args, {"directory": directory, "sites": sites})
+        return 0
+    if args.history_action == "show":
+        if not args.site:
+            raise ConfigurationError("history show needs a SITE (a domain or a URL).")
+        site = history.site(history.domain_of(args.site))
+        emit_json(args, {"directory": directory, "site": site.model_dump(mode="json")})
+        return 0
+    cleared = history.domain_of(args.site) if args.site else None
+    removed = history.clear(args.site)
+    emit_json(args, {"directory": directory, "site": cleared, "removed": removed})
     return 0
 
 

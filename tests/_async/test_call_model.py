@@ -109,6 +109,40 @@ async def test_instructions_of_session_and_call_reach_every_system_prompt_redact
     assert Settings(instructions="x").instructions == "x"
 
 
+async def test_instructions_of_a_call_reach_extracts_and_agents_system_prompts(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    llm = AsyncScriptedLLM(
+        extract_answer({"text": "Hi"}),
+        agent_output({"action": "done", "text": "seen"}),
+        extract_answer({"text": "Hi"}),  # a later call without instructions of its own
+    )
+    stagehand = AsyncStagehand(llm=llm, instructions="Never buy anything.")
+    page = stagehand.wrap(async_page)
+    await page.goto(pages_url + "hello.html")
+    variables = {"email": secret_values.EMAIL}
+    assert await page.extract(
+        "the greeting",
+        Greeting,
+        instructions="Keep the greeting's case.",
+        variables=variables,
+    ) == Greeting(text="Hi")
+    run = await page.agent(
+        "look at the page",
+        instructions=f"Report to {secret_values.EMAIL}.",
+        variables=variables,
+    )
+    assert run.success
+    await page.extract("the greeting", Greeting)
+    assert [r.options.kind for r in llm.requests] == ["extract", "agent", "extract"]
+    extract_system, agent_system, later_system = _system(llm)
+    assert extract_system.endswith("Never buy anything.\nKeep the greeting's case.")
+    assert agent_system.endswith("Never buy anything.\nReport to <|EMAIL|>.")
+    for system in (extract_system, agent_system, later_system):
+        assert USER_INSTRUCTIONS_HEADER in system and secret_values.EMAIL not in system
+    assert later_system.endswith("Never buy anything.")  # a call's own were for that call
+
+
 async def test_no_instructions_leave_the_prompt_as_it_was(
     async_page: AsyncPage, pages_url: str
 ) -> None:

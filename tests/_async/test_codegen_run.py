@@ -1,4 +1,5 @@
-"""Generated Playwright code, run: it redoes what the act did on a fresh page, with no model.
+"""Generated Playwright code, run: it redoes what the act (or an observe() result) did on a
+fresh page, with no model.
 
 The async test runs ``style="async"`` code; its generated sync twin runs ``style="sync"``.
 """
@@ -12,8 +13,9 @@ import pytest
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import AsyncStagehand
+from stagehand_py.testing import AsyncScriptedLLM, observe_answer, observed
 from tests import secret_values
-from tests._async.plan_llm import AsyncPlanLLM, Step
+from tests._async.plan_llm import AsyncPlanLLM, Step, find_element
 
 SIGN_IN = [
     Step("fill", r'^<input\b[^>]*type="email"', ["<|EMAIL|>"]),
@@ -74,3 +76,37 @@ async def test_generated_code_with_variables_as_parameters(
     await page.goto(url)
     await namespace["fill_email"](page, email="someone@else.test")
     assert await page.locator("#email").input_value() == "someone@else.test"
+
+
+async def test_generated_code_of_observe_results_redoes_them_on_a_fresh_page(
+    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = pages_url + "ci/signin.html"
+    page = AsyncStagehand(llm=AsyncPlanLLM([])).wrap(async_page)
+    await page.goto(url)
+    shown = (await page.snapshot()).render_all()
+    email = observed(
+        find_element(shown, r'^<input\b[^>]*type="email"'), "the email field", "fill", ["<|EMAIL|>"]
+    )
+    button = observed(find_element(shown, r"^<button\b[^>]*>Sign in"), "the Sign in button")
+    model = AsyncScriptedLLM(observe_answer(email), observe_answer(button))
+    [fill] = await page.observe("the email field", variables=VARIABLES, llm=model)
+    [click] = await page.observe("the sign-in button", llm=model)
+    for found in (fill, click):
+        assert (await page.act(found, variables=VARIABLES)).success
+    by_sdk = await page.locator("#result").inner_text()
+    assert by_sdk.startswith(f"Signed in as {secret_values.EMAIL}")
+
+    codes = [found.to_playwright_code(STYLE) for found in (fill, click)]
+    assert secret_values.EMAIL not in "".join(codes)
+    assert 'os.environ["EMAIL"]' in codes[0] and 'page.locator("#email")' in codes[0]
+    assert "/html/body" not in codes[0]
+    monkeypatch.setenv("EMAIL", secret_values.EMAIL)
+    fresh = await async_page.context.new_page()
+    await fresh.goto(url)
+    for code in codes:
+        namespace: dict[str, Any] = {}
+        exec(compile(code, "<generated>", "exec"), namespace)
+        await namespace["run"](fresh)
+    assert await fresh.locator("#email").input_value() == secret_values.EMAIL
+    assert await fresh.locator("#result").inner_text() == by_sdk

@@ -12,7 +12,8 @@ from playwright.sync_api import Page as Page
 from stagehand_py import ActError, Stagehand, CacheMissError, CacheWarning
 from stagehand_py.cache import ActionCache
 from stagehand_py.cache._manage import entry_diff
-from stagehand_py.testing import ScriptedLLM, observe_answer, observed
+from stagehand_py.cli import main
+from stagehand_py.testing import FunctionLLM, ScriptedLLM, observe_answer, observed
 from tests import secret_values
 from tests._sync.plan_llm import PlanLLM, Step
 
@@ -173,6 +174,33 @@ def test_require_mode_never_calls_the_model(
     assert result.cache == "hit" and silent.calls == 0
 
 
+def test_require_mode_refuses_agent_and_workflow_before_any_model_call(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    never = FunctionLLM()  # no functions: any request is an error, and is counted
+    stagehand = Stagehand(llm=never, cache_dir=tmp_path, cache_mode="require")
+    page = stagehand.wrap(sync_page)
+    page.goto(pages_url + "form.html")
+    variables = {"email": secret_values.EMAIL}
+    task = f"sign up as {secret_values.EMAIL}"  # a value in the text is redacted in the error
+    with pytest.raises(CacheMissError) as agent_missed:
+        page.agent(task, variables=variables, max_steps=2)
+    with pytest.raises(CacheMissError) as workflow_missed:
+        page.workflow(task, variables=variables, history_dir=tmp_path / "history")
+    assert never.calls == 0
+    for kind, error in (("agent", agent_missed.value), ("workflow", workflow_missed.value)):
+        message = str(error)
+        assert message.startswith(f"{kind}('sign up as <|EMAIL|>') needs the model")
+        assert "cache_mode='require' never calls it" in message
+        assert "cache_mode='read-only'" in message  # what to do
+        assert error.reason == "miss" and error.instruction == "sign up as <|EMAIL|>"
+    recorded = [(r.kind, r.success, r.llm_calls) for r in stagehand.history]
+    assert recorded == [("agent", False, 0), ("workflow", False, 0)]
+    assert all("CacheMissError" in r.message for r in stagehand.history)
+    assert secret_values.EMAIL not in repr(stagehand.history)
+    assert page.locator("input").first.input_value() == ""  # nothing was done
+
+
 @pytest.mark.parametrize("limits", [{"cache_mode": "require"}, {"self_heal": False}])
 def test_a_stale_step_is_a_cache_miss_error_when_healing_is_off(
     sync_page: Page, pages_url: str, tmp_path: Path, limits: dict[str, object]
@@ -220,7 +248,7 @@ def test_read_only_mode_replays_and_heals_but_never_writes(
 
 
 def test_a_heal_keeps_the_previous_version(
-    sync_page: Page, pages_url: str, tmp_path: Path
+    sync_page: Page, pages_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     url = pages_url + "form.html"
     _first_run(sync_page, url, tmp_path)
@@ -240,6 +268,24 @@ def test_a_heal_keeps_the_previous_version(
     diff = entry_diff(stagehand.cache.find(after["key"]))
     assert '-   selector: xpath=//*[@id="submit"]' in diff
     assert '+   selector: xpath=//*[@id="send-v2"]' in diff
+
+    # The command line shows the same diff, as text and as JSON.
+    show = ["cache", "show", after["key"][:10], "--cache-dir", str(tmp_path), "--diff"]
+    capsys.readouterr()
+    assert main(show) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("healed because: ") and "--- previous (" in text
+    assert '-   selector: xpath=//*[@id="submit"]' in text
+    assert '+   selector: xpath=//*[@id="send-v2"]' in text
+    assert main([*show, "--json"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1  # one JSON object, nothing else
+    shown = json.loads(out)
+    assert shown["ok"] is True and shown["command"] == "cache show"
+    assert shown["diff"] == text.rstrip("\n")
+    assert shown["entry"]["previous"]["actions"] == before["actions"]
+    for secret in secret_values.ALL:
+        assert secret not in text + out
 
 
 # ---------------------------------------------------------------- planted entries (#13 item 6)

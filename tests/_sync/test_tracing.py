@@ -16,9 +16,15 @@ from typing import Any
 from playwright.sync_api import Page as Page
 
 from stagehand_py import Stagehand
-from stagehand_py.testing import ScriptedLLM, observe_answer
+from stagehand_py.testing import (
+    FunctionLLM,
+    ScriptedLLM,
+    extract_answer,
+    observe_answer,
+)
 from tests import secret_values
 from tests._sync.plan_llm import PlanLLM, Step
+from tests.agent_plan import AgentPlan, Do, done
 
 SIGN_IN = [
     Step("fill", r'^<input\b[^>]*type="email"', ["<|EMAIL|>"]),
@@ -70,6 +76,50 @@ def test_act_and_each_action_are_named_groups_without_values(
     assert actions[2].startswith("select_option ") and actions[2].endswith(" with pro")
     assert "observe: the sign-in button" in titles
     assert found.selector
+
+
+def test_extract_and_agent_steps_are_named_groups_without_values(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    tracing = sync_page.context.tracing
+    page = Stagehand(llm=PlanLLM([])).wrap(sync_page)
+    page.goto(pages_url + "ci/signin.html")
+    plan = AgentPlan(
+        [
+            Do("fill", r'^<input\b[^>]*type="email"', text="<|EMAIL|>"),
+            Do("fill", r'^<input\b[^>]*type="password"', text="<|PASSWORD|>"),
+        ],
+        done("signed in"),
+    )
+    tracing.start()
+    plans = page.extract(
+        f"the membership plans offered to {secret_values.EMAIL}",
+        schema={"type": "object", "properties": {"plans": {"type": "array"}}},
+        variables=VARIABLES,
+        llm=ScriptedLLM(extract_answer({"plans": ["Basic", "Pro"]})),
+    )
+    run = page.agent(
+        f"sign in as {secret_values.EMAIL} with <|PASSWORD|>",
+        variables=VARIABLES,
+        llm=FunctionLLM(structured=plan),
+    )
+    tracing.stop(path=tmp_path / "trace.zip")
+    assert plans == {"plans": ["Basic", "Pro"]} and run.success, run.summary()
+    assert page.locator("#email").input_value() == secret_values.EMAIL
+
+    groups = _groups(_events(tmp_path / "trace.zip"))
+    titles = [title for title, _ in groups.values()]
+    for secret in secret_values.FORMS:
+        assert not any(secret in title for title in titles), titles
+    assert "extract: the membership plans offered to <|EMAIL|>" in titles
+    [agent_id] = [cid for cid, (title, _) in groups.items() if title.startswith("agent: ")]
+    assert groups[agent_id][0] == "agent: sign in as <|EMAIL|> with <|PASSWORD|>"
+    steps = {title: cid for cid, (title, parent) in groups.items() if parent == agent_id}
+    assert list(steps) == ["agent step 1", "agent step 2"], titles
+    actions = [title for title, parent in groups.values() if parent == steps["agent step 1"]]
+    assert len(actions) == 2, titles
+    assert actions[0].startswith("fill [") and 'type="email"' in actions[0]
+    assert actions[0].endswith("text='<|EMAIL|>'") and actions[1].endswith("text='<|PASSWORD|>'")
 
 
 def test_page_scripts_are_sent_once_per_document(
