@@ -4,26 +4,19 @@
 from __future__ import annotations
 
 import functools
-import inspect
-import logging
 import os
 from collections.abc import Callable, Mapping
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from playwright.sync_api import Page as Page
 
-from .._call_outcomes import out_of_time, refused_observed, timed_out_act
-from .._config import Settings, SnapshotMode, check_arguments
+from .._call_outcomes import out_of_time, timed_out_act
+from .._config import Settings, SnapshotMode
 from .._deadline_clock import Deadline
 from .._errors import (
     ActError,
     ActTimeoutError,
     CacheMissError,
-    ConfigurationError,
-    ElementNotFoundError,
-    LLMError,
-    PageError,
     StagehandError,
 )
 from .._history import CallRecord
@@ -37,45 +30,33 @@ from .._inputs import (
     check_schema,
     check_timeout,
 )
-from .._session_secrets import SecretRegistry
 from .._trace_names import call_group_name
 from .._types import ActResult, ObserveResult
 from .._variables import MIN_CACHEABLE_CHARS, Variables
-from ..agent import AgentControls, AgentResult, AgentSettings, TokenCounter
+from ..agent import AgentControls, AgentResult, TokenCounter
 from ..agent._history import call_record
-from ..cache import ActionCache
-from ..llm._fake_support import check_llm_flavour
 from ..llm._options import request_options
-from ..llm._usage import PriceTable, Usage, UsageMeter
-from ..prompts.user_instructions import combine_instructions
 from ..workflow._history import WorkflowHistory
 from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
-from ._deadline import DeadlineExceeded, run_blocking, run_with_deadline
-from .act import ActRun
-from .act_emergency import WithFallback
+from ._deadline import DeadlineExceeded, run_with_deadline
+from .act_observed import act_observed
 from .agent import AgentRun
 from .agent_emergency import checked_fallback, fallback_name, fallback_source
 from .agent_observe import same_page
 from .agent_think import ApprovalCallback
 from .cached_act import cached_act
 from .cached_observe import cached_observe
-from .call_model import call_llm_source, check_call_model
-from .executor import perform
 from .extract import ExtractOutcome, extract
 from .llm.base import LLM
-from .llm.factory import create_llm, model_spec
-from .locate import locate_selectors
 from .observe import ObserveOutcome
 from .page import StagehandPage
-from .secret_guard import locator_refusal
+from .stagehand_core import StagehandCore, _model_limits, _snapshot_limit
 from .tracing import TraceGroup
 from .workflow import WorkflowRun, open_history
 
-logger = logging.getLogger("stagehand_py")
 
-
-class Stagehand:
+class Stagehand(StagehandCore):
     """The SDK's entry point: which model to ask, with which limits, caching where.
 
     ``Stagehand(model="openai/gpt-4.1-mini")`` reads keys and base URLs from the
@@ -86,72 +67,6 @@ class Stagehand:
     Every :class:`~stagehand_py.Settings` field is accepted as a keyword too (``max_steps=``,
     ``cache_mode=``, ...); an unknown keyword is a :class:`ConfigurationError` listing them all.
     """
-
-    _ARGUMENTS = (
-        "model",
-        "llm",
-        "api_key",
-        "base_url",
-        "cache_dir",
-        "url_normalizer",
-        "settings",
-        "prices",
-        "fallback_model",
-        "history_dir",
-    )
-
-    def __init__(
-        self,
-        model: str | None = None,
-        *,
-        llm: LLM | None = None,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        cache_dir: str | os.PathLike[str] | None = None,
-        url_normalizer: Callable[[str], str] | None = None,
-        settings: Settings | None = None,
-        prices: PriceTable | None = None,
-        fallback_model: str | LLM | None = None,
-        history_dir: str | os.PathLike[str] | WorkflowHistory | None = None,
-        **limits: Any,
-    ) -> None:
-        check_arguments(type(self).__name__, limits, (*self._ARGUMENTS, *Settings.model_fields))
-        if llm is not None:
-            # A sync fake handed to Stagehand (or the reverse) fails here, clearly.
-            check_llm_flavour(llm, owner=type(self).__name__, wants_async=_ASYNC_API)
-        if llm is None and model is not None:
-            model_spec(model, base_url)  # a malformed model string fails here, not mid-act
-        self._fallback = checked_fallback(fallback_model)
-        self.workflow_history = open_history(history_dir)
-        self._llm = llm
-        self._model = model
-        self._api_key = api_key
-        self._base_url = base_url
-        self.settings = (settings or Settings.from_env()).updated(**limits)
-        directory = cache_dir if cache_dir is not None else os.environ.get("STAGEHAND_PY_CACHE_DIR")
-        self.cache: ActionCache | None = (
-            ActionCache(Path(directory), url_normalizer=url_normalizer) if directory else None
-        )
-        if self.cache is None and self.settings.cache_mode == "require":
-            raise ConfigurationError(
-                "cache_mode='require' needs an action cache: pass cache_dir= (or set "
-                "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
-            )
-        self.history: list[CallRecord] = []
-        self._call_models: dict[str, LLM] = {}
-        self.usage = UsageMeter(prices=prices)
-        # Values used per page: later calls on a page keep redacting them (session-wide).
-        self._secrets = SecretRegistry()
-
-    @property
-    def llm(self) -> LLM:
-        """The model client (created from ``model``/env on first use)."""
-        if self._llm is None:
-            self._llm = create_llm(self._model, api_key=self._api_key, base_url=self._base_url)
-        return self._llm
-
-    def _model_name(self) -> str:
-        return self._llm.model if self._llm is not None else (self._model or "")
 
     def wrap(self, page: Page) -> StagehandPage:
         """Return ``page`` with act/extract/observe added; every Playwright attribute stays."""
@@ -227,17 +142,6 @@ class Stagehand:
             raise error(result.message, result)
         return result
 
-    def _call_variables(
-        self,
-        page: Page,
-        variables: Mapping[str, object] | Variables | None,
-        settings: Settings,
-    ) -> Variables:
-        """The call's variables: remembered for the page (later calls keep redacting them),
-        redacting what earlier calls used there, bound to where they may be typed."""
-        values = self._secrets.for_call(page, variables)
-        return values.bound_to(page.url, settings.secret_domains)
-
     def _act_once(
         self,
         page: Page,
@@ -248,7 +152,7 @@ class Stagehand:
     ) -> ActResult:
         __tracebackhide__ = True
         if isinstance(action, ObserveResult):
-            return self._act_observed(page, action, values, settings, source)
+            return act_observed(page, action, values, settings, source)
         cache, notes = self.cache, []
         short = values.too_short_to_cache()
         if cache is not None and short and settings.cache_mode != "require":
@@ -262,59 +166,6 @@ class Stagehand:
         )
         result.notes.extend(notes)
         return result
-
-    def _act_observed(
-        self,
-        page: Page,
-        observed: ObserveResult,
-        values: Variables,
-        settings: Settings,
-        source: Callable[[], LLM],
-    ) -> ActResult:
-        run = ActRun(page, None, observed.description, variables=values, settings=settings)
-        try:
-            located = locate_selectors(
-                page, observed.frame, observed.selectors or [observed.selector]
-            )
-            refused = locator_refusal(located[0], observed.method, observed.arguments, values)
-            if refused is not None:
-                return refused_observed(page, observed, values, refused)
-            performed = perform(
-                page,
-                method=observed.method,
-                selectors=observed.selectors or [observed.selector],
-                frame=observed.frame,
-                args=[values.substitute(a) for a in observed.arguments],
-                timeout_ms=settings.action_timeout_ms,
-                follow_new_tabs=settings.follow_new_tabs,
-                settle_timeout_ms=settings.settle_timeout_ms,
-                located=located,
-            )
-        except (ElementNotFoundError, PageError) as exc:
-            reason = values.redact(str(exc).splitlines()[0])
-            if settings.cache_mode == "require" or not settings.self_heal:
-                why = "self_heal=False" if settings.self_heal else "cache_mode='require'"
-                raise CacheMissError(
-                    f"act(observed {values.redact(observed.description)!r}): the element no "
-                    f"longer resolves ({reason}) and {why} forbids asking the model to find it.",
-                    instruction=values.redact(observed.description),
-                    key="",
-                    reason="stale",
-                ) from None
-            logger.info("stagehand_py: observed element is stale (%s); healing with act()", reason)
-            healed = ActRun(
-                page,
-                source,
-                _instruction_for(observed),
-                variables=values,
-                settings=settings,
-            ).run()
-            healed.healed = True
-            healed.message = f"The observed element no longer resolved ({reason}); healed: " + (
-                healed.message
-            )
-            return healed
-        return run.observed_result(observed, performed)
 
     # ------------------------------------------------------------------ extract / observe
     def extract(
@@ -622,146 +473,3 @@ class Stagehand:
         self.usage.add("workflow", result.usage, model=self._model_name())
         self.history.append(workflow_record(result))
         return result
-
-    def _refuse_in_require_mode(
-        self,
-        kind: Literal["agent", "workflow"],
-        instruction: str,
-        page: Page,
-        values: Variables,
-        what_to_do: str,
-    ) -> None:
-        """``cache_mode='require'`` never calls the model: a call that always needs it is a
-        :class:`CacheMissError` before any request, recorded in the history."""
-        __tracebackhide__ = True
-        if self.settings.cache_mode != "require":
-            return
-        said = values.redact(instruction)
-        error = CacheMissError(
-            f"{kind}({said!r}) needs the model, and cache_mode='require' never calls it: "
-            + what_to_do,
-            instruction=said,
-            key="",
-            reason="miss",
-        )
-        self._record_failure(kind, instruction, page, error, values)
-        raise error
-
-    def _record_failure(
-        self,
-        kind: Literal["act", "extract", "observe", "agent", "workflow"],
-        instruction: str | None,
-        page: Page,
-        error: StagehandError,
-        values: Variables,
-        spent: ExtractOutcome | ObserveOutcome | None = None,
-    ) -> None:
-        """History and usage of a call that raised: every model request it sent counts."""
-        usage = spent.usage if spent is not None else Usage()
-        calls = spent.llm_calls if spent is not None else 0
-        if spent is None and isinstance(error, LLMError):
-            usage, calls = error.usage, error.usage.requests
-        self.usage.add(kind, usage, model=self._model_name())
-        self.history.append(
-            CallRecord(
-                kind=kind,
-                instruction=values.redact(instruction or ""),
-                success=False,
-                message=values.redact(f"{type(error).__name__}: {error}"),
-                url=values.redact(page.url),
-                llm_calls=calls,
-                usage=usage,
-                duration_s=spent.duration_s if spent is not None else 0.0,
-            )
-        )
-
-    def _call_llm(
-        self,
-        kind: str,
-        values: Variables,
-        settings: Settings,
-        model: str | None,
-        llm: LLM | None,
-        instructions: str | None,
-    ) -> Callable[[], LLM]:
-        """The model this call asks (its own ``model=``/``llm=`` or the session's), carrying
-        the session's and the call's ``instructions``, redacted by the call's variables."""
-        owner = f"{type(self).__name__}.{kind}"
-        check_call_model(
-            owner, model=model, llm=llm, base_url=self._base_url, wants_async=_ASYNC_API
-        )
-        said = values.redact(combine_instructions(settings.instructions, instructions))
-        return call_llm_source(
-            lambda: self.llm, self._model_for, model=model, llm=llm, instructions=said
-        )
-
-    def _model_for(self, model: str) -> LLM:
-        """A client for a per-call ``model=`` string, made once per string."""
-        if model not in self._call_models:
-            self._call_models[model] = create_llm(
-                model, api_key=self._api_key, base_url=self._base_url
-            )
-        return self._call_models[model]
-
-    def _with_fallback(self, source: Callable[[], LLM]) -> WithFallback:
-        """act()'s model with emergency mode's fallback (Stagehand(fallback_model=...))."""
-        return WithFallback(source, fallback_source(self._fallback), fallback_name(self._fallback))
-
-    def _agent_settings(
-        self, limits: Mapping[str, Any], snapshot: SnapshotMode | None
-    ) -> AgentSettings:
-        """The agent's limits for this call; its view: the call's ``snapshot=``, else
-        ``AgentSettings.snapshot``, else ``Settings.snapshot``."""
-        agent = self.settings.agent.updated(**limits)
-        if snapshot is not None:
-            return agent.updated(snapshot=self._snapshot_mode(snapshot))
-        return agent if agent.snapshot else agent.updated(snapshot=self.settings.snapshot)
-
-    def _settings(self, limits: Mapping[str, Any]) -> Settings:
-        return self.settings.updated(**limits) if limits else self.settings
-
-    def _snapshot_mode(self, snapshot: SnapshotMode | None) -> SnapshotMode:
-        """The call's ``snapshot=`` (checked), else ``Settings.snapshot``."""
-        return self._settings(_snapshot_limit(snapshot)).snapshot
-
-    def _model_in_time(self, source: Callable[[], LLM], deadline: Deadline) -> LLM:
-        """The call's model, created within the call's deadline (the first client of a
-        provider imports its SDK, which takes seconds)."""
-        return run_blocking(source, deadline.remaining())
-
-    def _model_source(
-        self, source: Callable[[], LLM], deadline: Deadline
-    ) -> Callable[[], LLM]:
-        """The model for a call that may not need one (a cache hit): created in time now,
-        or, when none is configured, an error raised only where it is needed."""
-        try:
-            llm = self._model_in_time(source, deadline)
-        except ConfigurationError:
-            return source
-        return lambda: llm
-
-
-# True here, False in the generated sync twin (where `def` becomes `def`).
-def _probe() -> None: ...
-
-
-_ASYNC_API = inspect.iscoroutinefunction(_probe)
-
-
-def _snapshot_limit(snapshot: SnapshotMode | None) -> dict[str, Any]:
-    """A call's ``snapshot=`` as a settings override (none when not given)."""
-    return {} if snapshot is None else {"snapshot": snapshot}
-
-
-def _model_limits(max_tokens: object, temperature: object) -> dict[str, Any]:
-    """Per-call model settings that were given (None leaves the Stagehand's own)."""
-    given = {"max_tokens": max_tokens, "temperature": temperature}
-    return {name: value for name, value in given.items() if value is not None}
-
-
-def _instruction_for(observed: ObserveResult) -> str:
-    """An act() instruction that redoes what an observed result meant to do."""
-    if observed.arguments:
-        args = ", ".join(observed.arguments)
-        return f"{observed.method} {args} on: {observed.description}"
-    return f"{observed.method}: {observed.description}"
