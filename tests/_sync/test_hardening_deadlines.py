@@ -148,7 +148,9 @@ def test_extract_and_observe_end_at_their_timeout_with_a_hung_model(
         else:
             page.observe("the greeting", timeout_s=1)
     assert time.monotonic() - started < 1 + SLACK_S
-    assert hung.calls == 1
+    # At most the one request (none after the deadline); on a loaded machine reading the page
+    # can use up the second before the model is reached.
+    assert hung.calls <= 1
 
 
 def test_the_agent_ends_at_its_timeout_on_a_page_that_spins_after_a_click(
