@@ -220,6 +220,8 @@ class AsyncWorkflowRun:
         run = self.run
         last = _last_error(run.steps[-1]) if run.steps else None
         can_escalate = run.emergency.pending()
+        if not can_escalate:
+            run.escalate_now(item.attempts + 1)  # a trigger that can switch nothing: recorded
         if run.gave_up and not can_escalate:
             return "TARGET_NOT_FOUND", f"the model says it cannot be done: {run.gave_up}"
         if run.consecutive_failures >= self.settings.agent.max_failures and not can_escalate:
