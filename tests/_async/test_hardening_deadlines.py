@@ -173,9 +173,13 @@ async def test_snapshot_and_annotated_screenshot_end_at_their_timeout_on_a_busy_
     # No model is involved: only the page can hold the call up. The snapshot takes its
     # timeout_s; the screenshot takes the Stagehand's default (Settings.timeout_s).
     page = AsyncStagehand(llm=AsyncScriptedLLM(), timeout_s=1).wrap(async_page)
-    await page.goto(pages_url + "hostile/spin.html?on_load&ms=8000", wait_until="commit")
+    await page.goto(pages_url + "hostile/spin.html?ms=8000")
+    assert (await page.snapshot()).elements  # idle: in time (and the page is known)
+    # The page holds its main thread for 8 s from the next task on (a click on the button;
+    # Playwright's own click would wait for the page to answer again).
+    await page.evaluate("document.getElementById('build').click()")
     started = time.monotonic()
-    with pytest.raises(StagehandTimeoutError, match="busy") as caught:
+    with pytest.raises(StagehandTimeoutError, match="stopped at the deadline") as caught:
         if call == "snapshot":
             await page.snapshot(timeout_s=1)
         else:
