@@ -182,7 +182,7 @@ class SecretScope:
 
 @dataclass(frozen=True)
 class FieldFacts:
-    """What Playwright reports about a target element (see ``dom/field_facts.js``)."""
+    """What the DOM says about a target element (read by ``_async/secret_guard.py``)."""
 
     frame_url: str
     tag: str = ""

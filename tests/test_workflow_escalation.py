@@ -5,7 +5,21 @@ from __future__ import annotations
 
 import pytest
 
-from stagehand_py.workflow import EmergencyMonitor, EmergencySettings, plan_escalation
+from stagehand_py._async.act_emergency import ActEmergency
+from stagehand_py._async.agent_emergency import AsyncEmergency
+from stagehand_py._async.agent_think import AsyncBoundedLLM
+from stagehand_py.agent._clock import RunClock
+from stagehand_py.testing import AsyncScriptedLLM
+from stagehand_py.workflow import (
+    EmergencyMonitor,
+    EmergencySettings,
+    changes_anything,
+    plan_escalation,
+)
+
+NOTHING = (
+    "nothing could be switched: no fallback_model is configured and the page is already read as DOM"
+)
 
 
 class Clock:
@@ -102,3 +116,28 @@ def test_the_plan_switches_model_and_view_or_says_what_it_could_not() -> None:
         "failures", "3 failed", attempt=4, model="small", fallback_model=None, view="dom"
     )
     assert "nothing switched" in nothing.line()
+    assert not changes_anything(nothing) and nothing.note == NOTHING
+
+
+def test_an_escalation_that_can_switch_nothing_is_still_recorded_once() -> None:
+    # act(): already DOM, no fallback. Recorded, but the loop is not started over (None).
+    act = ActEmergency(EmergencySettings(), None, "dom")
+    for _ in range(3):
+        act.attempt(ok=False)
+    assert act.escalate(4, "small") is None
+    [recorded] = act.escalations
+    assert (recorded.trigger, recorded.attempt, recorded.note) == ("failures", 4, NOTHING)
+    assert not recorded.model_switched and recorded.view_after == "dom"
+    assert act.escalate(5, "small") is None and len(act.escalations) == 1
+
+    # The agent (and a checklist item): recorded and returned; model and view stay.
+    primary = AsyncBoundedLLM(AsyncScriptedLLM(model="small"), RunClock(60, 60), 60)
+    agent = AsyncEmergency(EmergencySettings(), primary, None, "dom")
+    for _ in range(3):
+        agent.monitor.attempt(ok=False)
+    assert not agent.pending()  # nothing to switch: the run does not wait for it
+    recorded = agent.escalate(4)
+    assert recorded is not None and recorded.note == NOTHING
+    assert agent.escalations == [recorded]
+    assert agent.llm is primary and agent.view == "dom"
+    assert agent.escalate(5) is None and len(agent.escalations) == 1

@@ -9,12 +9,15 @@ call it makes (hand-written; see the sync twin, which cannot be a token rewrite 
   calls that have no timeout of their own (``evaluate``): at the deadline the call is
   cancelled wherever it waits, and a page whose main thread is busy is interrupted
   (:mod:`.page_interrupt`) so that nothing of ours is left running in it.
+- :func:`within_or_later` makes a bookkeeping call (a trace group) that must not hold the
+  call up: after a short wait it is left to finish on its own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -37,6 +40,8 @@ from .page_interrupt import (
 )
 
 T = TypeVar("T")
+
+logger = logging.getLogger("stagehand_py")
 
 # How long a cancelled call may take to unwind (its finally blocks) before the page is probed.
 _UNWIND_S = 0.1
@@ -139,9 +144,11 @@ async def run_with_deadline(
         raise DeadlineExceeded from None
     with ambient_deadline(deadline) as effective, deadline_region() as region:
         task = asyncio.ensure_future(body())
+        waited_for_inner = False
         try:
             done, _ = await asyncio.wait({task}, timeout=max(0.0, effective.remaining()))
             if not done and region.inner_active:
+                waited_for_inner = True
                 # A region inside this one ends at the same deadline and reports what the
                 # call did: give it the time it takes to stop the page.
                 done, _ = await asyncio.wait({task}, timeout=INNER_REPORT_S)
@@ -152,11 +159,57 @@ async def run_with_deadline(
             return task.result()
         page_may_be_busy = not region.model_requests
         task.cancel()
+        if not page_may_be_busy:
+            await asyncio.wait({task}, timeout=_UNWIND_S)
+            raise DeadlineExceeded(waiting_for_model=True)
+        if waited_for_inner:
+            # The inner region had its time to stop the page and did not report: the browser
+            # does not answer (a driver busy with a huge action). Probing again would only
+            # add its budget to the overrun.
+            await asyncio.wait({task}, timeout=_UNWIND_S)
+            raise DeadlineExceeded(UNANSWERED)
+        # The page is probed once the cancelled call has unwound (measured: a probe sent
+        # while our serializer's evaluate was being aborted often found the page still busy
+        # after the interrupt, on a 200,000-element page).
         await asyncio.wait({task}, timeout=_UNWIND_S)
-        note = ""
-        if page_may_be_busy:
-            try:
-                note = await asyncio.wait_for(interrupt_if_busy(page()), INTERRUPT_BUDGET_S)
-            except asyncio.TimeoutError:
-                note = UNANSWERED
-        raise DeadlineExceeded(note, waiting_for_model=not page_may_be_busy)
+        probe = asyncio.ensure_future(interrupt_if_busy(page()))
+        try:
+            note = await asyncio.wait_for(probe, INTERRUPT_BUDGET_S)
+        except asyncio.TimeoutError:
+            note = UNANSWERED
+        except BaseException:  # an outer region ended this one: the interrupt goes on
+            _leave_running(probe)
+            raise
+        raise DeadlineExceeded(note)
+
+
+# Bookkeeping calls left to finish on their own (a reference keeps each until it is done).
+_LEFT_RUNNING: set[asyncio.Future[Any]] = set()
+
+
+def _left_done(task: asyncio.Future[Any]) -> None:
+    _LEFT_RUNNING.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.debug("stagehand_py: a call left to finish failed: %s", task.exception())
+
+
+async def within_or_later(target: Any, method: str, seconds: float, *args: Any) -> bool:
+    """``target.method(*args)``, waited for up to ``seconds``; True when it ended in time (its
+    error, if any, raised here). Else it is left to finish on its own (it was sent: a trace
+    group still closes) and False is returned: a driver busy with a huge action answers
+    nothing in time, and bookkeeping must not carry a call past its deadline."""
+    task = asyncio.ensure_future(getattr(target, method)(*args))
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    if done:
+        task.result()
+        return True
+    _leave_running(task)
+    return False
+
+
+def _leave_running(task: asyncio.Future[Any]) -> None:
+    if task.done():
+        _left_done(task)  # its outcome is read (an error is logged, not left unretrieved)
+    else:
+        _LEFT_RUNNING.add(task)
+        task.add_done_callback(_left_done)

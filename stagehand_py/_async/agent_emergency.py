@@ -4,7 +4,8 @@ The triggers are the pure :class:`~stagehand_py.workflow.EmergencyMonitor`; this
 they switch. Before escalation the primary model answers and the page is read in the run's
 view; after it, the fallback model (when one is configured) answers and the page is read as
 DOM, for the rest of the run (the agent) or of the item (a checklist workflow, which calls
-:meth:`reset` for each item). An escalation that would switch nothing is not made.
+:meth:`reset` for each item). An escalation that can switch nothing (the DOM view already,
+no fallback model) is recorded all the same, once, with a note saying so, and changes nothing.
 """
 
 from __future__ import annotations
@@ -99,24 +100,28 @@ class AsyncEmergency:
             fallback_model=fallback_name,
             view=self.view,
         )
-        return escalation if changes_anything(escalation) else None
+        return escalation
 
     def pending(self) -> bool:
-        """True when the next look at the page will escalate."""
-        return self._plan(0) is not None
+        """True when the next look at the page will escalate (switch the model or view)."""
+        escalation = self._plan(0)
+        return escalation is not None and changes_anything(escalation)
 
     def escalate(self, attempt: int) -> Escalation | None:
-        """Switch to the fallback model and the DOM view when a trigger holds; the record."""
+        """Switch to the fallback model and the DOM view when a trigger holds; the record.
+        One that can switch nothing is recorded and returned, and switches nothing."""
         escalation = self._plan(attempt)
         if escalation is None:
             return None
+        self.escalated = True
+        self.escalations.append(escalation)
+        logger.info("stagehand_py: %s", escalation.line())
+        if not changes_anything(escalation):
+            return escalation
         if escalation.model_switched and self.fallback is not None:
             self.llm = self.fallback
         self.view = escalation.view_after
-        self.escalated = True
         self._seen = None  # the DOM view reads differently: not progress by itself
-        self.escalations.append(escalation)
-        logger.info("stagehand_py: %s", escalation.line())
         return escalation
 
 

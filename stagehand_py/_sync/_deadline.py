@@ -10,13 +10,17 @@ Sync code cannot cancel a blocking call, so:
   (in a greenlet of this thread). :func:`run_with_deadline` schedules a timer on that loop:
   at the deadline it cancels the Playwright calls made inside the region (they raise
   ``CancelledError`` here, which becomes :class:`DeadlineExceeded`), and the page is probed
-  and, if its main thread is busy, interrupted (:mod:`.page_interrupt`).
+  and, if its main thread is busy, interrupted (:mod:`.page_interrupt`);
+- :func:`within_or_later` makes a bookkeeping call (a trace group) that must not hold the
+  call up: it is scheduled on Playwright's loop and, after a short wait, left to finish
+  there (the loop runs it on with the next Playwright call).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 import sys
 import threading
 import time
@@ -43,10 +47,12 @@ from .page_interrupt import (
 
 T = TypeVar("T")
 
+logger = logging.getLogger("stagehand_py")
+
 # How long a cancelled call may take to unwind, and an outer region waits for an inner one
 # that reached the same deadline to report (see the async twin).
 _UNWIND_S = 0.1
-INNER_REPORT_S = _UNWIND_S + INTERRUPT_BUDGET_S + 0.15
+INNER_REPORT_S = INTERRUPT_BUDGET_S + 0.15
 # While the region's deadline has passed, Playwright calls still made in it are cancelled
 # this often (a ``finally`` block that calls the page again must not hang either).
 _RECHECK_S = 0.05
@@ -196,3 +202,57 @@ def run_with_deadline(body: Callable[[], T], seconds: float, page: Callable[[], 
         finally:
             if watchdog is not None:
                 watchdog.stop()
+
+
+# Bookkeeping calls left to finish on their own (a reference keeps each until it is done).
+_LEFT_RUNNING: set[asyncio.Future[Any]] = set()
+
+
+def _left_done(task: asyncio.Future[Any]) -> None:
+    _LEFT_RUNNING.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        logger.debug("stagehand_py: a call left to finish failed: %s", task.exception())
+
+
+def within_or_later(target: Any, method: str, seconds: float, *args: Any) -> bool:
+    """``target.method(*args)``, waited for up to ``seconds``; True when it ended in time (its
+    error, if any, raised here). Else it is left to finish on Playwright's loop (it was sent:
+    a trace group still closes) and False is returned: a driver busy with a huge action
+    answers nothing in time, and bookkeeping must not carry a call past its deadline.
+
+    ``target`` is a sync Playwright object. Its method hands the call's coroutine to
+    ``target._sync``, which waits on Playwright's loop until it is done; for this call that
+    is replaced (on the instance, for the duration of the call) by one that waits
+    ``seconds`` at most and leaves the task on the loop."""
+    outcome: dict[str, asyncio.Task[Any]] = {}
+    original = getattr(target, "_sync", None)
+    loop = getattr(target, "_loop", None)
+    if original is None or not isinstance(loop, asyncio.AbstractEventLoop):
+        getattr(target, method)(*args)  # not a Playwright object: a plain call
+        return True
+
+    def bounded(awaitable: Any) -> Any:
+        task = loop.create_task(_awaited(awaitable))
+        outcome["task"] = task
+        original(asyncio.wait({task}, timeout=seconds))
+        # The method maps what it gets back to its API object (a pending call: a stand-in).
+        return task.result() if task.done() else _PENDING
+
+    target._sync = bounded
+    try:
+        getattr(target, method)(*args)  # its error, when it ended in time, is raised here
+    finally:
+        del target._sync
+    task = outcome["task"]
+    if task.done():
+        return True
+    _LEFT_RUNNING.add(task)
+    task.add_done_callback(_left_done)
+    return False
+
+
+_PENDING = object()
+
+
+async def _awaited(awaitable: Any) -> Any:
+    return await awaitable

@@ -51,7 +51,7 @@ from ..llm._options import request_options
 from ..llm._request_context import RequestContext, request_context
 from ..llm._usage import Usage
 from ..prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_verify_messages
-from ._deadline import DeadlineExceeded, call_with_deadline, run_with_deadline
+from ._deadline import DeadlineExceeded, call_with_deadline, compute_in_time, run_with_deadline
 from .act_batch import BatchOutcome, run_batch
 from .act_state import ActState, ActStep, LLMSource, StopAct
 from .act_vlist import ListWalk
@@ -96,23 +96,33 @@ class ActRun(ActState):
     _lists: ListWalk  # the virtualised-list search of the run (see .act_vlist)
 
     # ----------------------------------------------------------------- model calls
-    @property
-    def _llm(self) -> LLM:
-        """The model, created on first need (a cache replay or an observed action needs none)."""
+    def _model(self) -> LLM:
+        """The model, created on first need (a cache replay or an observed action needs none).
+
+        Creating it can import the provider's SDK (1-3 s on a loaded machine): that runs in a
+        thread under the deadline, never on the event loop where the deadline cannot end it."""
         source = self._llm_source
         if source is None:
             raise ConfigurationError("This act needs a model, and none is configured.")
         if not isinstance(source, LLM):
-            source = self._llm_source = source()
+            asked = time.monotonic()
+            try:
+                source = compute_in_time(source)
+            except DeadlineExceeded:
+                self._model_s += time.monotonic() - asked
+                raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
+            self._model_s += time.monotonic() - asked
+            self._llm_source = source
         return source
 
     def _chat(self, messages: list[Message]) -> ChatResponse:
         self.check_time()
-        self.escalate_if_due(self._llm.model)
+        llm = self._model()
+        self.escalate_if_due(llm.model)
         asked = time.monotonic()
         try:
             response = call_with_deadline(
-                lambda: self._llm.chat(
+                lambda: llm.chat(
                     messages,
                     ACT_TOOLS,
                     tool_choice="required",
@@ -146,12 +156,13 @@ class ActRun(ActState):
             text = text[: self.settings.max_prompt_chars] + "\n(page text cut here)"
         messages = build_verify_messages(self.instruction, steps=self._step_lines(), page_text=text)
         self.check_time()
+        llm = self._model()
         asked = time.monotonic()
         context = RequestContext("verify", self._said, snapshot, step=len(self.steps))
         try:
             with request_context(context):
                 answer = call_with_deadline(
-                    lambda: self._llm.structured(
+                    lambda: llm.structured(
                         messages,
                         VerifyAnswer,
                         max_retries=1,
@@ -422,7 +433,8 @@ class ActRun(ActState):
             problems.append(first.error)
             logger.info("stagehand_py: unusable reply, re-asking: %s", first.error)
             messages = [*messages, *_feedback(decisions, self.variables)]
-        self.escalate_if_due(self._llm.model)  # failures may trigger: the fallback's turn
+        # Failures may trigger emergency mode: the fallback's turn.
+        self.escalate_if_due((self._model()).model)
         raise StopAct(
             f"The model gave no usable action after {self.settings.max_reasks + 1} tries. "
             f"Last problem: {self.variables.redact(problems[-1])}",

@@ -84,7 +84,8 @@ class ActEmergency:
             self.monitor.progress()
 
     def escalate(self, attempt: int, model: str) -> Escalation | None:
-        """When a trigger holds (once per run): the escalation to apply, else None."""
+        """When a trigger holds (once per run): the escalation to apply, else None. One that
+        can switch nothing (the DOM view already, no fallback) is recorded and None returned."""
         if self.escalations:
             return None
         fired = self.monitor.trigger()
@@ -102,11 +103,11 @@ class ActEmergency:
             fallback_model=fallback_name,
             view=self.view,
         )
-        if not changes_anything(escalation):
-            return None
-        self.view = escalation.view_after
         self.escalations.append(escalation)
         logger.info("stagehand_py: act %s", escalation.line())
+        if not changes_anything(escalation):
+            return None  # recorded (the note says nothing could be switched); the run goes on
+        self.view = escalation.view_after
         return escalation
 
     def snapshot_args(self) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from playwright.sync_api import Page as Page
 
 from .._act_decision import DoAction, InvalidReply
 from .._config import Settings
+from .._deadline_clock import current_deadline
 from .._errors import ActErrorCode
 from .._types import ActionRecord, ActResult, ObserveResult, Verification
 from .._variables import Variables
@@ -96,6 +97,9 @@ class ActState:
         self._settled = False
         self._started = time.monotonic()
         self._deadline = self._started + settings.timeout_s
+        ambient = current_deadline()  # the public call's, counted from its start
+        if ambient is not None:
+            self._deadline = min(self._deadline, ambient.at)
         # Emergency mode (issue 18): the view the page is read in, the attempts it watches.
         self.emergency = ActEmergency(settings.emergency, llm, settings.snapshot)
 

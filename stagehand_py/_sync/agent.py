@@ -48,7 +48,7 @@ from ..agent._state import Approve, Cancel, Retry, Skip
 from ..llm._messages import ImagePart, RequestOptions
 from ..llm._request_context import RequestContext, request_context
 from ..llm._usage import PriceTable
-from ..workflow._escalation import EmergencySettings, Escalation
+from ..workflow._escalation import EmergencySettings, Escalation, changes_anything
 from ._deadline import DeadlineExceeded, run_with_deadline
 from .agent_actions import ActionContext
 from .agent_batch import not_run, run_batch
@@ -170,6 +170,7 @@ class AgentRun:
                 if self._steps_run >= self.settings.max_steps:
                     return self._summary("max_steps")
                 if self._failures >= self.settings.max_failures and not self.emergency.pending():
+                    self.escalate_now(self._steps_run + 1)  # one that switches nothing, recorded
                     return self._summary("max_failures")
                 name = step_group_name(self._steps_run + 1, "")
                 with TraceGroup(self.page, name, self._redact):
@@ -237,15 +238,21 @@ class AgentRun:
         """Look at the page; when an emergency trigger holds, escalate and look again."""
         observation = self._look(record)
         self.emergency.observed(observation.state)
-        escalation = self.emergency.escalate(record.number)
-        if escalation is None:
+        escalation = self.escalate_now(record.number)
+        if escalation is None or not changes_anything(escalation):
             return observation
         self._failures = 0  # the fallback gets its own max_failures
-        self._escalated(escalation)
         if escalation.view_after == self.settings.snapshot:
             return observation
         self.settings = self.settings.updated(snapshot=escalation.view_after)
         return self._look(record)
+
+    def escalate_now(self, number: int) -> Escalation | None:
+        """Escalate when a trigger holds, and record it (one that can switch nothing too)."""
+        escalation = self.emergency.escalate(number)
+        if escalation is not None:
+            self._escalated(escalation)
+        return escalation
 
     def _escalated(self, escalation: Escalation) -> None:
         """Called after each escalation (a workflow records it on its item)."""

@@ -7,20 +7,24 @@ It *is* a Playwright ``Page`` (a subclass sharing the same underlying connection
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
+from .._call_outcomes import out_of_time
 from .._config import SnapshotMode
-from .._inputs import check_page_type
+from .._deadline_clock import Deadline
+from .._inputs import check_open, check_page_type, check_timeout
 from .._session_secrets import redact_known
 from .._types import ActResult, ObserveResult
 from .._variables import Variables
 from ..agent import AgentControls, AgentResult, TokenCounter
 from ..dom import Snapshot
+from ._deadline import DeadlineExceeded, run_with_deadline
 from .inspect import annotated_screenshot, take_snapshot
 
 if TYPE_CHECKING:
@@ -31,6 +35,7 @@ if TYPE_CHECKING:
     from .stagehand import Stagehand
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 
 
 class StagehandPage(Page):
@@ -291,11 +296,39 @@ class StagehandPage(Page):
             **limits,
         )
 
-    def snapshot(self, mode: SnapshotMode | None = None) -> Snapshot:
+    def snapshot(
+        self, mode: SnapshotMode | None = None, *, timeout_s: float | None = None
+    ) -> Snapshot:
         """What the model sees: numbered elements in chunks (``.render_chunk(i)``), in
-        ``mode`` (default: the Stagehand's ``Settings.snapshot``)."""
-        return take_snapshot(self, mode=mode or self._stagehand.settings.snapshot)
+        ``mode`` (default: the Stagehand's ``Settings.snapshot``). ``timeout_s`` (default:
+        the ``timeout_s`` setting) bounds the call, whatever the page does: a page that holds
+        its main thread is interrupted and :class:`~stagehand_py.StagehandTimeoutError` is
+        raised."""
+        __tracebackhide__ = True
+        chosen = mode or self._stagehand.settings.snapshot
+        return self._in_time(
+            "snapshot", timeout_s, functools.partial(take_snapshot, self, mode=chosen)
+        )
 
-    def annotated_screenshot(self, path: str | os.PathLike[str]) -> Snapshot:
-        """Save a screenshot with the snapshot's element numbers drawn over the elements."""
-        return annotated_screenshot(self, path)
+    def annotated_screenshot(
+        self, path: str | os.PathLike[str], *, timeout_s: float | None = None
+    ) -> Snapshot:
+        """Save a screenshot with the snapshot's element numbers drawn over the elements.
+        ``timeout_s`` bounds the call like :meth:`snapshot`'s."""
+        __tracebackhide__ = True
+        return self._in_time(
+            "annotated_screenshot", timeout_s, functools.partial(annotated_screenshot, self, path)
+        )
+
+    def _in_time(
+        self, call: str, timeout_s: float | None, body: Callable[[], T]
+    ) -> T:
+        """``body()`` under the call's hard deadline (the one act/extract/observe run under)."""
+        __tracebackhide__ = True
+        seconds = check_timeout(call, timeout_s) or self._stagehand.settings.timeout_s
+        deadline = Deadline.after(seconds)
+        check_open(self, call)
+        try:
+            return run_with_deadline(body, deadline.remaining(), lambda: self)
+        except DeadlineExceeded as late:
+            raise out_of_time(call, seconds, late.note) from None

@@ -94,6 +94,8 @@ class Stagehand(StagehandCore):
         check_action(action)
         check_open(page, "act")
         settings = self._settings(limits)
+        # The deadline counts from the call's start: its setup and trace group are in it.
+        deadline = Deadline.after(settings.timeout_s)
         try:
             values = self._call_variables(page, variables, settings)
         finally:
@@ -110,7 +112,7 @@ class Stagehand(StagehandCore):
             try:
                 result = run_with_deadline(
                     functools.partial(self._act_once, page, action, values, settings, source),
-                    settings.timeout_s,
+                    deadline.remaining(),
                     lambda: page,
                 )
             except DeadlineExceeded as late:
@@ -190,6 +192,7 @@ class Stagehand(StagehandCore):
         check_instruction("extract", instruction, required=False)
         check_schema(schema)
         seconds = check_timeout("extract", timeout_s) or self.settings.timeout_s
+        deadline = Deadline.after(seconds)  # from the call's start: its setup is in it
         check_open(page, "extract")
         try:
             values = self._call_variables(page, variables, self.settings)
@@ -212,7 +215,7 @@ class Stagehand(StagehandCore):
                     max_chars_per_chunk,
                     settings,
                     source,
-                    seconds,
+                    deadline,
                 )
             except CacheMissError as exc:  # refused before any model call: recorded here
                 self._record_failure("extract", instruction, page, exc, values)
@@ -228,7 +231,7 @@ class Stagehand(StagehandCore):
         max_chars_per_chunk: int,
         settings: Settings,
         source: Callable[[], LLM],
-        seconds: float,
+        deadline: Deadline,
     ) -> ExtractOutcome:
         __tracebackhide__ = True
         if settings.cache_mode == "require" and (schema is not None or instruction):
@@ -240,7 +243,7 @@ class Stagehand(StagehandCore):
                 key="",
                 reason="miss",
             )
-        deadline = Deadline.after(seconds)
+        seconds = deadline.seconds
         outcome = ExtractOutcome(value=None)  # filled as it goes: a failure still has its cost
         try:
             llm = self._model_in_time(source, deadline)
@@ -302,6 +305,7 @@ class Stagehand(StagehandCore):
         check_page_type(page, Page, type(self).__name__, "observe")
         check_instruction("observe", instruction, required=False)
         seconds = check_timeout("observe", timeout_s) or self.settings.timeout_s
+        deadline = Deadline.after(seconds)  # from the call's start: its setup is in it
         check_open(page, "observe")
         try:
             values = self._call_variables(page, variables, self.settings)
@@ -311,7 +315,6 @@ class Stagehand(StagehandCore):
             {**_model_limits(max_tokens, temperature), **_snapshot_limit(snapshot)}
         )
         source = self._call_llm("observe", values, settings, model, llm, instructions)
-        deadline = Deadline.after(seconds)
         outcome = ObserveOutcome(results=[])  # filled as it goes: a failure still has its cost
         trace = TraceGroup(page, call_group_name("observe", instruction or ""), values.redact)
         try:

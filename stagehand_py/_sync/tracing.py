@@ -8,7 +8,9 @@ they leave (a trace is a file people share), and cut to a readable length.
 
 Groups cost nothing when no trace is being recorded, and a browser that does not support
 them (an old remote server) only loses the names: a failure to open or close a group is
-logged and never fails the call.
+logged and never fails the call. Nor can a group hold a call past its deadline: a driver
+busy with a huge action (a 10 MB ``fill``) answers late, so opening or closing a group waits
+:data:`GROUP_WAIT_S` at most and then leaves the request to finish on its own.
 """
 
 from __future__ import annotations
@@ -23,11 +25,15 @@ from playwright.sync_api import Page as Page
 from .._act_decision import DoAction
 from .._trace_names import action_group_name
 from ..dom import Snapshot
+from ._deadline import within_or_later
 
 logger = logging.getLogger("stagehand_py")
 
 # Characters of a group name kept: the trace viewer shows one line per group.
 MAX_GROUP_CHARS = 160
+# The longest a call waits for the driver to open or close a group (measured: a group end
+# queued behind a 10 MB fill answered 0.3-0.9 s after the call's deadline).
+GROUP_WAIT_S = 0.1
 
 
 def group_name(name: str, redact: Callable[[str], str]) -> str:
@@ -65,7 +71,8 @@ class TraceGroup:
         __tracebackhide__ = True
         try:
             self._tracing = self._page.context.tracing
-            self._tracing.group(self.name)
+            # Opened unless it failed in time (one still pending gets its end all the same).
+            within_or_later(self._tracing, "group", GROUP_WAIT_S, self.name)
             self._opened = True
         except PlaywrightError as exc:
             logger.debug("stagehand_py: no trace group (%s)", _first_line(exc))
@@ -82,7 +89,7 @@ class TraceGroup:
             return
         self._opened = False
         try:
-            self._tracing.group_end()
+            within_or_later(self._tracing, "group_end", GROUP_WAIT_S)
         except PlaywrightError as error:
             # The page or its browser went away inside the group: nothing left to close.
             logger.debug("stagehand_py: trace group not closed (%s)", _first_line(error))

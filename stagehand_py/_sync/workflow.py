@@ -79,6 +79,8 @@ class WorkflowRun:
         self.sitemaps = sitemaps or SitemapFetcher()
         self.items: list[WorkflowItem] = []
         self._find_page: set[int] = set()
+        # The URL each item started on: its stored flow is keyed by it (see find_flow).
+        self._start_urls: dict[int, str] = {}
         self.checklist_replayed = False
         self._started_at = _now()
         agent = settings.agent.updated(
@@ -190,7 +192,7 @@ class WorkflowRun:
 
     def _run_item(self, position: int, item: WorkflowItem) -> None:
         run = self.run
-        start_url = run.page.url
+        start_url = self._start_urls[item.id] = run.page.url
         if self._replay(item):
             return
         run.begin(
@@ -219,6 +221,8 @@ class WorkflowRun:
         run = self.run
         last = _last_error(run.steps[-1]) if run.steps else None
         can_escalate = run.emergency.pending()
+        if not can_escalate:
+            run.escalate_now(item.attempts + 1)  # a trigger that can switch nothing: recorded
         if run.gave_up and not can_escalate:
             return "TARGET_NOT_FOUND", f"the model says it cannot be done: {run.gave_up}"
         if run.consecutive_failures >= self.settings.agent.max_failures and not can_escalate:
@@ -292,9 +296,12 @@ class WorkflowRun:
         self.history.record_flow(start_url, flow, secret_values=self.variables.secret_values())
 
     def _remember_failure(self, item: WorkflowItem) -> None:
+        """Record where ``item`` failed, and forget its stored flow: the one keyed by the page
+        the item started on (the flow a later run would replay), not where it ended."""
         if self.history is None:
             return
         url = self.run.page.url
+        start_url = self._start_urls.get(item.id, url)
         failure = FailureRecord(
             item=item.text,
             code=item.code or "GOAL_NOT_REACHED",
@@ -303,7 +310,7 @@ class WorkflowRun:
             recorded_at=self.history.now(),
         )
         self.history.record_failure(url, failure, secret_values=self.variables.secret_values())
-        self.history.remove_flow(url, item.text)
+        self.history.remove_flow(start_url, item.text)
 
     # ----------------------------------------------------------------- sitemap hints
     def _hints(self, item: WorkflowItem) -> str:

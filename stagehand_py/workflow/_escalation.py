@@ -164,9 +164,14 @@ def plan_escalation(
     """What escalating changes: the fallback model when there is one (``fallback_model``
     names it; ``None`` when none is configured) and the DOM view instead of the tree."""
     notes = []
-    if fallback_model is None:
+    if fallback_model is None and view == "dom":
+        notes.append(
+            "nothing could be switched: no fallback_model is configured and the page is "
+            "already read as DOM"
+        )
+    elif fallback_model is None:
         notes.append("no fallback_model is configured: the model stays")
-    if view == "dom":
+    elif view == "dom":
         notes.append("the page is already read as DOM")
     return Escalation(
         trigger=trigger,
@@ -182,5 +187,6 @@ def plan_escalation(
 
 
 def changes_anything(escalation: Escalation) -> bool:
-    """Whether applying ``escalation`` switches the model or the view (else it is not made)."""
+    """Whether applying ``escalation`` switches the model or the view. One that switches
+    nothing is still recorded (its note says so), but the run goes on as it was."""
     return escalation.model_switched or escalation.view_after != escalation.view_before

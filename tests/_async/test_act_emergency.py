@@ -142,3 +142,24 @@ async def test_act_escalates_after_a_stall_on_the_test_clock(
     assert len(small.requests) == 1 and is_aria(sections(small)[0])
     assert [r.options.kind for r in large.requests] == ["act", "verify"]
     assert not any(is_aria(s) for s in sections(large))
+
+
+async def test_an_act_escalation_that_can_switch_nothing_is_recorded_and_says_so(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    # Already the DOM view and no fallback model: the trigger fires, nothing can switch.
+    small = AsyncFunctionLLM(lambda m, t: do_action(9999, "click"), model="small")
+    page = await bookshop(async_page, pages_url, llm=small, max_reasks=3)
+
+    result = await page.act(f"「{QUERY}」を検索する", raise_on_failure=False)
+
+    assert not result.success and result.code == "NO_USABLE_REPLY"
+    [escalation] = result.escalations
+    assert (escalation.trigger, escalation.attempt) == ("failures", 1)
+    assert not escalation.model_switched and escalation.model_after == "small"
+    assert (escalation.view_before, escalation.view_after) == ("dom", "dom")
+    assert escalation.note.startswith("nothing could be switched")
+    # The loop went on as it was: one act request per try, all in the DOM view.
+    assert [r.options.kind for r in small.requests] == ["act"] * 4
+    assert not any(is_aria(s) for s in sections(small))
+    assert page.stagehand.history[-1].success is False

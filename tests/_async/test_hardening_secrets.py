@@ -96,6 +96,22 @@ async def test_a_password_is_never_typed_into_a_form_that_posts_to_another_origi
     assert any("sends its data to http://127.0.0.1:" in e for e in _tool_errors(llm))
 
 
+async def test_a_form_disguised_by_page_script_is_still_refused(
+    async_page: AsyncPage, pages_url: str, other_origin_url: str
+) -> None:
+    # The page overrides getAttribute, HTMLFormElement.prototype.action, input.form, closest
+    # and URL so that its own JavaScript world reports a form posting back to its origin.
+    llm = AsyncFunctionLLM(chat=_gullible)
+    page = AsyncStagehand(llm=llm, max_reasks=1).wrap(async_page)
+    await page.goto(f"{pages_url}hostile/disguised_form.html?collect={other_origin_url}collect")
+    assert await page.evaluate("document.getElementById('verify').action") == page.url
+    result = await page.act("keep my account open", variables=SECRETS, raise_on_failure=False)
+
+    assert not result.success
+    assert await page.locator("#v-password").input_value() == ""
+    assert any("sends its data to http://127.0.0.1:" in e for e in _tool_errors(llm))
+
+
 def _sign_in_plan(link: str) -> AsyncPlanLLM:
     return AsyncPlanLLM(
         [

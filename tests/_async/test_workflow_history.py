@@ -120,6 +120,38 @@ async def test_a_stored_flow_that_no_longer_holds_goes_back_to_the_model(
     assert again.items[0].attempts == 2
 
 
+async def test_an_item_that_fails_elsewhere_forgets_the_flow_of_the_page_it_started_on(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path
+) -> None:
+    history = WorkflowHistory(tmp_path)
+    search = [Do("fill", r"^<searchbox", text="プログラミング本"), Do("click", r"^<button>検索")]
+    plan = WorkflowPlan(CHECKLIST[:1], {1: [search]}, DONE_WHEN)
+    page = AsyncStagehand(llm=AsyncFunctionLLM(structured=plan), history_dir=history).wrap(
+        async_page
+    )
+    start = pages_url + "workflow/index.html"
+    await page.goto(start)
+    assert (await page.workflow("「プログラミング本」を検索する", sitemap=False)).success
+    assert history.find_flow(start, "「プログラミング本」を検索する") is not None
+
+    # The stored flow drifts; the model then wanders to another page and the item fails there.
+    await page.goto(start)
+    await page.evaluate(
+        "() => { const q = document.getElementById('q'); q.id = 'keyword'; q.name = 'keyword';"
+        " q.placeholder = '何をお探しですか'; document.querySelector('label').remove(); }"
+    )
+    plan.steps[1] = [[Do("click", r"^<link[^>]*>新刊")], [Do("wait", seconds=0)]]
+    plan.position.clear()
+    again = await page.workflow("「プログラミング本」を検索する", sitemap=False, max_attempts=2)
+
+    assert not again.success and "results.html" in page.url
+    [failure] = history.site("127.0.0.1").failures
+    assert failure.url.endswith("/workflow/results.html")  # where it failed
+    # The flow forgotten is the one a later run starting on the same page would replay.
+    assert history.find_flow(start, "「プログラミング本」を検索する") is None
+    assert WorkflowHistory(tmp_path).find_flow(start, "「プログラミング本」を検索する") is None
+
+
 async def test_a_failed_item_is_recorded_with_its_code_page_and_message(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:

@@ -97,6 +97,22 @@ def test_a_password_is_never_typed_into_a_form_that_posts_to_another_origin(
     assert any("sends its data to http://127.0.0.1:" in e for e in _tool_errors(llm))
 
 
+def test_a_form_disguised_by_page_script_is_still_refused(
+    sync_page: Page, pages_url: str, other_origin_url: str
+) -> None:
+    # The page overrides getAttribute, HTMLFormElement.prototype.action, input.form, closest
+    # and URL so that its own JavaScript world reports a form posting back to its origin.
+    llm = FunctionLLM(chat=_gullible)
+    page = Stagehand(llm=llm, max_reasks=1).wrap(sync_page)
+    page.goto(f"{pages_url}hostile/disguised_form.html?collect={other_origin_url}collect")
+    assert page.evaluate("document.getElementById('verify').action") == page.url
+    result = page.act("keep my account open", variables=SECRETS, raise_on_failure=False)
+
+    assert not result.success
+    assert page.locator("#v-password").input_value() == ""
+    assert any("sends its data to http://127.0.0.1:" in e for e in _tool_errors(llm))
+
+
 def _sign_in_plan(link: str) -> PlanLLM:
     return PlanLLM(
         [

@@ -112,7 +112,11 @@ def test_low_confidence_over_five_attempts_escalates(
     [escalation] = result.escalations
     assert escalation.trigger == "low_confidence" and escalation.attempt == 6
     assert "average confidence 0.10 over the last 5 attempts" in escalation.detail
+    assert (escalation.model_before, escalation.model_after) == ("small", "large")
+    assert (escalation.view_before, escalation.view_after) == ("aria", "dom")
     assert len(agent_states(small)) == 5 and len(agent_states(large)) == 2
+    assert all(is_aria(s) for s in agent_states(small))
+    assert not any(is_aria(s) for s in agent_states(large))
     assert result.items[0].actions[0].confidence == 0.1
 
 
