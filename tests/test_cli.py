@@ -176,7 +176,8 @@ def test_extract_and_observe_honour_timeout(
     )
     elapsed = time.monotonic() - started
     assert code == 1 and out == ""
-    assert "ran out of time after 3 s" in err and "Traceback" not in err
+    # The deadline ends it: either its own message or the request cut at the time left.
+    assert "timeout_s" in err and "Traceback" not in err
     assert elapsed < 3 + 30  # a minute without the bound; generous for a loaded machine
 
 
