@@ -25,6 +25,7 @@ class Route:
     etag: str = ""
     last_modified: str = ""
     hang: bool = False
+    delay_s: float = 0.0  # the server answers this late (a slow download)
 
 
 @dataclass
@@ -52,6 +53,8 @@ def _handler(site: SiteServer) -> type[http.server.BaseHTTPRequestHandler]:
             if route.hang:
                 site.release.wait(_HANG_LIMIT_S)
                 return
+            if route.delay_s:
+                site.release.wait(route.delay_s)
             fresh = (route.etag and self.headers.get("If-None-Match") == route.etag) or (
                 route.last_modified and self.headers.get("If-Modified-Since") == route.last_modified
             )

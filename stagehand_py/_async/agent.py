@@ -369,6 +369,7 @@ class AsyncAgentRun:
             clock=self.clock,
             llm=self._llm,
             checkpoint=self._checkpoint,
+            downloads=self._downloads,
         )
         try:
             await run_batch(context, output.actions, record)

@@ -44,8 +44,9 @@ from ..agent._clock import RunClock, StepFailed, StepTimedOut
 from ..agent._history import ActionOutcome, redacted
 from ..agent._navigation import domain_allowed, navigation_problem
 from ..agent._settings import AgentSettings
+from ..dom import Element
 from ..llm._usage import Usage
-from .agent_observe import Observation, open_pages, same_page
+from .agent_observe import AsyncDownloadTracker, Observation, open_pages, same_page
 from .executor import perform, scroll
 from .extract import extract
 from .llm.base import AsyncLLM
@@ -68,6 +69,11 @@ class AsyncActionContext:
     checkpoint: Callable[[], Awaitable[None]]
     usage: Usage = field(default_factory=Usage)
     settled: bool = True  # False when the page may still be moving after the last action
+    downloads: AsyncDownloadTracker | None = None  # the run's, to wait for a link's download
+
+
+# How long a click on a download link waits for its download to start (server answer time).
+_DOWNLOAD_START_MS = 5000
 
 
 def _element_call(action: ElementAction) -> tuple[str, list[str]]:
@@ -146,6 +152,7 @@ async def _element_action(
     if refused is not None:
         outcome.status, outcome.error = "error", refused
         return
+    downloads_seen = await _download_link_clicked(ctx, element, method)
     performed = await perform(
         ctx.page,
         method=method,
@@ -157,6 +164,12 @@ async def _element_action(
         settle_timeout_ms=ctx.clock.cap_ms(ctx.settings.settle_timeout_ms),
         tag=element.tag,
     )
+    if downloads_seen is not None and ctx.downloads is not None:
+        started = await ctx.downloads.wait_for_start(
+            performed.page, downloads_seen, ctx.clock.cap_ms(_DOWNLOAD_START_MS)
+        )
+        if not started:
+            outcome.note = "a download link: no download started"
     outcome.selector = ctx.variables.redact(performed.selector)
     outcome.selectors = [ctx.variables.redact(s) for s in element.selectors]
     outcome.frame = [ctx.variables.redact(s) for s in element.frame]
@@ -166,6 +179,21 @@ async def _element_action(
         outcome.note = "clicked through its label"
     ctx.page = performed.page
     ctx.settled = True
+
+
+async def _download_link_clicked(
+    ctx: AsyncActionContext, element: Element, method: str
+) -> int | None:
+    """For a click on an ``<a download>`` link: the downloads seen before it (the click
+    returns before the download starts); None for any other action."""
+    if method != "click" or element.tag != "a" or ctx.downloads is None:
+        return None
+    try:
+        locator, _ = await locate_selectors(ctx.page, element.frame, element.selectors)
+        marked = await locator.get_attribute("download", timeout=ctx.clock.cap_ms(2000))
+    except (PageError, PlaywrightError):
+        return None  # perform() reports a missing element itself
+    return ctx.downloads.started if marked is not None else None
 
 
 async def _scroll(ctx: AsyncActionContext, action: ScrollAction, outcome: ActionOutcome) -> None:

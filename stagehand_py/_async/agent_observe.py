@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -143,6 +144,10 @@ async def _secret_locators(
     return masks
 
 
+# How often a wait for a download that is about to start looks again.
+_DOWNLOAD_POLL_MS = 50
+
+
 class AsyncDownloadTracker:
     """Collects the downloads any tab of the context starts; saves them between steps."""
 
@@ -152,6 +157,7 @@ class AsyncDownloadTracker:
         self._watched: list[AsyncPage] = []
         self._context: Any = None
         self.saved: list[str] = []
+        self.started = 0  # downloads seen so far (events), saved or not
 
     def attach(self, page: AsyncPage) -> None:
         self._context = page.context
@@ -172,6 +178,20 @@ class AsyncDownloadTracker:
 
     def _on_download(self, download: AsyncDownload) -> None:
         self._pending.append(download)
+        self.started += 1
+
+    async def wait_for_start(self, page: AsyncPage, seen: int, timeout_ms: float) -> bool:
+        """Wait (at most ``timeout_ms``) until a download beyond the first ``seen`` has
+        started. A click on an ``<a download>`` link returns at once, and the browser starts
+        the download only when the server answers: without this, a run that ends right after
+        the click would never see its file. Playwright delivers events while it waits."""
+        end = time.monotonic() + timeout_ms / 1000
+        while self.started <= seen and time.monotonic() < end:
+            try:
+                await page.wait_for_timeout(_DOWNLOAD_POLL_MS)
+            except PlaywrightError:  # the page closed meanwhile
+                return False
+        return self.started > seen
 
     def _target_dir(self) -> Path:
         if self._directory is None:

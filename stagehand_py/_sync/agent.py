@@ -370,6 +370,7 @@ class AgentRun:
             clock=self.clock,
             llm=self._llm,
             checkpoint=self._checkpoint,
+            downloads=self._downloads,
         )
         try:
             run_batch(context, output.actions, record)

@@ -45,8 +45,9 @@ from ..agent._clock import RunClock, StepFailed, StepTimedOut
 from ..agent._history import ActionOutcome, redacted
 from ..agent._navigation import domain_allowed, navigation_problem
 from ..agent._settings import AgentSettings
+from ..dom import Element
 from ..llm._usage import Usage
-from .agent_observe import Observation, open_pages, same_page
+from .agent_observe import DownloadTracker, Observation, open_pages, same_page
 from .executor import perform, scroll
 from .extract import extract
 from .llm.base import LLM
@@ -69,6 +70,11 @@ class ActionContext:
     checkpoint: Callable[[], None]
     usage: Usage = field(default_factory=Usage)
     settled: bool = True  # False when the page may still be moving after the last action
+    downloads: DownloadTracker | None = None  # the run's, to wait for a link's download
+
+
+# How long a click on a download link waits for its download to start (server answer time).
+_DOWNLOAD_START_MS = 5000
 
 
 def _element_call(action: ElementAction) -> tuple[str, list[str]]:
@@ -147,6 +153,7 @@ def _element_action(
     if refused is not None:
         outcome.status, outcome.error = "error", refused
         return
+    downloads_seen = _download_link_clicked(ctx, element, method)
     performed = perform(
         ctx.page,
         method=method,
@@ -158,6 +165,12 @@ def _element_action(
         settle_timeout_ms=ctx.clock.cap_ms(ctx.settings.settle_timeout_ms),
         tag=element.tag,
     )
+    if downloads_seen is not None and ctx.downloads is not None:
+        started = ctx.downloads.wait_for_start(
+            performed.page, downloads_seen, ctx.clock.cap_ms(_DOWNLOAD_START_MS)
+        )
+        if not started:
+            outcome.note = "a download link: no download started"
     outcome.selector = ctx.variables.redact(performed.selector)
     outcome.selectors = [ctx.variables.redact(s) for s in element.selectors]
     outcome.frame = [ctx.variables.redact(s) for s in element.frame]
@@ -167,6 +180,21 @@ def _element_action(
         outcome.note = "clicked through its label"
     ctx.page = performed.page
     ctx.settled = True
+
+
+def _download_link_clicked(
+    ctx: ActionContext, element: Element, method: str
+) -> int | None:
+    """For a click on an ``<a download>`` link: the downloads seen before it (the click
+    returns before the download starts); None for any other action."""
+    if method != "click" or element.tag != "a" or ctx.downloads is None:
+        return None
+    try:
+        locator, _ = locate_selectors(ctx.page, element.frame, element.selectors)
+        marked = locator.get_attribute("download", timeout=ctx.clock.cap_ms(2000))
+    except (PageError, PlaywrightError):
+        return None  # perform() reports a missing element itself
+    return ctx.downloads.started if marked is not None else None
 
 
 def _scroll(ctx: ActionContext, action: ScrollAction, outcome: ActionOutcome) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,6 +145,10 @@ def _secret_locators(
     return masks
 
 
+# How often a wait for a download that is about to start looks again.
+_DOWNLOAD_POLL_MS = 50
+
+
 class DownloadTracker:
     """Collects the downloads any tab of the context starts; saves them between steps."""
 
@@ -153,6 +158,7 @@ class DownloadTracker:
         self._watched: list[Page] = []
         self._context: Any = None
         self.saved: list[str] = []
+        self.started = 0  # downloads seen so far (events), saved or not
 
     def attach(self, page: Page) -> None:
         self._context = page.context
@@ -173,6 +179,20 @@ class DownloadTracker:
 
     def _on_download(self, download: Download) -> None:
         self._pending.append(download)
+        self.started += 1
+
+    def wait_for_start(self, page: Page, seen: int, timeout_ms: float) -> bool:
+        """Wait (at most ``timeout_ms``) until a download beyond the first ``seen`` has
+        started. A click on an ``<a download>`` link returns at once, and the browser starts
+        the download only when the server answers: without this, a run that ends right after
+        the click would never see its file. Playwright delivers events while it waits."""
+        end = time.monotonic() + timeout_ms / 1000
+        while self.started <= seen and time.monotonic() < end:
+            try:
+                page.wait_for_timeout(_DOWNLOAD_POLL_MS)
+            except PlaywrightError:  # the page closed meanwhile
+                return False
+        return self.started > seen
 
     def _target_dir(self) -> Path:
         if self._directory is None:

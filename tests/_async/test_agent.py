@@ -20,6 +20,7 @@ from stagehand_py import AsyncStagehand, AsyncStagehandPage
 from stagehand_py.llm import ChatResponse, Message, RequestOptions, ToolSpec
 from stagehand_py.testing import AsyncFunctionLLM
 from tests.agent_plan import AgentPlan, Do, answer, done
+from tests.site_server import Route, site_server
 
 SEARCH_BOX = r"^<input[^>]*search"
 
@@ -259,6 +260,25 @@ async def test_a_download_is_saved_and_listed_in_the_next_state(
     assert "Paper lantern lamp,24.50" in Path(saved).read_text()
     assert result.steps[0].downloads == [saved]
     assert f"Files downloaded since the last step: {saved}" in plan.states[1]
+
+
+async def test_a_download_the_server_starts_late_is_waited_for_and_saved(
+    async_page: AsyncPage, tmp_path: Path
+) -> None:
+    # The click on an <a download> link returns at once; the browser starts the download
+    # only when the server answers, here after the run's last step would already be over.
+    page_html = b'<!doctype html><title>Prices</title><a href="/prices.csv" download>Prices</a>'
+    plan = AgentPlan([Do("click", r"^<(a\b[^>]*|link)>Prices")], done("downloaded"))
+    page = AsyncStagehand(llm=AsyncFunctionLLM(structured=plan)).wrap(async_page)
+    with site_server() as site:
+        site.routes["/"] = Route(page_html, content_type="text/html")
+        site.routes["/prices.csv"] = Route(b"lamp,24.50\n", content_type="text/csv", delay_s=1.5)
+        await page.goto(site.url + "/")
+        result = await page.agent("Get the price list.", downloads_dir=str(tmp_path))
+
+    assert result.success, result.summary()
+    assert result.steps[0].downloads == result.downloads == [str(tmp_path / "prices.csv")]
+    assert (tmp_path / "prices.csv").read_text() == "lamp,24.50\n"
 
 
 async def test_the_token_budget_cuts_old_history_but_never_system_or_task(
