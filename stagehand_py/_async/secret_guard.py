@@ -2,13 +2,16 @@
 
 The field's origin is Playwright's view of the frame the element lives in (a page script can
 change what ``location`` says, not which document a frame holds); ``about:blank`` and
-``srcdoc`` frames take their parent's, as the browser does. The rest (type, autocomplete,
-labels, where the form submits) is read from the DOM through Playwright's locators, whose
-queries and attribute reads run in Playwright's own isolated JavaScript world: a page script
-that overrides ``getAttribute``, ``HTMLFormElement.prototype.action``, ``element.form``,
-``closest`` or ``URL`` in its world changes nothing there. Relative form targets are resolved
-here (:func:`urllib.parse.urljoin`) against the frame's URL and the document's ``<base>``.
-This module is the one place that gathers these facts.
+``srcdoc`` frames take their parent's, as the browser does. Where the field's form submits
+is read through Playwright's locators, whose queries and attribute reads run in Playwright's
+own isolated JavaScript world: a page script that overrides ``getAttribute``,
+``HTMLFormElement.prototype.action``, ``element.form``, ``closest`` or ``URL`` in its world
+changes nothing there. Relative form targets are resolved here (:func:`urllib.parse.urljoin`)
+against the frame's URL and the document's ``<base>``. What the field looks like (type,
+autocomplete, labels: the plausibility rules) is read in one call in the page's world
+(``dom/field_facts.js``): a page could disguise it, but that cannot send a value to another
+origin, and the page's own script can read its own fields anyway. This module is the one
+place that gathers these facts.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from playwright.async_api import Page as AsyncPage
 from .._errors import PageError
 from .._secret_scope import FieldFacts, refusal
 from .._variables import Variables
-from ..dom import Element
+from ..dom import Element, load_js
 from .locate import locate_selectors
 
 logger = logging.getLogger("stagehand_py")
@@ -43,40 +46,14 @@ def _frame_url(frame: AsyncFrame | None) -> str:
     return ""
 
 
-# How many related elements (labels, submit buttons) are read at most.
+# How many submit buttons with a formaction are read at most.
 _MAX_RELATED = 10
-_ATTRIBUTES = (
-    "type",
-    "role",
-    "autocomplete",
-    "name",
-    "id",
-    "placeholder",
-    "aria-label",
-    "aria-labelledby",
-    "form",
-    "contenteditable",
-)
-_FIELD_TAGS = ("input", "textarea", "select")
-_SEARCH = (
-    'xpath=ancestor-or-self::*[local-name()="search" or '
-    'translate(normalize-space(@role), "SEARCH", "search")="search"]'
-)
 
 
 def _css_string(value: str) -> str:
     """``value`` as a quoted CSS string (for ``[id=...]`` selectors)."""
     escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ")
     return f'"{escaped}"'
-
-
-async def _texts(found: AsyncLocator, timeout_ms: float) -> list[str]:
-    count = min(await found.count(), _MAX_RELATED)
-    texts = []
-    for i in range(count):
-        text = await found.nth(i).text_content(timeout=timeout_ms)
-        texts.append(" ".join((text or "").split())[:200])
-    return texts
 
 
 async def _attribute(found: AsyncLocator, name: str, timeout_ms: float) -> str | None:
@@ -91,6 +68,9 @@ async def _form_targets(
     forms = [field.locator("xpath=ancestor::form[1]")]
     if form_id:  # form="id": the form owner is that form, wherever it is
         forms.append(frame.locator(f"form[id={_css_string(form_id)}]").first)
+    forms = [form for form in forms if await form.count()]
+    if not forms:
+        return ()
     base = doc_url
     bases = frame.locator("base[href]")
     if await bases.count():
@@ -102,8 +82,6 @@ async def _form_targets(
 
     targets: list[str] = []
     for form in forms:
-        if not await form.count():
-            continue
         targets.append(resolve(await _attribute(form, "action", timeout_ms)))
         buttons = [form.locator("[formaction]")]
         owner_id = await _attribute(form, "id", timeout_ms)
@@ -117,46 +95,32 @@ async def _form_targets(
 
 
 async def field_facts(locator: AsyncLocator, *, timeout_ms: float) -> FieldFacts:
-    """What the DOM says about the element ``locator`` resolves to, read where page script
-    cannot intercept it (Playwright's isolated world; see the module's docstring)."""
+    """What the element ``locator`` resolves to is, and where its form sends its data (see
+    the module's docstring for which facts the page could disguise and which it cannot)."""
     handle = await locator.element_handle(timeout=timeout_ms)
     try:
         frame = await handle.owner_frame()
+        raw = await handle.evaluate(load_js("field_facts.js"))
     finally:
         await handle.dispose()
     if frame is None:
         raise PlaywrightError("the element is no longer in a frame")
     frame_url = _frame_url(frame)
-    field = locator.first
-    attrs = {name: await field.get_attribute(name, timeout=timeout_ms) for name in _ATTRIBUTES}
-    text = {name: value or "" for name, value in attrs.items()}
-    tag = ""
-    for candidate in _FIELD_TAGS:
-        if await field.locator(f"xpath=self::{candidate}").count():
-            tag = candidate
-            break
-    kind = text["type"]
-    if not kind and attrs["contenteditable"] is not None:
-        kind = "" if text["contenteditable"].strip().lower() == "false" else "contenteditable"
-    labels: list[str] = []
-    if text["id"]:
-        labels += await _texts(frame.locator(f"label[for={_css_string(text['id'])}]"), timeout_ms)
-    labels += await _texts(field.locator("xpath=ancestor::label"), timeout_ms)
-    for label_id in text["aria-labelledby"].split()[:_MAX_RELATED]:
-        labels += await _texts(frame.locator(f"[id={_css_string(label_id)}]").first, timeout_ms)
     return FieldFacts(
         frame_url=frame_url,
-        tag=tag,
-        type=kind.lower(),
-        role=text["role"].lower(),
-        autocomplete=text["autocomplete"].lower(),
-        name=text["name"],
-        id=text["id"],
-        placeholder=text["placeholder"],
-        aria_label=text["aria-label"],
-        labels=tuple(labels),
-        in_search_form=bool(await field.locator(_SEARCH).count()),
-        form_targets=await _form_targets(field, frame, text["form"], frame_url, timeout_ms),
+        tag=str(raw.get("tag", "")),
+        type=str(raw.get("type", "")),
+        role=str(raw.get("role", "")),
+        autocomplete=str(raw.get("autocomplete", "")),
+        name=str(raw.get("name", "")),
+        id=str(raw.get("id", "")),
+        placeholder=str(raw.get("placeholder", "")),
+        aria_label=str(raw.get("ariaLabel", "")),
+        labels=tuple(str(label) for label in raw.get("labels", [])),
+        in_search_form=bool(raw.get("inSearchForm", False)),
+        form_targets=await _form_targets(
+            locator.first, frame, str(raw.get("form", "")), frame_url, timeout_ms
+        ),
     )
 
 
