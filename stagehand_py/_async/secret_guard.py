@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame as AsyncFrame
@@ -64,25 +64,34 @@ async def _form_targets(
     field: AsyncLocator, frame: AsyncFrame, form_id: str, doc_url: str, timeout_ms: float
 ) -> tuple[str, ...]:
     """Absolute URLs the field's form submits to: its ``action`` (empty: the document's URL)
-    and each submit button's ``formaction``, resolved against the document's base URL."""
+    and each submit button's ``formaction``, resolved against the document's base URL. Each
+    read is a round trip to the browser, so the common case (one form, no ``formaction``, an
+    absolute or empty action) takes three."""
     forms = [field.locator("xpath=ancestor::form[1]")]
     if form_id:  # form="id": the form owner is that form, wherever it is
         forms.append(frame.locator(f"form[id={_css_string(form_id)}]").first)
     forms = [form for form in forms if await form.count()]
     if not forms:
         return ()
-    base = doc_url
-    bases = frame.locator("base[href]")
-    if await bases.count():
-        base = urljoin(doc_url, (await _attribute(bases, "href", timeout_ms) or "").strip())
+    base: str | None = None
 
-    def resolve(value: str | None) -> str:
+    async def resolve(value: str | None) -> str:
+        nonlocal base
         value = (value or "").strip()
-        return urljoin(base, value) if value else doc_url
+        if not value:
+            return doc_url
+        if urlsplit(value).scheme:  # absolute: no base needed
+            return urljoin(doc_url, value)
+        if base is None:
+            bases = frame.locator("base[href]")
+            href = await _attribute(bases, "href", timeout_ms) if await bases.count() else None
+            base = urljoin(doc_url, (href or "").strip())
+        return urljoin(base, value)
 
-    targets: list[str] = []
+    targets = [await resolve(await _attribute(form, "action", timeout_ms)) for form in forms]
+    if not await frame.locator("[formaction]").count():
+        return tuple(targets)
     for form in forms:
-        targets.append(resolve(await _attribute(form, "action", timeout_ms)))
         buttons = [form.locator("[formaction]")]
         owner_id = await _attribute(form, "id", timeout_ms)
         if owner_id:
@@ -90,7 +99,7 @@ async def _form_targets(
         for found in buttons:
             for i in range(min(await found.count(), _MAX_RELATED)):
                 value = await found.nth(i).get_attribute("formaction", timeout=timeout_ms)
-                targets.append(resolve(value))
+                targets.append(await resolve(value))
     return tuple(targets)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame as Frame
@@ -65,25 +65,34 @@ def _form_targets(
     field: Locator, frame: Frame, form_id: str, doc_url: str, timeout_ms: float
 ) -> tuple[str, ...]:
     """Absolute URLs the field's form submits to: its ``action`` (empty: the document's URL)
-    and each submit button's ``formaction``, resolved against the document's base URL."""
+    and each submit button's ``formaction``, resolved against the document's base URL. Each
+    read is a round trip to the browser, so the common case (one form, no ``formaction``, an
+    absolute or empty action) takes three."""
     forms = [field.locator("xpath=ancestor::form[1]")]
     if form_id:  # form="id": the form owner is that form, wherever it is
         forms.append(frame.locator(f"form[id={_css_string(form_id)}]").first)
     forms = [form for form in forms if form.count()]
     if not forms:
         return ()
-    base = doc_url
-    bases = frame.locator("base[href]")
-    if bases.count():
-        base = urljoin(doc_url, (_attribute(bases, "href", timeout_ms) or "").strip())
+    base: str | None = None
 
     def resolve(value: str | None) -> str:
+        nonlocal base
         value = (value or "").strip()
-        return urljoin(base, value) if value else doc_url
+        if not value:
+            return doc_url
+        if urlsplit(value).scheme:  # absolute: no base needed
+            return urljoin(doc_url, value)
+        if base is None:
+            bases = frame.locator("base[href]")
+            href = _attribute(bases, "href", timeout_ms) if bases.count() else None
+            base = urljoin(doc_url, (href or "").strip())
+        return urljoin(base, value)
 
-    targets: list[str] = []
+    targets = [resolve(_attribute(form, "action", timeout_ms)) for form in forms]
+    if not frame.locator("[formaction]").count():
+        return tuple(targets)
     for form in forms:
-        targets.append(resolve(_attribute(form, "action", timeout_ms)))
         buttons = [form.locator("[formaction]")]
         owner_id = _attribute(form, "id", timeout_ms)
         if owner_id:
