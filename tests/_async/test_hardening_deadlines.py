@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import AsyncStagehand, ConfigurationError, StagehandTimeoutError
@@ -42,16 +41,11 @@ class _HungLLM:
 
 
 async def _answers(page: AsyncPage) -> bool:
-    """The page's main thread runs scripts again (it was not left spinning). A script ended
-    by the interrupt can take its execution context with it; Playwright then makes a new one,
-    which the next try reaches (a few tries, not a timing margin)."""
-    for _ in range(5):
-        try:
-            return bool(await page.evaluate("1 + 1") == 2)
-        except PlaywrightError as exc:
-            if "Execution context was destroyed" not in exc.message:
-                raise
-    return False
+    """The page's main thread runs scripts again (it was not left spinning): a query that
+    runs on it answers within 2 s. (Playwright's isolated world: when the interrupt stopped
+    one of the SDK's own page-world scripts, Playwright's page-world context can stay lost,
+    a known limit noted in the README.)"""
+    return await page.locator("body").text_content(timeout=2000) is not None
 
 
 async def test_a_page_that_spins_after_a_click_is_stopped_at_the_deadline(

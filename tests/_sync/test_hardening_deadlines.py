@@ -43,16 +43,11 @@ class _HungLLM:
 
 
 def _answers(page: Page) -> bool:
-    """The page's main thread runs scripts again (it was not left spinning). A script ended
-    by the interrupt can take its execution context with it; Playwright then makes a new one,
-    which the next try reaches (a few tries, not a timing margin)."""
-    for _ in range(5):
-        try:
-            return bool(page.evaluate("1 + 1") == 2)
-        except PlaywrightError as exc:
-            if "Execution context was destroyed" not in exc.message:
-                raise
-    return False
+    """The page's main thread runs scripts again (it was not left spinning): a query that
+    runs on it answers within 2 s. (Playwright's isolated world: when the interrupt stopped
+    one of the SDK's own page-world scripts, Playwright's page-world context can stay lost,
+    a known limit noted in the README.)"""
+    return page.locator("body").text_content(timeout=2000) is not None
 
 
 def test_a_page_that_spins_after_a_click_is_stopped_at_the_deadline(
