@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
 from stagehand_py import Stagehand, ConfigurationError, StagehandTimeoutError
