@@ -234,11 +234,12 @@ def act_on(
     description = describe_step(
         decision.method, shown_args, run.variables.redact(decision.step), line
     )
+    kept = run.variables.without_secrets(element.selectors)
     record = ActionRecord(
         method=decision.method,
         selector=run.variables.redact(performed.selector),
         # A selector quoting the page's echo of a value cannot be redacted and still work.
-        selectors=run.variables.without_secrets(element.selectors),
+        selectors=kept,
         frame=list(element.frame),
         arguments=safe_args,
         element=decision.element,
@@ -246,7 +247,7 @@ def act_on(
         reason=run.variables.redact(decision.why),
         url=run.variables.redact(run.page.url),
         confidence=decision.confidence,
-        ladder=readable_ladder(element.view, element.selectors, element.frame),
+        ladder=readable_ladder(element.view, kept, element.frame),
     )
     run.record_step(record, element, safe_args, fingerprint, decision.confidence)
     if performed.opened:

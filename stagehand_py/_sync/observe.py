@@ -84,7 +84,7 @@ def _to_result(
         element=item.element,
         selectors=selectors,
         frame=list(element.frame),
-        ladder=readable_ladder(element.view, element.selectors, element.frame),
+        ladder=readable_ladder(element.view, selectors, element.frame),
     )
 
 

@@ -26,6 +26,8 @@ from tests.agent_plan import AgentPlan, Do, done, state_text
 
 EMAIL, PASSWORD = secret_values.EMAIL, secret_values.PASSWORD
 SECRETS = {"email": EMAIL, "password": PASSWORD}
+EMAIL_FIELD = r'(?i)^<(?:input\b[^>]*type="email"|textbox\b.*email)'  # a DOM or aria line
+EMAIL_FIELD = r'(?i)^<(?:input\b[^>]*type="email"|textbox\b.*email)'  # DOM or aria line
 
 
 def _leaks(texts: list[str]) -> list[str]:
@@ -281,6 +283,51 @@ async def test_no_form_of_a_value_leaves_in_any_artefact_across_calls(
     published = [result.model_dump_json(), *(c.summary() for c in page.stagehand.history)]
     assert not _leaks(outgoing + published)
     assert len(later.requests) == 2 and "<|EMAIL|>" in outgoing[-1]
+
+
+@pytest.mark.parametrize("mode", ["dom", "aria"])
+async def test_a_selector_or_ladder_rung_quoting_an_echoed_value_is_kept_nowhere(
+    async_page: AsyncPage, pages_url: str, mode: str, tmp_path: Any
+) -> None:
+    # The page echoes the typed email in the "Continue as ..." button: in aria mode its
+    # accessible name is a rung of the ladder (getByRole(..., name=...)), in DOM mode a
+    # text-anchored XPath. Neither may reach the result, the observe result, history or cache.
+    plan = AsyncPlanLLM(
+        [
+            Step("fill", EMAIL_FIELD, ["<|EMAIL|>"], completed=False),
+            Step("click", r"^<button\b.*Subscribe", completed=False),
+            Step("click", r"^<button\b.*Continue as <\|EMAIL"),
+        ]
+    )
+    switch = _Switch(plan)
+    stagehand = AsyncStagehand(llm=switch, snapshot=mode, cache_dir=tmp_path / "cache")
+    page = stagehand.wrap(async_page)
+    await page.goto(pages_url + "hostile/echo.html")
+    result = await page.act("subscribe with <|EMAIL|> and continue", variables={"email": EMAIL})
+    assert result.success, result.message
+    assert await page.locator("#continued").inner_text() == "Welcome aboard."
+    continued = result.actions[2]
+    assert continued.selectors, "the button kept at least one rung that does not quote it"
+    if mode == "aria":
+        assert continued.ladder and len(continued.ladder) == len(continued.selectors)
+
+    def pick_continue(messages: list[Message], schema: Any, context: Any) -> dict[str, Any]:
+        number = context.find("Continue as")
+        return {"elements": [{"element": number, "description": "continue", "method": "click"}]}
+
+    switch.current = AsyncFunctionLLM(structured=pick_continue)
+    [found] = await page.observe("the continue button", variables={"email": EMAIL})
+    assert found.selectors and (mode == "dom" or found.ladder)
+
+    cached = [f.read_text("utf-8") for f in (tmp_path / "cache").rglob("*") if f.is_file()]
+    published = [
+        result.model_dump_json(),
+        found.model_dump_json(),
+        *(c.summary() for c in page.stagehand.history),
+        *(c.model_dump_json() for c in page.stagehand.history),
+        *cached,
+    ]
+    assert not _leaks(published)
 
 
 async def test_a_new_tab_whose_url_carries_the_value_is_redacted_everywhere(
