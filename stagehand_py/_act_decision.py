@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from .llm._messages import ChatResponse, ToolCall
@@ -124,8 +124,14 @@ def decide(response: ChatResponse, shown_elements: Collection[int]) -> Decision:
     return decide_all(response, shown_elements)[0]
 
 
-def decide_all(response: ChatResponse, shown_elements: Collection[int]) -> list[Decision]:
-    """One decision per tool call, in the order the model made them (never empty)."""
+def decide_all(
+    response: ChatResponse,
+    shown_elements: Collection[int],
+    refused: Mapping[int, str] | None = None,
+) -> list[Decision]:
+    """One decision per tool call, in the order the model made them (never empty).
+
+    ``refused``: elements shown but not offered, with the reason told to the model."""
     if not response.tool_calls:
         return [
             InvalidReply(
@@ -134,10 +140,12 @@ def decide_all(response: ChatResponse, shown_elements: Collection[int]) -> list[
                 text=response.text,
             )
         ]
-    return [decide_call(call, shown_elements) for call in response.tool_calls]
+    return [decide_call(call, shown_elements, refused) for call in response.tool_calls]
 
 
-def decide_call(call: ToolCall, shown_elements: Collection[int]) -> Decision:
+def decide_call(
+    call: ToolCall, shown_elements: Collection[int], refused: Mapping[int, str] | None = None
+) -> Decision:
     """Interpret one tool call."""
     if call.arguments_error is not None:
         return InvalidReply(
@@ -155,10 +163,12 @@ def decide_call(call: ToolCall, shown_elements: Collection[int]) -> Decision:
             "targetNotFound.",
             call,
         )
-    return _decide_action(call, shown_elements)
+    return _decide_action(call, shown_elements, refused or {})
 
 
-def _decide_action(call: ToolCall, shown_elements: Collection[int]) -> Decision:
+def _decide_action(
+    call: ToolCall, shown_elements: Collection[int], refused: Mapping[int, str]
+) -> Decision:
     a = call.arguments
     confidence = confidence_of(a.get("confidence"))
     if isinstance(confidence, str):
@@ -178,6 +188,11 @@ def _decide_action(call: ToolCall, shown_elements: Collection[int]) -> Decision:
         return invalid(
             f"'element' must be an element number written with the digits 0-9 (as before the "
             f"colon, e.g. 12), got {raw_element!r}."
+        )
+    if element in refused:
+        return invalid(
+            f"Element {element} {refused[element]}, so it cannot be acted on. Choose another "
+            "element, call skipSection, or targetNotFound if only that element would do."
         )
     if element not in shown_elements:
         return invalid(

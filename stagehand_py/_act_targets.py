@@ -1,8 +1,9 @@
 """Pure checks on the elements a doAction targets, the same in both snapshot modes.
 
-- :func:`offered`: the element numbers of a part of the page the model may act on. An element
-  without any selector (in accessibility-tree mode: no rung of its ladder resolved to exactly
-  it) is shown but never offered, so choosing it is an unusable reply, never a guess.
+- :func:`offered`: the element numbers of a part of the page the model may act on. A disabled
+  control, or an element without any selector (in accessibility-tree mode: no rung of its
+  ladder resolved to exactly it), is shown but never offered, so choosing it is an unusable
+  reply, never a guess; :func:`refused` says why, for the re-ask.
 - :func:`canvas_choice`: a doAction on a ``<canvas>`` ends the act with CANVAS_UNSUPPORTED (the
   ADR forbids coordinate clicks and image recognition, so nothing inside one can be reached).
 - :func:`same_element`: the element of a fresh snapshot that is the one the model chose in an
@@ -20,11 +21,30 @@ from ._act_decision import Decision, DoAction
 from .dom import Element, Snapshot
 
 
-def offered(snapshot: Snapshot, chunk_indexes: Iterable[int]) -> set[int]:
-    """Numbers of the elements of ``chunk_indexes`` that have at least one selector."""
+def refusal(element: Element) -> str | None:
+    """Why a shown element cannot be acted on, or None when it can."""
+    if element.disabled or "disabled" in element.attributes:
+        return "is disabled"
+    if not element.selectors:
+        return "has no locator that finds exactly it on the page"
+    return None
+
+
+def refused(snapshot: Snapshot, chunk_indexes: Iterable[int]) -> dict[int, str]:
+    """The elements of ``chunk_indexes`` shown to the model but not offered, with the reason
+    (fed back when the model picks one: a disabled control, or one with no unique locator)."""
     wanted = set(chunk_indexes)
     numbers = (i for c in snapshot.chunks if c.index in wanted for i in c.element_indexes)
-    return {i for i in numbers if snapshot.element(i).selectors}
+    reasons = ((i, refusal(snapshot.element(i))) for i in numbers)
+    return {i: reason for i, reason in reasons if reason is not None}
+
+
+def offered(snapshot: Snapshot, chunk_indexes: Iterable[int]) -> set[int]:
+    """Numbers of the elements of ``chunk_indexes`` the model may act on: enabled, with at
+    least one selector."""
+    wanted = set(chunk_indexes)
+    numbers = (i for c in snapshot.chunks if c.index in wanted for i in c.element_indexes)
+    return {i for i in numbers if refusal(snapshot.element(i)) is None}
 
 
 def is_canvas(element: Element) -> bool:

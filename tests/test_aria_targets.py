@@ -6,9 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from stagehand_py._act_decision import DoAction, SkipSection
-from stagehand_py._act_targets import canvas_choice, canvas_message, offered, same_element
+from stagehand_py._act_targets import (
+    canvas_choice,
+    canvas_message,
+    offered,
+    refused,
+    same_element,
+)
 from stagehand_py._async.act_vlist import searchable
 from stagehand_py.aria._ladder import readable_ladder
+from stagehand_py.aria._render import render_aria_element
 from stagehand_py.aria._text import aria_page_text
 from stagehand_py.aria._vlist import ListContainer
 from stagehand_py.dom import Snapshot
@@ -46,6 +53,29 @@ def test_elements_without_a_selector_are_never_offered() -> None:
     )
     assert offered(snap, [0]) == {0}
     assert offered(snap, [1]) == set()  # no such chunk
+
+
+def test_disabled_and_unlocatable_elements_are_shown_refused_with_a_reason() -> None:
+    snap = _snapshot(
+        {"tag": "button", "text": "Save"},
+        {"tag": "button", "text": "Delete", "disabled": True},
+        {"tag": "", "role": "button", "name": "Pay", "attributes": {"disabled": ""}},
+        {"tag": "", "role": "button", "name": "Copy", "selectors": [], "view": "aria"},
+        {"tag": "", "role": "text", "text": "Terms apply", "selectors": [], "view": "aria"},
+    )
+    assert offered(snap, [0]) == {0}
+    assert refused(snap, [0]) == {
+        1: "is disabled",
+        2: "is disabled",
+        3: "has no locator that finds exactly it on the page",
+        4: "has no locator that finds exactly it on the page",
+    }
+    # The line says so too: a control without a locator is marked, plain text is not.
+    assert render_aria_element(snap.element(3)) == "3:<button no-locator>Copy"
+    assert render_aria_element(snap.element(4)) == "4:Terms apply"
+    assert "no-locator" not in render_aria_element(
+        snap.element(0).model_copy(update={"role": "button"})
+    )
 
 
 def test_a_canvas_choice_is_found_as_element_or_drop_target() -> None:

@@ -35,7 +35,7 @@ from .._act_decision import (
     TargetNotFound,
     decide_all,
 )
-from .._act_targets import canvas_choice, canvas_message, offered, same_element
+from .._act_targets import canvas_choice, canvas_message, offered, refused, same_element
 from .._errors import (
     ConfigurationError,
     IncompleteOutputError,
@@ -374,8 +374,9 @@ class ActRun(ActState):
         """One prompt: ask, re-ask on unusable replies, run the chosen actions."""
         snapshot = look.snapshot
         in_order = sorted(group)  # the model reads the part shown top to bottom
-        # Only elements with a selector are offered (pre-check: a ladder with no unique rung).
-        shown = offered(snapshot, group)
+        # Only enabled elements with a selector are offered (pre-check: a ladder with no
+        # unique rung); picking one of the others is re-asked with the reason.
+        shown, not_offered = offered(snapshot, group), refused(snapshot, group)
         messages = build_act_messages(
             self.instruction,
             steps=self._step_lines(),
@@ -401,7 +402,7 @@ class ActRun(ActState):
             )
             with request_context(context):  # for test fakes: what this request shows
                 response = self._chat(messages)
-            decisions = [self._check_variables(d) for d in decide_all(response, shown)]
+            decisions = [self._check_variables(d) for d in decide_all(response, shown, not_offered)]
             first = decisions[0]
             if isinstance(first, SkipSection):
                 return _TurnResult("skip")

@@ -41,6 +41,17 @@ NAME_AS_TEXT = frozenset(
 )  # fmt: skip
 
 
+# Roles a user acts on: one of these without any unique rung is marked, so the model does
+# not take it for a control it can use (issue #17's pre-check).
+LOCATABLE_ROLES = frozenset(
+    {
+        "button", "link", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option",
+        "treeitem", "gridcell", "checkbox", "radio", "switch", "textbox", "searchbox",
+        "combobox", "listbox", "slider", "spinbutton",
+    }
+)  # fmt: skip
+NO_LOCATOR = "no-locator"
+
 _ROLE_ESCAPES = str.maketrans({"<": "&lt;", ">": "&gt;", " ": "_"})
 
 
@@ -64,6 +75,8 @@ def render_aria_element(element: Element, *, redact: Redactor | None = None) -> 
     if element.role == "text":
         return f"{element.index}:{text}"
     parts = [element.role.translate(_ROLE_ESCAPES)]
+    if not element.selectors and element.role in LOCATABLE_ROLES:
+        parts.append(NO_LOCATOR)  # the pre-check found no rung: shown, never actionable
     if not text and element.role in NAME_AS_TEXT:
         text = shape(page(element.name), MAX_TEXT_CHARS)
     elif element.name and element.name != element.text:

@@ -448,3 +448,30 @@ async def test_scroll_moves_the_page_and_an_inner_scroller(
     assert moved.after == 0 and moved.before > 0 and not moved.page
     with pytest.raises(PageError, match="Cannot scroll 'sideways'"):
         await scroll(inner, "sideways")
+
+
+@MODES
+async def test_a_disabled_control_the_model_picks_is_refused_with_the_reason(
+    async_page: AsyncPage, pages_url: str, mode: str
+) -> None:
+    # disabled.html: "Delete account" is a disabled button; "Continue" is enabled. A model
+    # that picks the disabled one is told why and picks again; nothing waits on the button.
+    def chat(messages: list[Message], tools: list[ToolSpec], context: Any) -> ToolCall:
+        if context.attempt == 1:  # shown, but not among the elements offered
+            elements = context.snapshot.elements
+            [disabled] = [e for e in elements if "Delete account" in e.text + e.name]
+            return do_action("click", disabled.index, completed=True)
+        return do_action("click", context.find("Continue", exact=True), completed=True)
+
+    llm = AsyncFunctionLLM(chat=chat, structured=lambda m, s: VerifyAnswer(completed=True))
+    page = AsyncStagehand(llm=llm, snapshot=mode).wrap(async_page)
+    await page.goto(pages_url + "disabled.html")
+    started = time.monotonic()
+    result = await page.act("continue", timeout_s=20)
+    assert result.success, result.message
+    assert await page.locator("#disabled-result").text_content() == "Continued"
+    assert [a.element for a in result.actions] != []
+    assert len(result.actions) == 1
+    assert time.monotonic() - started < 10  # refused at once, not after a click timeout
+    reask = [m.content for m in llm.requests[1].messages if m.role == "tool" and m.is_error]
+    assert reask and "is disabled, so it cannot be acted on" in reask[0]

@@ -397,7 +397,10 @@ async def test_an_element_without_a_unique_locator_is_never_offered(
     assert not text.selectors
     result = await page.act("click the trail shoes", raise_on_failure=False)
     assert result.code == "NO_USABLE_REPLY" and not result.actions
-    assert "not in the part of the page shown" in _chats(llm)[1]
+    assert (
+        "has no locator that finds exactly it on the page, so it cannot be acted on"
+        in (_chats(llm)[1])
+    )
     assert result.confidence == 0.0  # each refused attempt counts 0
 
 
