@@ -185,6 +185,7 @@ async def extract(
         text = aria_page_text(await take_snapshot(page, mode="aria"))
     else:
         text = await read_page_text(page, selector, redact=redact)
+    text = text.redacted(redact)  # whole values, before chunking can cut one in two
     if target.kind == "text" and not instruction.strip():
         outcome.value = {"text": text.text}
         outcome.duration_s = time.monotonic() - started

@@ -153,7 +153,11 @@ class AsyncStagehandCore:
         values: Variables,
         spent: ExtractOutcome | ObserveOutcome | None = None,
     ) -> None:
-        """History and usage of a call that raised: every model request it sent counts."""
+        """History and usage of a call that raised: every model request it sent counts.
+
+        The error itself leaves redacted: a message may name the page, whose URL can carry a
+        value a GET form put there."""
+        error.args = tuple(values.redact(a) if isinstance(a, str) else a for a in error.args)
         usage = spent.usage if spent is not None else Usage()
         calls = spent.llm_calls if spent is not None else 0
         if spent is None and isinstance(error, LLMError):

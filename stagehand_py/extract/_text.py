@@ -9,6 +9,7 @@ row remembers its table's header row so a chunk starting mid-table can repeat it
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
@@ -50,6 +51,16 @@ class PageText:
     @property
     def text(self) -> str:
         return "\n".join(block.text for block in self.blocks)
+
+    def redacted(self, redact: Callable[[str], str]) -> PageText:
+        """This text with every page string passed through ``redact``, before any cutting
+        into chunks could split a value into pieces redaction no longer recognises."""
+        return PageText(
+            url=redact(self.url),
+            title=redact(self.title),
+            blocks=[Block(redact(b.text), b.header and redact(b.header)) for b in self.blocks],
+            links={number: redact(url) for number, url in self.links.items()},
+        )
 
 
 def _all_text(el: etree._Element) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+import traceback
 from typing import Any
 from urllib.parse import quote
 
@@ -18,7 +19,7 @@ import pytest
 from playwright.sync_api import Page as Page
 from playwright.sync_api import Request as Request
 
-from stagehand_py import Stagehand, Secret
+from stagehand_py import Stagehand, Secret, StagehandError
 from stagehand_py.llm._messages import Message, ToolCall, ToolSpec
 from stagehand_py.testing import FunctionLLM, ScriptedLLM, do_action, skip_section
 from tests import secret_values
@@ -411,3 +412,49 @@ def test_a_value_the_page_reshapes_is_redacted_before_rendering(
     fragments |= {"Countess", "Lovelace-Byron", "O'Lovelace"} if value == QUOTED else set()
     assert not [f for f in fragments if f in sent]
     assert not [f for f in fragments if f in result.model_dump_json()]
+
+
+@pytest.mark.parametrize("mode", ["dom", "aria"])
+def test_an_error_naming_a_page_whose_url_carries_the_value_is_redacted(
+    sync_page: Page, pages_url: str, mode: str
+) -> None:
+    plan = PlanLLM(
+        [
+            Step("fill", EMAIL_FIELD, ["<|EMAIL|>"], completed=False),
+            Step("click", r"^<button\b.*Send me alerts", completed=False),
+            Step("click", r"^<button\b.*Send me alerts"),
+        ]
+    )
+    page = Stagehand(llm=plan, snapshot=mode).wrap(sync_page)
+    page.goto(pages_url + "hostile/breaks_after_submit.html")
+    with pytest.raises(StagehandError) as caught:
+        page.act("sign up for alerts with <|EMAIL|>", variables={"email": EMAIL})
+    assert "email=ada" in page.url  # the GET form put the value in the URL, encoded
+    shown = "".join(traceback.format_exception(caught.value))
+    assert "breaks_after_submit.html?email=<|EMAIL|>" in str(caught.value), str(caught.value)
+    assert not _leaks([shown, str(caught.value), repr(caught.value)])
+    assert not _leaks([c.summary() for c in page.stagehand.history])
+
+
+@pytest.mark.parametrize("mode", ["dom", "aria"])
+def test_extract_redacts_a_value_before_cutting_the_text_into_chunks(
+    sync_page: Page, mode: str
+) -> None:
+    # One long line without spaces: cut into chunks at the limit, right through the value.
+    limit = 500
+    blob = "ref:" + "x" * (limit - 14) + EMAIL + "y" * 600
+    sync_page.set_content(f"<h1>Export</h1><p>{blob}</p><p>Rows: 3</p>")
+    llm = ScriptedLLM()
+    for _ in range(4):
+        llm.queue({"data": {"text": "rows 3"}, "complete": False})
+    page = Stagehand(llm=llm, snapshot=mode).wrap(sync_page)
+    page.stagehand.extract(
+        page, "the row count", variables={"email": EMAIL}, max_chars_per_chunk=limit
+    )
+    sent = ["\n".join(m.content for m in r.messages) for r in llm.requests]
+    assert len(sent) >= 2  # the text did span chunks
+    assert not _leaks(sent)
+    assert not any(EMAIL[: len(EMAIL) // 2] in s or EMAIL[len(EMAIL) // 2 :] in s for s in sent)
+    # No instruction: the page's text comes back, redacted too.
+    text = page.extract(variables={"email": EMAIL})
+    assert isinstance(text, str) and "<|EMAIL|>" in text and not _leaks([text])
