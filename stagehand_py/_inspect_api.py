@@ -17,10 +17,10 @@ from typing import overload
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
-from ._async import inspect as async_inspect
+from ._async import in_time as async_in_time
 from ._config import SnapshotMode
 from ._errors import ConfigurationError
-from ._sync import inspect as sync_inspect
+from ._sync import in_time as sync_in_time
 from .dom import Snapshot
 
 
@@ -32,29 +32,40 @@ def _check(page: object) -> None:
 
 
 @overload
-def take_snapshot(page: AsyncPage, *, mode: SnapshotMode = "dom") -> Awaitable[Snapshot]: ...
-@overload
-def take_snapshot(page: SyncPage, *, mode: SnapshotMode = "dom") -> Snapshot: ...
 def take_snapshot(
-    page: AsyncPage | SyncPage, *, mode: SnapshotMode = "dom"
+    page: AsyncPage, *, mode: SnapshotMode = "dom", timeout_s: float | None = None
+) -> Awaitable[Snapshot]: ...
+@overload
+def take_snapshot(
+    page: SyncPage, *, mode: SnapshotMode = "dom", timeout_s: float | None = None
+) -> Snapshot: ...
+def take_snapshot(
+    page: AsyncPage | SyncPage, *, mode: SnapshotMode = "dom", timeout_s: float | None = None
 ) -> Snapshot | Awaitable[Snapshot]:
     """The page's numbered elements and chunks, exactly as act() would send them; ``mode``
-    ``"aria"`` reads Playwright's accessibility tree instead of the DOM."""
+    ``"aria"`` reads Playwright's accessibility tree instead of the DOM. ``timeout_s``
+    (default: the ``timeout_s`` setting's default) bounds the call: a page that holds its
+    main thread is interrupted and :class:`~stagehand_py.StagehandTimeoutError` raised."""
     _check(page)
     if isinstance(page, AsyncPage):
-        return async_inspect.take_snapshot(page, mode=mode)
-    return sync_inspect.take_snapshot(page, mode=mode)
+        return async_in_time.snapshot_within(page, mode=mode, timeout_s=timeout_s)
+    return sync_in_time.snapshot_within(page, mode=mode, timeout_s=timeout_s)
 
 
 @overload
-def annotated_screenshot(page: AsyncPage, path: str | os.PathLike[str]) -> Awaitable[Snapshot]: ...
-@overload
-def annotated_screenshot(page: SyncPage, path: str | os.PathLike[str]) -> Snapshot: ...
 def annotated_screenshot(
-    page: AsyncPage | SyncPage, path: str | os.PathLike[str]
+    page: AsyncPage, path: str | os.PathLike[str], *, timeout_s: float | None = None
+) -> Awaitable[Snapshot]: ...
+@overload
+def annotated_screenshot(
+    page: SyncPage, path: str | os.PathLike[str], *, timeout_s: float | None = None
+) -> Snapshot: ...
+def annotated_screenshot(
+    page: AsyncPage | SyncPage, path: str | os.PathLike[str], *, timeout_s: float | None = None
 ) -> Snapshot | Awaitable[Snapshot]:
-    """Write a screenshot to ``path`` with each element's number drawn over it."""
+    """Write a screenshot to ``path`` with each element's number drawn over it, within
+    ``timeout_s`` like :func:`take_snapshot`."""
     _check(page)
     if isinstance(page, AsyncPage):
-        return async_inspect.annotated_screenshot(page, path)
-    return sync_inspect.annotated_screenshot(page, path)
+        return async_in_time.screenshot_within(page, path, timeout_s=timeout_s)
+    return sync_in_time.screenshot_within(page, path, timeout_s=timeout_s)

@@ -14,16 +14,14 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
-from .._call_outcomes import out_of_time
 from .._config import SnapshotMode
-from .._deadline_clock import Deadline
-from .._inputs import check_open, check_page_type, check_timeout
+from .._inputs import check_page_type
 from .._session_secrets import redact_known
 from .._types import ActResult, ObserveResult
 from .._variables import Variables
 from ..agent import AgentControls, AgentResult, TokenCounter
 from ..dom import Snapshot
-from ._deadline import DeadlineExceeded, run_with_deadline
+from .in_time import within
 from .inspect import annotated_screenshot, take_snapshot
 
 if TYPE_CHECKING:
@@ -324,10 +322,6 @@ class AsyncStagehandPage(AsyncPage):
     ) -> T:
         """``body()`` under the call's hard deadline (the one act/extract/observe run under)."""
         __tracebackhide__ = True
-        seconds = check_timeout(call, timeout_s) or self._stagehand.settings.timeout_s
-        deadline = Deadline.after(seconds)
-        check_open(self, call)
-        try:
-            return await run_with_deadline(body, deadline.remaining(), lambda: self)
-        except DeadlineExceeded as late:
-            raise out_of_time(call, seconds, late.note) from None
+        return await within(
+            call, self, timeout_s, body, default_s=self._stagehand.settings.timeout_s
+        )

@@ -12,7 +12,13 @@ from typing import Any
 import pytest
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py import AsyncStagehand, ConfigurationError, StagehandTimeoutError
+from stagehand_py import (
+    AsyncStagehand,
+    ConfigurationError,
+    StagehandTimeoutError,
+    annotated_screenshot,
+    take_snapshot,
+)
 from stagehand_py.llm._messages import Message
 from stagehand_py.testing import AsyncFunctionLLM, AsyncScriptedLLM
 from tests._async.plan_llm import AsyncPlanLLM, Step
@@ -190,6 +196,30 @@ async def test_snapshot_and_annotated_screenshot_end_at_their_timeout_on_a_busy_
     assert time.monotonic() - started < 1 + SLACK_S
     assert f"{call}() ran out of time after 1 s" in str(caught.value)
     assert await _answers(page)  # the spinning script was stopped, not left running
+
+
+@pytest.mark.parametrize("call", ["take_snapshot", "annotated_screenshot"])
+async def test_the_module_level_inspection_calls_end_at_their_timeout_on_a_busy_page(
+    async_page: AsyncPage, pages_url: str, tmp_path: Any, call: str
+) -> None:
+    # The same calls on a plain Playwright page (no Stagehand), through the functions
+    # stagehand_py exports for any page.
+    await async_page.goto(pages_url + "hostile/spin.html?ms=8000")
+    assert (await take_snapshot(async_page, timeout_s=5)).elements  # idle: in time
+    await async_page.evaluate("document.getElementById('build').click()")
+    started = time.monotonic()
+    with pytest.raises(StagehandTimeoutError, match="stopped at the deadline") as caught:
+        if call == "take_snapshot":
+            await take_snapshot(async_page, mode="aria", timeout_s=1)
+        else:
+            await annotated_screenshot(async_page, tmp_path / "shot.png", timeout_s=1)
+    assert time.monotonic() - started < 1 + SLACK_S
+    assert f"{call}() ran out of time after 1 s" in str(caught.value)
+    assert await _answers(async_page)  # the spinning script was stopped, not left running
+    with pytest.raises(ConfigurationError, match=rf"{call}\(timeout_s=...\)"):
+        await take_snapshot(async_page, timeout_s=-1) if call == "take_snapshot" else (
+            await annotated_screenshot(async_page, tmp_path / "x.png", timeout_s=0)
+        )
 
 
 async def test_snapshot_takes_a_positive_timeout(async_page: AsyncPage, pages_url: str) -> None:

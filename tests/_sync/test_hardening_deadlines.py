@@ -13,7 +13,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page as Page
 
-from stagehand_py import Stagehand, ConfigurationError, StagehandTimeoutError
+from stagehand_py import (
+    Stagehand,
+    ConfigurationError,
+    StagehandTimeoutError,
+    annotated_screenshot,
+    take_snapshot,
+)
 from stagehand_py.llm._messages import Message
 from stagehand_py.testing import FunctionLLM, ScriptedLLM
 from tests._sync.plan_llm import PlanLLM, Step
@@ -191,6 +197,30 @@ def test_snapshot_and_annotated_screenshot_end_at_their_timeout_on_a_busy_page(
     assert time.monotonic() - started < 1 + SLACK_S
     assert f"{call}() ran out of time after 1 s" in str(caught.value)
     assert _answers(page)  # the spinning script was stopped, not left running
+
+
+@pytest.mark.parametrize("call", ["take_snapshot", "annotated_screenshot"])
+def test_the_module_level_inspection_calls_end_at_their_timeout_on_a_busy_page(
+    sync_page: Page, pages_url: str, tmp_path: Any, call: str
+) -> None:
+    # The same calls on a plain Playwright page (no Stagehand), through the functions
+    # stagehand_py exports for any page.
+    sync_page.goto(pages_url + "hostile/spin.html?ms=8000")
+    assert (take_snapshot(sync_page, timeout_s=5)).elements  # idle: in time
+    sync_page.evaluate("document.getElementById('build').click()")
+    started = time.monotonic()
+    with pytest.raises(StagehandTimeoutError, match="stopped at the deadline") as caught:
+        if call == "take_snapshot":
+            take_snapshot(sync_page, mode="aria", timeout_s=1)
+        else:
+            annotated_screenshot(sync_page, tmp_path / "shot.png", timeout_s=1)
+    assert time.monotonic() - started < 1 + SLACK_S
+    assert f"{call}() ran out of time after 1 s" in str(caught.value)
+    assert _answers(sync_page)  # the spinning script was stopped, not left running
+    with pytest.raises(ConfigurationError, match=rf"{call}\(timeout_s=...\)"):
+        take_snapshot(sync_page, timeout_s=-1) if call == "take_snapshot" else (
+            annotated_screenshot(sync_page, tmp_path / "x.png", timeout_s=0)
+        )
 
 
 def test_snapshot_takes_a_positive_timeout(sync_page: Page, pages_url: str) -> None:
