@@ -100,6 +100,10 @@ def test_feature_refusals_step_down() -> None:
         # llama.cpp's answer to "content": null names the tool message type: still not a
         # refusal of tools, but an error about the conversation.
         (500, "messages.2.ChatCompletionRequestToolMessage.content: Input should be a string"),
+        # Ollama, when the model writes a malformed call: the model's error, not the feature's.
+        (500, 'error parsing tool call: raw=\'{"name": "doAction", "arguments": {"element": 3\''),
+        (500, "failed to parse tool call arguments as JSON"),
+        (500, "Error: could not parse the function call the model produced"),
     ],
 )
 def test_real_errors_never_step_down(status: int, message: str) -> None:

@@ -19,7 +19,9 @@ rungs, when the answer holds no call (prose or nothing: the server ignored the t
 llama.cpp server measured here answers ``"required"`` with HTTP 200 and text when the model's
 chat format has no function calling, the one in issue #14 with an empty HTTP 500). It never
 fails on what a server that supports the feature also returns: authentication errors, rate
-limits, overloaded servers, context-length and other bad requests surface as they are. The
+limits, overloaded servers, context-length and other bad requests, and a tool call the model
+wrote that the server could not parse, surface as they are (retried first where the SDK
+retries). The
 rung that works is remembered per client and per request shape (tool requests and structured
 requests are walked separately: llama.cpp ignores ``"required"`` but honours a named tool with
 a grammar), and logged once at INFO.
@@ -59,6 +61,13 @@ _CONTEXT_OVERFLOW = re.compile(
     r"n_ctx|exceeds the (context|maximum)|reduce the length",
     re.IGNORECASE,
 )
+# The server could not parse the call the model wrote (Ollama: HTTP 500 "error parsing tool
+# call: raw=..."): the model's mistake on a server that does tools, never a refusal of them.
+_MODEL_CALL_UNPARSED = re.compile(
+    r"(error|fail(ed|ure)?|unable|could not|cannot)\W+(\w+\W+){0,2}?pars(e|ing)\W+"
+    r"(\w+\W+){0,2}?(tool|function)[ _]?call",
+    re.IGNORECASE,
+)
 # Statuses a server that supports the feature also returns: never a reason to step down.
 _REAL_ERRORS = frozenset({401, 402, 403, 407, 408, 409, 413, 429})
 _FEATURE_STATUSES = frozenset({400, 404, 405, 415, 422, 500, 501})
@@ -76,6 +85,8 @@ def rejects_feature(status: int, message: str, strategy: Strategy) -> bool:
         return False
     text = message.lower()
     if is_context_overflow(text) or _ABOUT_MESSAGES.search(text):
+        return False
+    if _MODEL_CALL_UNPARSED.search(text):
         return False
     if any(word in text for word in words):
         return True
