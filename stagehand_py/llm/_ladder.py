@@ -21,10 +21,9 @@ chat format has no function calling, the one in issue #14 with an empty HTTP 500
 fails on what a server that supports the feature also returns: authentication errors, rate
 limits, overloaded servers, context-length and other bad requests, and a tool call the model
 wrote that the server could not parse, surface as they are (retried first where the SDK
-retries). The
-rung that works is remembered per client and per request shape (tool requests and structured
-requests are walked separately: llama.cpp ignores ``"required"`` but honours a named tool with
-a grammar), and logged once at INFO.
+retries). The rung that works is remembered per client and per request shape (tool requests
+and structured requests are walked separately: llama.cpp ignores ``"required"`` but honours a
+named tool with a grammar), and logged once at INFO.
 """
 
 from __future__ import annotations
