@@ -228,3 +228,31 @@ async def test_an_answer_cut_off_twice_is_a_model_error(
     assert result.llm_calls == len(llm_server.requests)
     assert stagehand.history[-1].llm_calls == len(llm_server.requests)
     assert PROSE  # the model answered prose before a grammar held it
+
+
+async def test_max_tokens_and_temperature_per_call_reach_every_request_of_that_call(
+    llm_server: LLMWireServer, async_page: AsyncPage, pages_url: str
+) -> None:
+    # The Stagehand says 300 tokens at temperature 0; each call asks for its own figures.
+    model = TinyModel(
+        steps=PLACE_ORDER, done_text="ORD-48213", extract=CATALOGUE, observe_pattern=r"<select"
+    )
+    stagehand = local_stagehand(llm_server, model, max_tokens=300, temperature=0.0)
+    page = stagehand.wrap(async_page)
+
+    def sent_since(start: int) -> list[tuple[object, object]]:
+        return [(b.get("max_tokens"), b.get("temperature")) for b in llm_server.bodies[start:]]
+
+    await page.goto(f"{pages_url}llm/order.html")
+    await page.observe("the quantity", max_tokens=111, temperature=0.4)
+    after_observe = len(llm_server.bodies)
+    assert set(sent_since(0)) == {(111, 0.4)}
+    result = await page.act("order 3 candles and place the order", max_tokens=222, temperature=0.6)
+    assert result.success, result.message
+    after_act = len(llm_server.bodies)
+    assert set(sent_since(after_observe)) == {(222, 0.6)}
+    await page.goto(f"{pages_url}llm/catalog.html")
+    await page.extract("the packets", schema=Catalogue, max_tokens=333, temperature=0.8)
+    assert set(sent_since(after_act)) == {(333, 0.8)}
+    await page.observe("the first packet")  # back to the Stagehand's own figures
+    assert sent_since(len(llm_server.bodies) - 1) == [(300, 0.0)]
