@@ -235,3 +235,32 @@ def test_agent_command_prints_the_runs_playwright_code(
     assert generated.startswith("# agent: Type <|EMAIL|>\nimport os\n")
     assert f'page.goto("{url}")' in generated and '.fill(os.environ["EMAIL"])' in generated
     assert secret_values.EMAIL not in out + err
+
+
+def _image_parts(body: dict[str, Any]) -> list[dict[str, Any]]:
+    parts = [m.get("content") for m in body["messages"] if isinstance(m.get("content"), list)]
+    return [p for content in parts for p in content if p.get("type") == "image_url"]
+
+
+@pytest.mark.parametrize("vision", [True, False])
+def test_agent_command_sends_a_screenshot_on_the_wire_only_with_vision(
+    capsys: pytest.CaptureFixture[str], wire_model: LLMWireServer, pages_url: str, vision: bool
+) -> None:
+    finish = [{"action": "done", "success": True, "text": "Saw the shop."}]
+    wire_model.reply(agent_answer(lambda _: finish, "finish"))
+    args = ["agent", pages_url + "agent/index.html", "Look at the shop", "--max-steps", "2"]
+
+    code, _, err = run_cli(capsys, *args, *(["--vision"] if vision else []))
+
+    assert code == 0, err
+    [body] = wire_model.bodies
+    images = _image_parts(body)
+    if not vision:
+        assert images == []
+        return
+    # One screenshot, as an OpenAI image part of the newest user message (the agent's
+    # structured request goes through the same provider code as chat()).
+    [image] = images
+    assert image["image_url"]["url"].startswith("data:image/png;base64,iVBOR")
+    last = body["messages"][-1]
+    assert last["role"] == "user" and image in last["content"]

@@ -17,7 +17,7 @@ from urllib.parse import quote, urlsplit
 
 from playwright.sync_api import Page as Page
 
-from stagehand_py import Stagehand, StagehandPage
+from stagehand_py import Stagehand, StagehandPage, PriceTable
 from stagehand_py.llm import ChatResponse, Message, RequestOptions, ToolSpec
 from stagehand_py.testing import FunctionLLM
 from tests.agent_plan import AgentPlan, Do, answer, done
@@ -330,3 +330,61 @@ def test_allowed_domains_keep_the_agent_on_the_site(
     assert new_tab.error is not None and new_tab.error.endswith("closed the tab it opened")
     assert page.url == start and len(page.context.pages) == 1
     assert all(step.url == start for step in result.steps)
+
+
+def test_the_rest_of_the_action_set_runs_on_the_page_with_timed_and_priced_steps(
+    sync_page: Page, pages_url: str
+) -> None:
+    # type, press, go_back, close_tab and uncheck, each on the real page; every step timed
+    # per phase and priced with the user's PriceTable.
+    plan = AgentPlan(
+        [Do("type", SEARCH_BOX, text="vase")],
+        [Do("press", SEARCH_BOX, key="Enter")],
+        [Do("go_back")],
+        [Do("click", r"^<a[^>]*>Shipping help")],
+        [Do("close_tab", tab=1)],
+        [Do("click", r"^<a[^>]*>Checkout")],
+        [Do("uncheck", r"(?i)newsletter")],
+        done("Searched, came back, closed the help tab and opted out of the newsletter."),
+    )
+    llm = FunctionLLM(structured=plan)
+    prices = PriceTable.of({"function": {"input": 2.0, "output": 8.0}})
+    page = Stagehand(llm=llm, prices=prices).wrap(sync_page)
+    page.goto(pages_url + "agent/index.html")
+    result = page.agent("Look for vases, then opt out of the newsletter at checkout.")
+
+    assert (result.success, result.reason) == (True, "done"), result.summary()
+    paths = [s.url.rsplit("/", 1)[-1] for s in result.steps]
+    assert paths == [
+        "index.html",
+        "index.html",  # typed, not submitted
+        "results.html?q=vase",  # Enter submitted the search
+        "index.html",  # went back
+        "help.html",  # the new tab, followed
+        "index.html",  # its tab closed: back on the shop
+        "checkout.html",
+        "checkout.html",
+    ]
+    assert [len(s.tabs) for s in result.steps][4:6] == [2, 1]
+    ran = [(r.action, r.status) for s in result.steps for r in s.results]
+    assert ran[:7] == [
+        ("type", "ok"),
+        ("press", "ok"),
+        ("go_back", "ok"),
+        ("click", "ok"),
+        ("close_tab", "ok"),
+        ("click", "ok"),
+        ("uncheck", "ok"),
+    ]
+    final = result.page
+    assert final is not None and not final.locator("#news").is_checked()
+    assert len(sync_page.context.pages) == 1
+    for step in result.steps:
+        assert step.ended_at is not None and step.started_at <= step.ended_at
+        assert step.timings.observe_s > 0 and step.timings.think_s > 0 and step.timings.post_s > 0
+        assert step.usage.requests == 1 and step.cost is not None and step.cost > 0
+    assert all(s.timings.act_s > 0 for s in result.steps[:-1])  # the final done runs nothing
+    expected = sum(
+        (s.usage.prompt_tokens * 2.0 + s.usage.completion_tokens * 8.0) / 1e6 for s in result.steps
+    )
+    assert result.cost is not None and abs(result.cost - expected) < 1e-9
