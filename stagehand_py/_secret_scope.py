@@ -180,6 +180,12 @@ class SecretScope:
         return self.origin
 
 
+# Submit buttons with their own target (``formaction``) read per form at most; a form with
+# more is refused (a page could hide one that sends elsewhere behind many harmless ones).
+MAX_FORM_ACTIONS = 10
+UNCHECKED_TARGETS = "unchecked:too-many-formaction-buttons"
+
+
 @dataclass(frozen=True)
 class FieldFacts:
     """What the DOM says about a target element (read by ``_async/secret_guard.py``)."""
@@ -249,6 +255,11 @@ def refusal(variable: str, method: str, facts: FieldFacts, scope: SecretScope) -
         return (
             f"Refused: {held} may be used only on {scope.describe()}, and this field is on "
             f"{where}; do not type it on this site"
+        )
+    if UNCHECKED_TARGETS in facts.form_targets:
+        return (
+            f"Refused: this field's form has more than {MAX_FORM_ACTIONS} submit buttons with "
+            f"their own target (formaction), too many to check where {held} would be sent"
         )
     elsewhere = [url for url in facts.form_targets if not scope.allows(url)]
     if elsewhere:

@@ -26,7 +26,7 @@ from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
 from .._errors import PageError
-from .._secret_scope import FieldFacts, refusal
+from .._secret_scope import MAX_FORM_ACTIONS, UNCHECKED_TARGETS, FieldFacts, refusal
 from .._variables import Variables
 from ..dom import Element, load_js
 from .locate import locate_selectors
@@ -44,10 +44,6 @@ def _frame_url(frame: AsyncFrame | None) -> str:
             return url
         frame = frame.parent_frame
     return ""
-
-
-# How many submit buttons with a formaction are read at most.
-_MAX_RELATED = 10
 
 
 def _css_string(value: str) -> str:
@@ -97,7 +93,10 @@ async def _form_targets(
         if owner_id:
             buttons.append(frame.locator(f"[form={_css_string(owner_id)}][formaction]"))
         for found in buttons:
-            for i in range(min(await found.count(), _MAX_RELATED)):
+            count = await found.count()
+            if count > MAX_FORM_ACTIONS:  # too many to check in time: fail closed
+                targets.append(UNCHECKED_TARGETS)
+            for i in range(min(count, MAX_FORM_ACTIONS)):
                 value = await found.nth(i).get_attribute("formaction", timeout=timeout_ms)
                 targets.append(await resolve(value))
     return tuple(targets)

@@ -27,7 +27,7 @@ from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 
 from .._errors import PageError
-from .._secret_scope import FieldFacts, refusal
+from .._secret_scope import MAX_FORM_ACTIONS, UNCHECKED_TARGETS, FieldFacts, refusal
 from .._variables import Variables
 from ..dom import Element, load_js
 from .locate import locate_selectors
@@ -45,10 +45,6 @@ def _frame_url(frame: Frame | None) -> str:
             return url
         frame = frame.parent_frame
     return ""
-
-
-# How many submit buttons with a formaction are read at most.
-_MAX_RELATED = 10
 
 
 def _css_string(value: str) -> str:
@@ -98,7 +94,10 @@ def _form_targets(
         if owner_id:
             buttons.append(frame.locator(f"[form={_css_string(owner_id)}][formaction]"))
         for found in buttons:
-            for i in range(min(found.count(), _MAX_RELATED)):
+            count = found.count()
+            if count > MAX_FORM_ACTIONS:  # too many to check in time: fail closed
+                targets.append(UNCHECKED_TARGETS)
+            for i in range(min(count, MAX_FORM_ACTIONS)):
                 value = found.nth(i).get_attribute("formaction", timeout=timeout_ms)
                 targets.append(resolve(value))
     return tuple(targets)

@@ -115,6 +115,35 @@ async def test_a_form_disguised_by_page_script_is_still_refused(
     assert any("sends its data to http://127.0.0.1:" in e for e in _tool_errors(llm))
 
 
+@pytest.mark.parametrize(
+    ("query", "refused"),
+    [
+        ("n=10", ""),  # ten harmless buttons: every target read, the password may go in
+        # An 11th, inside the form, to another origin: more than are read, so refused.
+        ("n=10&collect={other}collect", "too many to check where <|PASSWORD|> would be sent"),
+        # The 11th outside the form (form="signin"): read with its own group, and refused.
+        ("n=10&collect={other}collect&outside=1", "sends its data to http://127.0.0.1:"),
+        # Too many to read: refused although all are harmless (fail closed).
+        ("n=12", "too many to check where <|PASSWORD|> would be sent"),
+    ],
+)
+async def test_a_form_with_more_submit_targets_than_are_read_is_refused(
+    async_page: AsyncPage, pages_url: str, other_origin_url: str, query: str, refused: str
+) -> None:
+    plan = AsyncPlanLLM([Step("fill", r'^<input\b[^>]*type="password"', ["<|PASSWORD|>"])])
+    page = AsyncStagehand(llm=plan, max_reasks=1).wrap(async_page)
+    await page.goto(f"{pages_url}hostile/many_buttons.html?{query.format(other=other_origin_url)}")
+    result = await page.act("type my password", variables=SECRETS, raise_on_failure=False)
+
+    typed = await page.locator("#m-password").input_value()
+    errors = [m.content for r in plan.requests for m in r.messages if m.role == "tool"]
+    if not refused:
+        assert typed == PASSWORD and result.actions
+        return
+    assert typed == "" and not result.success
+    assert any(refused in e for e in errors), errors
+
+
 def _sign_in_plan(link: str) -> AsyncPlanLLM:
     return AsyncPlanLLM(
         [
