@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
@@ -169,12 +170,31 @@ async def test_observe_reads_a_button_without_its_hidden_tooltip(
 # ---------------------------------------------------------------- cross-origin frames
 
 
+async def _frame_processes(page: AsyncPage) -> int:
+    """How many out-of-process frames the page has (Chromium's iframe targets)."""
+    cdp = await page.context.new_cdp_session(page)
+    try:
+        targets = (await cdp.send("Target.getTargets"))["targetInfos"]
+    finally:
+        await cdp.detach()
+    return sum(1 for t in targets if t["type"] == "iframe")
+
+
+# A second port is another origin but the same site, so Chromium keeps the frame in the
+# page's process; "localhost" is another site, so the frame runs out of process (OOPIF).
+@pytest.mark.parametrize("site", ["same-site", "other-site"])
 async def test_pays_in_a_card_form_served_from_another_origin(
-    async_page: AsyncPage, pages_url: str, other_origin_url: str
+    async_page: AsyncPage, pages_url: str, other_origin_url: str, site: str
 ) -> None:
+    provider = other_origin_url
+    if site == "other-site":
+        provider = other_origin_url.replace("//127.0.0.1:", "//localhost:")
+    await async_page.goto(f"{pages_url}see/checkout.html?pay={provider}")
+    await async_page.frame_locator("#card-frame").locator("button").first.wait_for()
+    assert (await _frame_processes(async_page) > 0) == (site == "other-site")
     await _act(
         async_page,
-        f"{pages_url}see/checkout.html?pay={other_origin_url}",
+        f"{pages_url}see/checkout.html?pay={provider}",
         [
             Step("fill", r"^<input\b[^>]*cardnumber", ["4242 4242 4242 4242"]),
             Step("click", r"^<button\b[^>]*>Pay 42.00 EUR"),

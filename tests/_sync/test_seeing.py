@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
@@ -170,12 +171,31 @@ def test_observe_reads_a_button_without_its_hidden_tooltip(
 # ---------------------------------------------------------------- cross-origin frames
 
 
+def _frame_processes(page: Page) -> int:
+    """How many out-of-process frames the page has (Chromium's iframe targets)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        targets = (cdp.send("Target.getTargets"))["targetInfos"]
+    finally:
+        cdp.detach()
+    return sum(1 for t in targets if t["type"] == "iframe")
+
+
+# A second port is another origin but the same site, so Chromium keeps the frame in the
+# page's process; "localhost" is another site, so the frame runs out of process (OOPIF).
+@pytest.mark.parametrize("site", ["same-site", "other-site"])
 def test_pays_in_a_card_form_served_from_another_origin(
-    sync_page: Page, pages_url: str, other_origin_url: str
+    sync_page: Page, pages_url: str, other_origin_url: str, site: str
 ) -> None:
+    provider = other_origin_url
+    if site == "other-site":
+        provider = other_origin_url.replace("//127.0.0.1:", "//localhost:")
+    sync_page.goto(f"{pages_url}see/checkout.html?pay={provider}")
+    sync_page.frame_locator("#card-frame").locator("button").first.wait_for()
+    assert (_frame_processes(sync_page) > 0) == (site == "other-site")
     _act(
         sync_page,
-        f"{pages_url}see/checkout.html?pay={other_origin_url}",
+        f"{pages_url}see/checkout.html?pay={provider}",
         [
             Step("fill", r"^<input\b[^>]*cardnumber", ["4242 4242 4242 4242"]),
             Step("click", r"^<button\b[^>]*>Pay 42.00 EUR"),
