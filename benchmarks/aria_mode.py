@@ -6,7 +6,10 @@ Run: ``python benchmarks/aria_mode.py [--runs N]``. On the 5,000-element catalog
 - characters the model sees of the page per act: the section of the list one act turn sends,
   averaged over the sections of the page, in aria mode, in DOM mode, and the raw
   ``page.content()`` a naive agent would send; and the whole act prompt (system + user message
-  around that section, the same fixed text in both modes) for reference;
+  around that section, the same fixed text in both modes) for reference; also the first act
+  turn as the loop sends it (nearest sections packed up to ``max_section_chars``: aria mode
+  fits more of the page in one turn, so this ratio is closer to 1 on a big page);
+- time to snapshot in both modes on every fixture page;
 - time to snapshot and build the ladders (``take_snapshot(page, mode="aria")``: Playwright's
   ``aria_snapshot(mode="ai", boxes=True)``, the per-frame DOM facts evaluate, the parse, the
   ladder with its Playwright checks where a rung is not proven) against the DOM serializer's
@@ -30,6 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.serialize import catalogue_page, interleaved_medians  # noqa: E402
+from stagehand_py._config import Settings  # noqa: E402
+from stagehand_py._sections import first_group  # noqa: E402
 from stagehand_py._sync.browser import launch_chromium  # noqa: E402
 from stagehand_py._sync.inspect import take_snapshot  # noqa: E402
 from stagehand_py.dom import Snapshot  # noqa: E402
@@ -75,17 +80,33 @@ def chars_per_act(snapshot: Snapshot) -> tuple[float, float]:
     return statistics.mean(sections), statistics.mean(sizes)
 
 
-class Row:
-    """One page measured in both modes."""
+def first_turn_chars(snapshot: Snapshot) -> int:
+    """Characters of the page in an act's first prompt: the nearest sections packed up to
+    ``max_section_chars``, as the act loop sends them."""
+    order = snapshot.chunk_order()
+    if not order:
+        return 0
+    group = first_group(snapshot, order, Settings().max_section_chars)
+    return sum(len(snapshot.render_chunk(c)) for c in group)
 
-    def __init__(self, name: str, page: Page) -> None:
+
+class Row:
+    """One page measured in both modes (sizes, and snapshot times over ``runs`` rounds)."""
+
+    def __init__(self, name: str, page: Page, runs: int) -> None:
         aria = take_snapshot(page, mode="aria")
         dom = take_snapshot(page)
         self.name = name
         self.aria, self.aria_prompt = chars_per_act(aria)
         self.dom, self.dom_prompt = chars_per_act(dom)
+        self.first_turn = (first_turn_chars(aria), first_turn_chars(dom))
         self.content = len(page.content())
         self.elements = f"{len(aria.elements)}/{len(dom.elements)}"
+        times = interleaved_medians(
+            {"dom": lambda: take_snapshot(page), "aria": lambda: take_snapshot(page, mode="aria")},
+            runs,
+        )
+        self.times = (times["aria"], times["dom"])
 
 
 def main() -> None:
@@ -99,9 +120,9 @@ def main() -> None:
         for name in FIXTURES:
             page.goto(base + name)
             page.wait_for_load_state("load")
-            rows.append(Row(name, page))
+            rows.append(Row(name, page, args.runs))
         page.set_content(catalogue_page())
-        rows.append(Row("catalogue (5,000 el.)", page))
+        rows.append(Row("catalogue (5,000 el.)", page, 1))
         medians = interleaved_medians(
             {
                 "dom": lambda: take_snapshot(page),
@@ -120,12 +141,26 @@ def main() -> None:
             f"{r.name:<24}{r.aria:>7.0f}{r.dom:>7.0f}{r.aria / r.dom:>6.2f}{r.content:>9}"
             f"{r.aria / r.content:>10.3f}{r.aria_prompt / r.dom_prompt:>12.2f}{r.elements:>14}"
         )
+    print("\nfirst act turn (nearest sections packed up to max_section_chars) and snapshot time")
+    print("per page (medians; the big page's time is measured below):")
+    print(f"{'page':<24}{'turn aria':>10}{'turn dom':>9}{'a/d':>6}{'aria s':>9}{'dom s':>8}"
+          f"{'a/d':>6}")  # fmt: skip
+    for r in rows:
+        (turn_a, turn_d), (time_a, time_d) = r.first_turn, r.times
+        print(
+            f"{r.name:<24}{turn_a:>10}{turn_d:>9}{turn_a / max(turn_d, 1):>6.2f}"
+            f"{time_a:>9.3f}{time_d:>8.3f}{time_a / time_d:>6.2f}"
+        )
+    fixture_times = [r.times[0] / r.times[1] for r in rows[:-1]]
+    print(f"fixture pages: median aria/dom snapshot time {statistics.median(fixture_times):.2f}")
     big = rows[-1]
     fixtures_aria = sum(r.aria for r in rows[:-1])
     fixtures_dom = sum(r.dom for r in rows[:-1])
     print(f"\nfixture pages, summed: aria/dom page chars {fixtures_aria / fixtures_dom:.2f}")
     print(f"ratio aria/dom prompt chars {big.aria / big.dom:.2f}  (target <= 0.50)")
     print(f"ratio aria/dom whole act prompt {big.aria_prompt / big.dom_prompt:.2f}")
+    turn_a, turn_d = big.first_turn
+    print(f"ratio aria/dom first act turn (packed sections) {turn_a / turn_d:.2f}")
     print(f"ratio aria prompt / page.content() {big.aria / big.content:.3f}  (target <= 0.10)")
     print(
         f"\nbig page, medians over {args.runs} interleaved runs (a loaded machine skews these):"
