@@ -4,9 +4,10 @@ from the accessibility tree to the DOM view, asserted on the requests each fake 
 
 from __future__ import annotations
 
+import pytest
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py import AsyncStagehand
+from stagehand_py import AsyncStagehand, ConfigurationError
 from stagehand_py.testing import AsyncFunctionLLM
 from tests.agent_plan import AgentPlan, Do, state_text
 from tests.agent_plan import done as agent_done
@@ -153,3 +154,35 @@ async def test_the_agent_escalates_through_the_same_settings(
     )
     assert len(agent_states(small)) == 3 and all(is_aria(s) for s in agent_states(small))
     assert not any(is_aria(s) for s in agent_states(large))
+
+
+async def test_a_fallback_named_by_a_model_string_is_made_only_when_first_needed(
+    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import stagehand_py._async.agent_emergency as emergency
+
+    large = AsyncFunctionLLM(
+        structured=WorkflowPlan(CHECKLIST, {1: [SEARCH]}, DONE_WHEN), model="gpt-large"
+    )
+    made: list[str] = []
+
+    def create_llm(spec: str) -> AsyncFunctionLLM:
+        made.append(spec)
+        return large
+
+    monkeypatch.setattr(emergency, "create_llm", create_llm)
+    small = AsyncFunctionLLM(
+        structured=WorkflowPlan(CHECKLIST, {1: [WRONG] * 5}, DONE_WHEN), model="small"
+    )
+    page = await bookshop(async_page, pages_url, small, fallback_model="openai/gpt-large")
+    assert made == []  # a string is checked at once but only made into a client on need
+    result = await page.workflow("「プログラミング本」を検索する", sitemap=False)
+
+    assert result.success, result.summary()
+    assert made == ["openai/gpt-large"]
+    [escalation] = result.items[0].escalations
+    assert (escalation.model_before, escalation.view_after) == ("small", "dom")
+    assert escalation.model_after in ("openai/gpt-large", "gpt-large")
+    assert [r.options.kind for r in large.requests] == ["agent", "agent", "verify"]
+    with pytest.raises(ConfigurationError, match="fallback_model"):
+        AsyncStagehand(llm=small, fallback_model=42)  # type: ignore[arg-type]
