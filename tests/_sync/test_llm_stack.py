@@ -248,3 +248,44 @@ def test_a_failed_observe_and_a_re_asked_one_are_counted(
     assert (failed.success, failed.llm_calls, failed.usage.requests) == (False, 2, 2)
     assert (reasked.success, reasked.llm_calls, reasked.usage.requests) == (True, 2, 2)
     assert stagehand.usage.of("observe").requests == 4 == len(llm_server.requests)
+
+
+_FIELD_LINE = r"^(\d+):<input\b[^>]*{}"
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_several_actions_in_one_reply_over_the_wire(
+    provider: str, llm_server: LLMWireServer, sync_page: Page, pages_url: str
+) -> None:
+    # One reply holding three doAction calls (OpenAI tool_calls / Anthropic tool_use blocks):
+    # all three run, in order, from one request.
+    plan = [("first_name", "fill", ["Ada"]), ("last_name", "fill", ["Lovelace"])]
+    plan.append(("terms", "check", []))
+
+    def fill_in_one_reply(request: ReceivedRequest) -> dict[str, Any]:
+        prompt = prompt_text(request.body)
+        calls = []
+        for n, (field, method, args) in enumerate(plan, 1):
+            found = re.search(_FIELD_LINE.format(field), prompt, re.MULTILINE)
+            assert found, f"the prompt shows no {field} field"
+            arguments = {"method": method, "element": int(found.group(1)), "args": args}
+            arguments |= {"step": f"{method} {field}", "why": "asked to", "completed": n == 3}
+            calls.append((f"call_{n}", arguments))
+        if provider == "openai":
+            tools = [openai_tool_call("doAction", a, call_id=i) for i, a in calls]
+            return openai_completion(tool_calls=tools)
+        return anthropic_message([anthropic_tool_use("doAction", a, block_id=i) for i, a in calls])
+
+    llm_server.reply(fill_in_one_reply)
+    llm_server.reply(answer_with_a_tool(provider, "VerifyAnswer", {"completed": True}))
+    page = Stagehand(llm=make_llm(provider, llm_server)).wrap(sync_page)
+    page.goto(f"{pages_url}form.html")
+
+    result = page.act("fill in Ada Lovelace and accept the terms")
+
+    assert result.success, result.message
+    assert [a.method for a in result.actions] == ["fill", "fill", "check"]
+    assert page.input_value("#first-name") == "Ada"
+    assert page.input_value("#last-name") == "Lovelace"
+    assert page.is_checked("#terms")
+    assert len(llm_server.bodies) == 2  # one act request, one verify
