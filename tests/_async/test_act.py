@@ -259,12 +259,13 @@ async def test_verify_says_not_yet_then_done(
     assert "Finish" in verify_requests[0].text()  # a fresh snapshot after the click
 
 
-async def test_max_steps_stops_the_loop(async_page: AsyncPage, pages_url: str) -> None:
+@MODES
+async def test_max_steps_stops_the_loop(async_page: AsyncPage, pages_url: str, mode: str) -> None:
     llm = AsyncPlanLLM(
         [Step("fill", _field("first"), ["A"]), Step("fill", _field("last"), ["B"])] * 3,
         complete_on_last=False,
     )
-    page = AsyncStagehand(llm=llm, max_steps=2).wrap(async_page)
+    page = AsyncStagehand(llm=llm, max_steps=2, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "form.html")
     result = await page.act("keep typing", raise_on_failure=False)
     assert not result.success and "max_steps=2" in result.message
@@ -280,11 +281,14 @@ class _SlowPlanLLM(AsyncPlanLLM):
         return await super().chat(*args, **kwargs)
 
 
+@MODES
 async def test_timeout_stops_the_loop_within_a_second(
-    async_page: AsyncPage, pages_url: str
+    async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
     llm = _SlowPlanLLM([Step("click", r"never matches")])
-    page = AsyncStagehand(llm=llm, timeout_s=1.0, max_section_chars=0).wrap(async_page)
+    page = AsyncStagehand(llm=llm, timeout_s=1.0, max_section_chars=0, snapshot=mode).wrap(
+        async_page
+    )
     await page.goto(pages_url + "long.html")
     started = time.monotonic()
     with pytest.raises(ActTimeoutError) as caught:
@@ -403,16 +407,19 @@ def _obey_the_page(messages: list[Message], tools: list[ToolSpec]) -> ToolCall:
     return _call("runScript", code=script.group(1))
 
 
+@MODES
 async def test_page_text_cannot_make_the_model_run_anything_off_the_allow_list(
-    async_page: AsyncPage, pages_url: str
+    async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
     llm = AsyncFunctionLLM(chat=_obey_the_page)
-    page = AsyncStagehand(llm=llm, max_reasks=3).wrap(async_page)
+    page = AsyncStagehand(llm=llm, max_reasks=3, snapshot=mode).wrap(async_page)
     await page.goto(pages_url + "injection.html")
     with pytest.raises(ActError) as caught:
         await page.act("add the shoe to the cart")
     assert "no usable action after 4 tries" in str(caught.value)
-    assert llm.calls == 4  # the first answer and three re-asks, each refused
+    # The first answer and three re-asks, each refused. In aria mode the third refusal in a
+    # row switches to the DOM view (emergency mode), where four more are refused.
+    assert llm.calls == (4 if mode == "dom" else 3 + 4)
     # Nothing the page asked for ran: no script, no title change, the cart untouched.
     assert await page.title() == "Trail Runner 3 - reviews"
     assert await page.evaluate("window.pwned") is None
