@@ -182,7 +182,9 @@ def test_chunk_rule_matches_the_dom_view(
 def test_rendered_lines() -> None:
     def line(**fields: object) -> str:
         return render_element(
-            Element.model_validate({"index": 3, "tag": "", "view": "aria", **fields})
+            Element.model_validate(
+                {"index": 3, "tag": "", "view": "aria", "selectors": ["internal:role=x"], **fields}
+            )
         )
 
     assert line(role="button", name="Save") == "3:<button>Save"  # named by its content
