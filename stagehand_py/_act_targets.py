@@ -30,20 +30,23 @@ def refusal(element: Element) -> str | None:
     return None
 
 
+def _numbers(snapshot: Snapshot, chunk_indexes: Iterable[int]) -> list[int]:
+    """The element numbers of the chunks ``chunk_indexes``."""
+    wanted = set(chunk_indexes)
+    return [i for c in snapshot.chunks if c.index in wanted for i in c.element_indexes]
+
+
 def refused(snapshot: Snapshot, chunk_indexes: Iterable[int]) -> dict[int, str]:
     """The elements of ``chunk_indexes`` shown to the model but not offered, with the reason
     (fed back when the model picks one: a disabled control, or one with no unique locator)."""
-    wanted = set(chunk_indexes)
-    numbers = (i for c in snapshot.chunks if c.index in wanted for i in c.element_indexes)
-    reasons = ((i, refusal(snapshot.element(i))) for i in numbers)
+    reasons = ((i, refusal(snapshot.element(i))) for i in _numbers(snapshot, chunk_indexes))
     return {i: reason for i, reason in reasons if reason is not None}
 
 
 def offered(snapshot: Snapshot, chunk_indexes: Iterable[int]) -> set[int]:
     """Numbers of the elements of ``chunk_indexes`` the model may act on: enabled, with at
     least one selector."""
-    wanted = set(chunk_indexes)
-    numbers = (i for c in snapshot.chunks if c.index in wanted for i in c.element_indexes)
+    numbers = _numbers(snapshot, chunk_indexes)
     return {i for i in numbers if refusal(snapshot.element(i)) is None}
 
 

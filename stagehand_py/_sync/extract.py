@@ -194,19 +194,20 @@ def extract(
 
     chunks = split_chunks(text.blocks, max_chars_per_chunk)
     merged: dict[str, Any] = {}
+    said = redact(instruction)
     for chunk in chunks:
         messages = build_extract_messages(
-            redact(instruction),
+            said,
             page_text=redact(chunk.text),
             part=chunk.index + 1,
             parts=len(chunks),
-            url=redact(text.url),
-            title=redact(text.title),
+            url=text.url,
+            title=text.title,
             already_found=filled_fields(merged),
         )
         answer_model = target.plan.answer_model(chunk.link_ids)
         outcome.chunks += 1
-        context = RequestContext("extract", redact(instruction), section=(chunk.index,))
+        context = RequestContext("extract", said, section=(chunk.index,))
         request = functools.partial(
             llm.structured,
             messages,
@@ -226,7 +227,7 @@ def extract(
                 raise
             raise ExtractError(
                 f"extract() got no valid answer for part {chunk.index + 1} of {len(chunks)} of "
-                f"{redact(text.url)} after {max_retries} re-ask(s): {exc}. Simplify the schema "
+                f"{text.url} after {max_retries} re-ask(s): {exc}. Simplify the schema "
                 "or the instruction, or raise max_retries.",
                 last_attempt=exc.last_answer,
             ) from None  # the message says why; the chain only adds internal frames
@@ -245,7 +246,7 @@ def extract(
         outcome.value = target.finish(merged)
     except ValidationError as exc:
         raise ExtractError(
-            f"extract() read {outcome.chunks} part(s) of {redact(text.url)} but the data found "
+            f"extract() read {outcome.chunks} part(s) of {text.url} but the data found "
             f"does not fit the schema: {exc.error_count()} error(s), first: {_first_error(exc)}. "
             "Check that the page shows every required field, or make fields optional.",
             last_attempt=merged,
