@@ -34,9 +34,9 @@ from playwright.sync_api import Page, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import stagehand_py._sync.act as act_module  # noqa: E402
-import stagehand_py._sync.act_batch as batch_module  # noqa: E402
-import stagehand_py._sync.executor as executor_module  # noqa: E402
+import stagehand_py._sync.act.batch as batch_module  # noqa: E402
+import stagehand_py._sync.act.loop as act_module  # noqa: E402
+import stagehand_py._sync.browser.executor as executor_module  # noqa: E402
 from stagehand_py import Stagehand, launch_chromium  # noqa: E402
 from stagehand_py.testing import serve_directory  # noqa: E402
 from tests._sync.plan_llm import PlanLLM, Step  # noqa: E402

@@ -32,7 +32,7 @@ from playwright.sync_api import Page, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import stagehand_py._sync.act as act_module  # noqa: E402
+import stagehand_py._sync.act.loop as act_module  # noqa: E402
 from benchmarks.serialize import catalogue_page  # noqa: E402
 from stagehand_py import Stagehand, launch_chromium, take_snapshot  # noqa: E402
 from stagehand_py.dom import Snapshot  # noqa: E402

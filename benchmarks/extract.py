@@ -19,8 +19,8 @@ from typing import Any
 from playwright.sync_api import Page, sync_playwright
 from pydantic import BaseModel
 
-from stagehand_py._sync.browser import launch_chromium
-from stagehand_py._sync.extract import extract, read_page_text
+from stagehand_py._sync.browser.launch import launch_chromium
+from stagehand_py._sync.extract.read import extract, read_page_text
 from stagehand_py._sync.llm.testing import FunctionLLM
 from stagehand_py.llm._messages import Message
 from stagehand_py.testing import serve_directory

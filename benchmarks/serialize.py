@@ -27,8 +27,8 @@ from typing import Any
 from _baseline import Baseline, load_baseline
 from playwright.sync_api import Page, sync_playwright
 
-from stagehand_py._sync.browser import launch_chromium
-from stagehand_py._sync.inspect import take_snapshot
+from stagehand_py._sync.browser.inspect import take_snapshot
+from stagehand_py._sync.browser.launch import launch_chromium
 from stagehand_py.dom import load_js, parse_snapshot
 
 # One card: 21 elements, 6 of them interactive (button, link, label, input, select, checkbox),

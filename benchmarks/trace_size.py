@@ -5,7 +5,7 @@ Run: ``python benchmarks/trace_size.py [--runs N]``. Serves the project's sign-i
 fake model: fill the email, fill the password, pick the plan; then the verify look):
 
 * before: every evaluate sends its whole script (the serializer, the settle watcher...), as
-  the SDK did before ``_async/page_scripts.py`` (kept behind a private switch for this);
+  the SDK did before ``_async/browser/scripts.py`` (kept behind a private switch for this);
 * after: each script is installed once per document and later calls send a small stub.
 
 Prints the trace zip's size and the uncompressed ``trace.trace`` (the recorded calls) in KB,

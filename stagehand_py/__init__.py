@@ -11,7 +11,7 @@ Wrap your own page (sync or async) and it gains ``act``, ``extract`` and ``obser
 Fakes for your own tests live in :mod:`stagehand_py.testing`.
 """
 
-from ._async.browser import launch_chromium as async_launch_chromium
+from ._async.browser.launch import launch_chromium as async_launch_chromium
 from ._async.page import AsyncStagehandPage
 from ._async.stagehand import AsyncStagehand
 from ._chromium import find_chromium
@@ -41,7 +41,7 @@ from ._errors import (
 from ._history import CallRecord
 from ._inspect_api import annotated_screenshot, take_snapshot
 from ._secret import Secret
-from ._sync.browser import launch_chromium
+from ._sync.browser.launch import launch_chromium
 from ._sync.page import StagehandPage
 from ._sync.stagehand import Stagehand
 from ._trace_scrub import scrub_trace

@@ -17,10 +17,10 @@ from typing import overload
 from playwright.async_api import Page as AsyncPage
 from playwright.sync_api import Page as SyncPage
 
-from ._async import in_time as async_in_time
+from ._async.browser import in_time as async_in_time
 from ._config import SnapshotMode
 from ._errors import ConfigurationError
-from ._sync import in_time as sync_in_time
+from ._sync.browser import in_time as sync_in_time
 from .dom import Snapshot
 
 

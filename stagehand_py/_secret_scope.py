@@ -188,7 +188,7 @@ UNCHECKED_TARGETS = "unchecked:too-many-formaction-buttons"
 
 @dataclass(frozen=True)
 class FieldFacts:
-    """What the DOM says about a target element (read by ``_async/secret_guard.py``)."""
+    """What the DOM says about a target element (read by ``_async/browser/secret_guard.py``)."""
 
     frame_url: str
     tag: str = ""

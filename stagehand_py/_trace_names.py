@@ -1,4 +1,4 @@
-"""The names the SDK's steps carry in a Playwright trace (see ``_async/tracing.py``).
+"""The names the SDK's steps carry in a Playwright trace (see ``_async/browser/tracing.py``).
 
 Pure string building: every part is already redacted by the caller, and the group itself
 redacts the whole name once more before it leaves.

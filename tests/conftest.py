@@ -16,7 +16,7 @@ from playwright.async_api import Browser as AsyncBrowser
 from playwright.async_api import Page as AsyncPage
 from playwright.async_api import async_playwright
 
-from stagehand_py._async.browser import launch_chromium
+from stagehand_py._async.browser.launch import launch_chromium
 from stagehand_py._chromium import find_chromium, launch_args
 from stagehand_py.testing import serve_directory
 from tests import secret_values

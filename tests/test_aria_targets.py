@@ -13,7 +13,7 @@ from stagehand_py._act_targets import (
     refused,
     same_element,
 )
-from stagehand_py._async.act_vlist import searchable
+from stagehand_py._async.act.vlist import searchable
 from stagehand_py.aria._ladder import readable_ladder
 from stagehand_py.aria._render import render_aria_element
 from stagehand_py.aria._text import aria_page_text

@@ -36,7 +36,7 @@ def test_group_names() -> None:
 
 
 def test_group_names_are_redacted_one_line_and_short() -> None:
-    from stagehand_py._async.tracing import MAX_GROUP_CHARS, group_name
+    from stagehand_py._async.browser.tracing import MAX_GROUP_CHARS, group_name
 
     values = Variables({"email": secret_values.EMAIL})
     name = group_name(f"act: type {secret_values.EMAIL}\n and then " + "x" * 400, values.redact)

@@ -32,7 +32,7 @@ from .._deadline_clock import (
     deadline_region,
     model_request,
 )
-from .page_interrupt import (
+from .browser.interrupt import (
     INTERRUPT_BUDGET_S,
     UNANSWERED,
     attach_interrupter,

@@ -21,13 +21,13 @@ from .._types import ActResult, ObserveResult
 from .._variables import Variables
 from ..agent import AgentControls, AgentResult, TokenCounter
 from ..dom import Snapshot
-from .in_time import within
-from .inspect import annotated_screenshot, take_snapshot
+from .browser.in_time import within
+from .browser.inspect import annotated_screenshot, take_snapshot
 
 if TYPE_CHECKING:
     from ..workflow._history import WorkflowHistory
     from ..workflow._result import WorkflowResult
-    from .agent_think import ApprovalCallback
+    from .agent.think import ApprovalCallback
     from .llm.base import AsyncLLM
     from .stagehand import AsyncStagehand
 

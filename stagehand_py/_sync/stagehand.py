@@ -40,20 +40,20 @@ from ..workflow._history import WorkflowHistory
 from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
 from ._deadline import DeadlineExceeded, run_with_deadline
-from .act_observed import act_observed
-from .agent import AgentRun
-from .agent_emergency import checked_fallback, fallback_name, fallback_source
-from .agent_observe import same_page
-from .agent_think import ApprovalCallback
-from .cached_act import cached_act
-from .cached_observe import cached_observe
-from .extract import ExtractOutcome, extract
+from .act.observed import act_observed
+from .agent.emergency import checked_fallback, fallback_name, fallback_source
+from .agent.observe import same_page
+from .agent.run import AgentRun
+from .agent.think import ApprovalCallback
+from .browser.tracing import TraceGroup
+from .cache.act import cached_act
+from .cache.observe import cached_observe
+from .extract.read import ExtractOutcome, extract
 from .llm.base import LLM
-from .observe import ObserveOutcome
+from .observe.ask import ObserveOutcome
 from .page import StagehandPage
-from .stagehand_core import StagehandCore, _model_limits, _snapshot_limit
-from .tracing import TraceGroup
-from .workflow import WorkflowRun, open_history
+from .session import StagehandCore, _model_limits, _snapshot_limit
+from .workflow.run import WorkflowRun, open_history
 
 
 class Stagehand(StagehandCore):

@@ -1,5 +1,5 @@
 """The agent's pure parts: answer and action models, the message manager, prompts, the run's
-record, approvals and controls. The step loop itself is ``stagehand_py._async.agent`` (and its
+record, approvals and controls. The step loop itself is ``stagehand_py._async.agent.run`` (and its
 generated sync twin); users call it as ``page.agent(task, ...)``.
 
 Approvers return one of :class:`Approve`, :class:`Retry`, :class:`Skip`, :class:`Cancel`.

@@ -1,7 +1,7 @@
 """From lines, DOM facts and chosen rungs to the same :class:`Snapshot` the DOM view produces.
 
 Pure Python: the browser side (``dom/aria_facts.js``) and the Playwright checks live in
-``_async/aria_snapshot.py``; what they return is read and combined here.
+``_async/aria/snapshot.py``; what they return is read and combined here.
 """
 
 from __future__ import annotations

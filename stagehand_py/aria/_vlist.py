@@ -1,7 +1,7 @@
 """Virtualised lists (the ADR's numbers): which containers qualify, when a scroll search has
 stalled, and the fields a VLIST_NOT_REACHED report carries. Pure Python; the browser side is
-``dom/aria_page/30_lists.js`` (read by ``_async/aria_lists.py``) and the search is the act
-loop's ``_async/act_vlist.py``.
+``dom/aria_page/30_lists.js`` (read by ``_async/aria/lists.py``) and the search is the act
+loop's ``_async/act/vlist.py``.
 """
 
 from __future__ import annotations

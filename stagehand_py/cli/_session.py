@@ -15,7 +15,7 @@ from .._config import Settings
 from .._errors import ConfigurationError, PageError
 from .._history import CallRecord
 from .._run_modes import RunMode
-from .._sync.browser import launch_chromium
+from .._sync.browser.launch import launch_chromium
 from .._sync.page import StagehandPage
 from .._sync.stagehand import Stagehand
 from ..llm._usage import Usage

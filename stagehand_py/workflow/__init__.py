@@ -1,7 +1,7 @@
 """Checklist workflows, pure parts: the checklist and its progress, emergency-mode triggers,
 the per-site history store, registrable domains and sitemap hints.
 
-The loop itself is ``stagehand_py._async.workflow`` (and its generated sync twin); users call
+The loop itself is ``stagehand_py._async.workflow.run`` (and its generated sync twin); users call
 it as ``page.workflow(text, ...)``. Nothing here opens a browser or a network connection.
 (The prompts and the result model import the agent's parts, which import the escalation
 models from here, so they are not imported by this package: the result is

@@ -11,7 +11,7 @@ import pytest
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import ActError, ActTimeoutError, AsyncStagehand, PageError
-from stagehand_py._async.executor import scroll
+from stagehand_py._async.browser.executor import scroll
 from stagehand_py.dom import Snapshot
 from stagehand_py.llm._messages import ChatResponse, Message, ToolCall, ToolSpec
 from stagehand_py.prompts.act import VerifyAnswer
@@ -38,7 +38,7 @@ async def _open(page: AsyncPage, url: str) -> None:
 
 def _count_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the act loop's serializations: the returned list holds the count."""
-    import stagehand_py._async.act as act_module
+    import stagehand_py._async.act.loop as act_module
 
     count = [0]
     original = act_module.take_snapshot

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py._async.settle import arm, page_version, settle
+from stagehand_py._async.browser.settle import arm, page_version, settle
 
 WAYS = ["microtask", "timer0", "timer300", "chain", "raf2", "fetch", "transition"]
 

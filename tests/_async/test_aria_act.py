@@ -14,10 +14,10 @@ import pytest
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
-import stagehand_py._async.act as act_module
-import stagehand_py._async.act_batch as act_batch_module
+import stagehand_py._async.act.batch as act_batch_module
+import stagehand_py._async.act.loop as act_module
 from stagehand_py import ActError, AsyncStagehand, ConfigurationError, ElementNotFoundError
-from stagehand_py._async.locate import frame_scope
+from stagehand_py._async.browser.locate import frame_scope
 from stagehand_py._types import ActionRecord
 from stagehand_py.dom import Snapshot
 from stagehand_py.llm import Message

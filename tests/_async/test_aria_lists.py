@@ -11,9 +11,9 @@ from collections.abc import Awaitable, Callable
 import pytest
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py._async.act_state import ActState
-from stagehand_py._async.act_vlist import AsyncListWalk
-from stagehand_py._async.aria_lists import find_list_containers
+from stagehand_py._async.act.state import ActState
+from stagehand_py._async.act.vlist import AsyncListWalk
+from stagehand_py._async.aria.lists import find_list_containers
 from stagehand_py._config import Settings
 from stagehand_py._variables import Variables
 from stagehand_py.aria._vlist import ListContainer, ListSearch

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py._async.cache_fingerprint import fingerprint_of_locator, locate_fingerprinted
-from stagehand_py._async.inspect import take_snapshot
-from stagehand_py._async.locate import locate
+from stagehand_py._async.browser.inspect import take_snapshot
+from stagehand_py._async.browser.locate import locate
+from stagehand_py._async.cache.fingerprint import fingerprint_of_locator, locate_fingerprinted
 from stagehand_py._errors import ElementNotFoundError, PageError
 from stagehand_py.cache import ElementFingerprint, fingerprint_from_element
 from tests import secret_values

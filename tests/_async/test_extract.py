@@ -9,7 +9,7 @@ import pytest
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel, HttpUrl
 
-from stagehand_py._async.extract import extract
+from stagehand_py._async.extract.read import extract
 from stagehand_py._async.llm.testing import AsyncFunctionLLM, AsyncScriptedLLM
 from stagehand_py._errors import ElementNotFoundError, ExtractError
 from stagehand_py.llm._messages import Message

@@ -6,8 +6,8 @@ import pytest
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import ElementNotFoundError
-from stagehand_py._async.inspect import take_snapshot
-from stagehand_py._async.locate import frame_scope, locate, locate_selectors
+from stagehand_py._async.browser.inspect import take_snapshot
+from stagehand_py._async.browser.locate import frame_scope, locate, locate_selectors
 
 
 async def test_first_selector_matching_exactly_one_wins(

@@ -10,7 +10,7 @@ from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
 from stagehand_py import AsyncStagehand, ObserveResult
-from stagehand_py._async.locate import locate_selectors
+from stagehand_py._async.browser.locate import locate_selectors
 from stagehand_py.llm._messages import Message
 from stagehand_py.prompts.observe import ObserveAnswer
 from stagehand_py.testing import AsyncFunctionLLM

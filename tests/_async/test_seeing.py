@@ -15,8 +15,8 @@ from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
 from stagehand_py import AsyncStagehand, Secret
-from stagehand_py._async.inspect import take_snapshot
-from stagehand_py._async.locate import locate
+from stagehand_py._async.browser.inspect import take_snapshot
+from stagehand_py._async.browser.locate import locate
 from stagehand_py.dom import Element, Snapshot
 from stagehand_py.llm._messages import Message
 from stagehand_py.prompts.observe import ObserveAnswer

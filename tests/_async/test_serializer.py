@@ -10,8 +10,8 @@ import pytest
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import ConfigurationError, ElementNotFoundError
-from stagehand_py._async.inspect import annotated_screenshot, take_snapshot
-from stagehand_py._async.locate import frame_scope, locate
+from stagehand_py._async.browser.inspect import annotated_screenshot, take_snapshot
+from stagehand_py._async.browser.locate import frame_scope, locate
 from stagehand_py.dom import Element, Snapshot
 from tests import secret_values
 

@@ -160,7 +160,7 @@ async def test_installed_scripts_hide_from_the_page(async_page: AsyncPage, pages
 async def test_groups_are_harmless_without_tracing_and_when_the_page_closes(
     async_page: AsyncPage, pages_url: str
 ) -> None:
-    from stagehand_py._async.tracing import AsyncTraceGroup
+    from stagehand_py._async.browser.tracing import AsyncTraceGroup
 
     page = AsyncStagehand(llm=AsyncPlanLLM(SIGN_IN[:1])).wrap(async_page)
     await page.goto(pages_url + "ci/signin.html")

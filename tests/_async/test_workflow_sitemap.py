@@ -11,7 +11,7 @@ from pathlib import Path
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import AsyncStagehand
-from stagehand_py._async.workflow_sitemap import AsyncSitemapFetcher, SitemapStore
+from stagehand_py._async.workflow.sitemap import AsyncSitemapFetcher, SitemapStore
 from stagehand_py.testing import AsyncFunctionLLM
 from stagehand_py.workflow import hint_urls
 from tests.agent_plan import Do

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Page as Page
 
 from stagehand_py import ActError, ActTimeoutError, Stagehand, PageError
-from stagehand_py._sync.executor import scroll
+from stagehand_py._sync.browser.executor import scroll
 from stagehand_py.dom import Snapshot
 from stagehand_py.llm._messages import ChatResponse, Message, ToolCall, ToolSpec
 from stagehand_py.prompts.act import VerifyAnswer
@@ -39,7 +39,7 @@ def _open(page: Page, url: str) -> None:
 
 def _count_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the act loop's serializations: the returned list holds the count."""
-    import stagehand_py._sync.act as act_module
+    import stagehand_py._sync.act.loop as act_module
 
     count = [0]
     original = act_module.take_snapshot

@@ -32,7 +32,7 @@ def _count_snapshots(
     """Count the act loop's serializations (the returned list holds the count); ``after``,
     when given, runs after each one with its number: the page changes between the snapshot
     and the model's answer, in the act's own flow (sync Playwright allows no other thread)."""
-    import stagehand_py._sync.act as act_module
+    import stagehand_py._sync.act.loop as act_module
 
     count = [0]
     original = act_module.take_snapshot

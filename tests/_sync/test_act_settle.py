@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page as Page
 
-from stagehand_py._sync.settle import arm, page_version, settle
+from stagehand_py._sync.browser.settle import arm, page_version, settle
 
 WAYS = ["microtask", "timer0", "timer300", "chain", "raf2", "fetch", "transition"]
 

@@ -12,9 +12,9 @@ from collections.abc import Awaitable, Callable
 import pytest
 from playwright.sync_api import Page as Page
 
-from stagehand_py._sync.act_state import ActState
-from stagehand_py._sync.act_vlist import ListWalk
-from stagehand_py._sync.aria_lists import find_list_containers
+from stagehand_py._sync.act.state import ActState
+from stagehand_py._sync.act.vlist import ListWalk
+from stagehand_py._sync.aria.lists import find_list_containers
 from stagehand_py._config import Settings
 from stagehand_py._variables import Variables
 from stagehand_py.aria._vlist import ListContainer, ListSearch

@@ -11,10 +11,10 @@ import pytest
 from playwright.sync_api import Page as Page
 
 from stagehand_py import Stagehand, ConfigurationError, take_snapshot
-from stagehand_py._sync.aria_checks import check_element
-from stagehand_py._sync.executor import perform
-from stagehand_py._sync.inspect import take_snapshot as sync_take_snapshot
-from stagehand_py._sync.locate import frame_scope
+from stagehand_py._sync.aria.checks import check_element
+from stagehand_py._sync.browser.executor import perform
+from stagehand_py._sync.browser.inspect import take_snapshot as sync_take_snapshot
+from stagehand_py._sync.browser.locate import frame_scope
 from stagehand_py.aria import public_form
 from stagehand_py.dom import Element, Snapshot
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page as Page
 
-from stagehand_py._sync.cache_fingerprint import fingerprint_of_locator, locate_fingerprinted
-from stagehand_py._sync.inspect import take_snapshot
-from stagehand_py._sync.locate import locate
+from stagehand_py._sync.browser.inspect import take_snapshot
+from stagehand_py._sync.browser.locate import locate
+from stagehand_py._sync.cache.fingerprint import fingerprint_of_locator, locate_fingerprinted
 from stagehand_py._errors import ElementNotFoundError, PageError
 from stagehand_py.cache import ElementFingerprint, fingerprint_from_element
 from tests import secret_values

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel, HttpUrl
 
-from stagehand_py._sync.extract import extract
+from stagehand_py._sync.extract.read import extract
 from stagehand_py._sync.llm.testing import FunctionLLM, ScriptedLLM
 from stagehand_py._errors import ElementNotFoundError, ExtractError
 from stagehand_py.llm._messages import Message

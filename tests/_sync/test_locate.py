@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import Page as Page
 
 from stagehand_py import ElementNotFoundError
-from stagehand_py._sync.inspect import take_snapshot
-from stagehand_py._sync.locate import frame_scope, locate, locate_selectors
+from stagehand_py._sync.browser.inspect import take_snapshot
+from stagehand_py._sync.browser.locate import frame_scope, locate, locate_selectors
 
 
 def test_first_selector_matching_exactly_one_wins(

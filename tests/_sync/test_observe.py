@@ -11,7 +11,7 @@ from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
 from stagehand_py import Stagehand, ObserveResult
-from stagehand_py._sync.locate import locate_selectors
+from stagehand_py._sync.browser.locate import locate_selectors
 from stagehand_py.llm._messages import Message
 from stagehand_py.prompts.observe import ObserveAnswer
 from stagehand_py.testing import FunctionLLM

@@ -16,8 +16,8 @@ from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
 from stagehand_py import Stagehand, Secret
-from stagehand_py._sync.inspect import take_snapshot
-from stagehand_py._sync.locate import locate
+from stagehand_py._sync.browser.inspect import take_snapshot
+from stagehand_py._sync.browser.locate import locate
 from stagehand_py.dom import Element, Snapshot
 from stagehand_py.llm._messages import Message
 from stagehand_py.prompts.observe import ObserveAnswer

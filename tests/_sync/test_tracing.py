@@ -161,7 +161,7 @@ def test_installed_scripts_hide_from_the_page(sync_page: Page, pages_url: str) -
 def test_groups_are_harmless_without_tracing_and_when_the_page_closes(
     sync_page: Page, pages_url: str
 ) -> None:
-    from stagehand_py._sync.tracing import TraceGroup
+    from stagehand_py._sync.browser.tracing import TraceGroup
 
     page = Stagehand(llm=PlanLLM(SIGN_IN[:1])).wrap(sync_page)
     page.goto(pages_url + "ci/signin.html")

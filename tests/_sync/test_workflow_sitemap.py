@@ -12,7 +12,7 @@ from pathlib import Path
 from playwright.sync_api import Page as Page
 
 from stagehand_py import Stagehand
-from stagehand_py._sync.workflow_sitemap import SitemapFetcher, SitemapStore
+from stagehand_py._sync.workflow.sitemap import SitemapFetcher, SitemapStore
 from stagehand_py.testing import FunctionLLM
 from stagehand_py.workflow import hint_urls
 from tests.agent_plan import Do

@@ -107,9 +107,9 @@ def _readme_models() -> None:
     import readme_model
 
     import stagehand_py._async.llm.factory as async_factory
-    import stagehand_py._async.stagehand_core as async_stagehand
+    import stagehand_py._async.session as async_stagehand
     import stagehand_py._sync.llm.factory as sync_factory
-    import stagehand_py._sync.stagehand_core as sync_stagehand
+    import stagehand_py._sync.session as sync_stagehand
 
     def sync_llm(*_: Any, **__: Any) -> Any:
         return readme_model.README_MODEL.sync_llm()

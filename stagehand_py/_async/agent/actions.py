@@ -1,0 +1,323 @@
+"""The agent's hands: one proposed action, run through the package's one executor.
+
+Element actions go through the browser room's executor (``perform``: the allow-list, the
+stored selectors, label clicks, new-tab following, settling); scrolling through its
+``scroll``; reading through :func:`extract`. The agent adds
+only what is not about an element: navigation, tabs and waiting. Variable values are
+substituted here, right before the executor runs, and never stored. A failure becomes an
+``error`` outcome for the model to read next step, never an exception.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page as AsyncPage
+
+from ..._errors import ConfigurationError, ExtractError, LLMError, PageError
+from ..._variables import Variables
+from ...agent._actions import (
+    ELEMENT_ACTIONS,
+    AgentAction,
+    CloseTabAction,
+    ElementAction,
+    ExtractAction,
+    FillAction,
+    GoBackAction,
+    NavigateAction,
+    PressAction,
+    ScrollAction,
+    SelectOptionAction,
+    SwitchTabAction,
+    TypeAction,
+    WaitAction,
+    action_confidence,
+    action_params,
+    describe_action,
+)
+from ...agent._clock import RunClock, StepFailed, StepTimedOut
+from ...agent._history import ActionOutcome, redacted
+from ...agent._navigation import domain_allowed, navigation_problem
+from ...agent._settings import AgentSettings
+from ...dom import Element
+from ...llm._usage import Usage
+from ..browser.executor import perform, scroll
+from ..browser.locate import locate_selectors
+from ..browser.secret_guard import secret_refusal
+from ..extract.read import extract
+from ..llm.base import AsyncLLM
+from .observe import AsyncDownloadTracker, Observation, open_pages, same_page
+
+_WAIT_SLICE_S = 0.1
+
+
+@dataclass
+class AsyncActionContext:
+    """What running the actions of one step needs; ``page`` follows tab changes."""
+
+    page: AsyncPage
+    observation: Observation
+    variables: Variables
+    settings: AgentSettings
+    clock: RunClock
+    llm: AsyncLLM
+    checkpoint: Callable[[], Awaitable[None]]
+    usage: Usage = field(default_factory=Usage)
+    settled: bool = True  # False when the page may still be moving after the last action
+    downloads: AsyncDownloadTracker | None = None  # the run's, to wait for a link's download
+
+
+# How long a click on a download link waits for its download to start (server answer time).
+_DOWNLOAD_START_MS = 5000
+
+
+def _element_call(action: ElementAction) -> tuple[str, list[str]]:
+    """The executor method and arguments (with placeholders) of an element action."""
+    if isinstance(action, (FillAction, TypeAction)):
+        return action.action, [action.text]
+    if isinstance(action, SelectOptionAction):
+        return "select_option", [action.option]
+    if isinstance(action, PressAction):
+        return "press", [action.key]
+    return action.action, []  # click, check, uncheck, hover: no arguments
+
+
+def _first_line(exc: BaseException) -> str:
+    message = getattr(exc, "message", None) or str(exc)
+    return message.strip().splitlines()[0] if message.strip() else type(exc).__name__
+
+
+async def run_action(ctx: AsyncActionContext, action: AgentAction) -> ActionOutcome:
+    """Run ``action``; an ``error`` outcome says what went wrong."""
+    redact = ctx.variables.redact
+    index = getattr(action, "index", None)
+    line = ctx.observation.state.element_line(index) if isinstance(index, int) else None
+    outcome = ActionOutcome(
+        action=action.action,
+        params=redacted(action_params(action), redact),
+        description=redact(describe_action(action, line)),
+        confidence=action_confidence(action),
+    )
+    before_page, before_url = ctx.page, ctx.page.url
+    ctx.clock.check()
+    try:
+        await _dispatch(ctx, action, outcome)
+    except (PageError, PlaywrightError) as exc:
+        outcome.status, outcome.error = "error", redact(_first_line(exc))
+    except (ExtractError, LLMError, ConfigurationError) as exc:
+        outcome.status, outcome.error = "error", redact(_first_line(exc))
+    except StepTimedOut:
+        raise
+    except StepFailed as exc:  # the model of an extract did not answer in time
+        outcome.status, outcome.error = "error", redact(exc.message)
+    if outcome.ok and ctx.settings.allowed_domains is not None:
+        await _keep_to_allowed_domains(ctx, before_page, before_url, outcome)
+    outcome.url = redact(ctx.page.url)
+    return outcome
+
+
+async def _dispatch(ctx: AsyncActionContext, action: AgentAction, outcome: ActionOutcome) -> None:
+    if isinstance(action, ELEMENT_ACTIONS):
+        await _element_action(ctx, action.index, _element_call(action), outcome)
+    elif isinstance(action, ScrollAction):
+        await _scroll(ctx, action, outcome)
+    elif isinstance(action, NavigateAction):
+        await _navigate(ctx, action, outcome)
+    elif isinstance(action, GoBackAction):
+        await _go_back(ctx, outcome)
+    elif isinstance(action, (SwitchTabAction, CloseTabAction)):
+        await _tab_action(ctx, action, outcome)
+    elif isinstance(action, WaitAction):
+        await _wait(ctx, action, outcome)
+    elif isinstance(action, ExtractAction):
+        await _extract(ctx, action, outcome)
+    else:  # done is handled by the loop; nothing else passes validation
+        outcome.status, outcome.error = "error", f"{action.action} cannot be run here"
+
+
+async def _element_action(
+    ctx: AsyncActionContext, index: int, call: tuple[str, list[str]], outcome: ActionOutcome
+) -> None:
+    element = ctx.observation.snapshot.element(index)
+    method, args = call
+    # A variable goes only into a plausible field on the origin the run started on (#13).
+    refused = await secret_refusal(
+        ctx.page, element, method, args, ctx.variables, timeout_ms=ctx.clock.cap_ms(2000)
+    )
+    if refused is not None:
+        outcome.status, outcome.error = "error", refused
+        return
+    downloads_seen = await _download_link_clicked(ctx, element, method)
+    performed = await perform(
+        ctx.page,
+        method=method,
+        selectors=element.selectors,
+        frame=element.frame,
+        args=[ctx.variables.substitute(arg) for arg in args],  # values only from here on
+        timeout_ms=ctx.clock.cap_ms(ctx.settings.action_timeout_ms),
+        follow_new_tabs=True,
+        settle_timeout_ms=ctx.clock.cap_ms(ctx.settings.settle_timeout_ms),
+        tag=element.tag,
+    )
+    if downloads_seen is not None and ctx.downloads is not None:
+        started = await ctx.downloads.wait_for_start(
+            performed.page, downloads_seen, ctx.clock.cap_ms(_DOWNLOAD_START_MS)
+        )
+        if not started:
+            outcome.note = "a download link: no download started"
+    outcome.selector = ctx.variables.redact(performed.selector)
+    outcome.selectors = [ctx.variables.redact(s) for s in element.selectors]
+    outcome.frame = [ctx.variables.redact(s) for s in element.frame]
+    if performed.opened:
+        outcome.note = f"opened {len(performed.opened)} new tab(s)"
+    if performed.via_label:
+        outcome.note = "clicked through its label"
+    ctx.page = performed.page
+    ctx.settled = True
+
+
+async def _download_link_clicked(
+    ctx: AsyncActionContext, element: Element, method: str
+) -> int | None:
+    """For a click on an ``<a download>`` link: the downloads seen before it (the click
+    returns before the download starts); None for any other action."""
+    if method != "click" or element.tag != "a" or ctx.downloads is None:
+        return None
+    try:
+        locator, _ = await locate_selectors(ctx.page, element.frame, element.selectors)
+        marked = await locator.get_attribute("download", timeout=ctx.clock.cap_ms(2000))
+    except (PageError, PlaywrightError):
+        return None  # perform() reports a missing element itself
+    return ctx.downloads.started if marked is not None else None
+
+
+async def _scroll(ctx: AsyncActionContext, action: ScrollAction, outcome: ActionOutcome) -> None:
+    if action.index is None:
+        locator = ctx.page.locator(":root")
+    else:
+        element = ctx.observation.snapshot.element(action.index)
+        locator, selector = await locate_selectors(ctx.page, element.frame, element.selectors)
+        outcome.selector = ctx.variables.redact(selector)
+        outcome.frame = [ctx.variables.redact(s) for s in element.frame]
+    where = await scroll(
+        locator,
+        action.direction,
+        pages=action.pages,
+        timeout_ms=ctx.clock.cap_ms(ctx.settings.action_timeout_ms),
+    )
+    if where.moved:
+        outcome.note = f"moved {where.after - where.before:+.0f} px to {where.after:.0f} of "
+        outcome.note += f"{where.max:.0f}"
+    elif where.max <= 0:
+        outcome.note = "did not move: there is nothing to scroll"
+    else:
+        outcome.note = f"did not move: already at the {'top' if where.after <= 0 else 'end'}"
+    ctx.settled = False
+
+
+async def _navigate(
+    ctx: AsyncActionContext, action: NavigateAction, outcome: ActionOutcome
+) -> None:
+    problem = navigation_problem(action.url, ctx.settings.allowed_domains)
+    if problem is not None:  # checked before approval too; the page is never trusted
+        outcome.status, outcome.error = "error", problem
+        return
+    response = await ctx.page.goto(
+        action.url, wait_until="domcontentloaded", timeout=ctx.clock.cap_ms(30_000)
+    )
+    if response is not None and response.status >= 400:
+        outcome.note = f"the server answered HTTP {response.status}"
+    ctx.settled = False
+
+
+async def _go_back(ctx: AsyncActionContext, outcome: ActionOutcome) -> None:
+    before = ctx.page.url
+    response = await ctx.page.go_back(
+        wait_until="domcontentloaded", timeout=ctx.clock.cap_ms(30_000)
+    )
+    if response is None and ctx.page.url == before:
+        outcome.status, outcome.error = "error", "there is no previous page in this tab"
+    ctx.settled = False
+
+
+async def _tab_action(
+    ctx: AsyncActionContext, action: SwitchTabAction | CloseTabAction, outcome: ActionOutcome
+) -> None:
+    tabs = open_pages(ctx.page)
+    if action.tab >= len(tabs):
+        outcome.status, outcome.error = "error", f"there is no tab {action.tab} any more"
+        return
+    target = tabs[action.tab]
+    if isinstance(action, SwitchTabAction):
+        await target.bring_to_front()
+        ctx.page = target
+    else:
+        if len(tabs) == 1:
+            outcome.status, outcome.error = "error", "the only open tab cannot be closed"
+            return
+        remaining = [tab for tab in tabs if not same_page(tab, target)]
+        closing_current = same_page(target, ctx.page)
+        await target.close()
+        if closing_current:
+            ctx.page = remaining[-1]
+            await ctx.page.bring_to_front()
+    ctx.settled = False
+
+
+async def _wait(ctx: AsyncActionContext, action: WaitAction, outcome: ActionOutcome) -> None:
+    seconds = min(action.seconds, ctx.settings.max_wait_s, max(0.0, ctx.clock.left()))
+    outcome.note = f"waited {seconds:g} s"
+    waited = 0.0
+    while waited < seconds:  # in slices, so pause/stop are honoured during a long wait
+        await ctx.checkpoint()
+        await asyncio.sleep(min(_WAIT_SLICE_S, seconds - waited))
+        waited += _WAIT_SLICE_S
+    ctx.settled = False
+
+
+async def _extract(ctx: AsyncActionContext, action: ExtractAction, outcome: ActionOutcome) -> None:
+    result = await extract(
+        ctx.page,
+        ctx.llm,
+        ctx.variables.redact(action.instruction),
+        action.schema_,
+        max_retries=ctx.settings.max_reasks,
+        redact=ctx.variables.redact,
+    )
+    ctx.usage = ctx.usage + result.usage
+    value: Any = result.value
+    if action.schema_ is None and isinstance(value, dict) and set(value) == {"text"}:
+        value = value["text"]
+    outcome.extracted = redacted(value, ctx.variables.redact)
+    size = len(value) if isinstance(value, str) else len(json.dumps(value, default=str))
+    outcome.note = f"{size} characters extracted"
+
+
+async def _keep_to_allowed_domains(
+    ctx: AsyncActionContext, before_page: AsyncPage, before_url: str, outcome: ActionOutcome
+) -> None:
+    """A click may lead anywhere the page links to: outside ``allowed_domains`` is undone."""
+    url = ctx.page.url
+    if url == before_url or domain_allowed(url, ctx.settings.allowed_domains):
+        return
+    host = ctx.variables.redact(url)
+    if same_page(ctx.page, before_page):
+        response = await ctx.page.go_back(
+            wait_until="domcontentloaded", timeout=ctx.clock.cap_ms(30_000)
+        )
+        if response is None and ctx.page.url == url:
+            await ctx.page.goto(before_url, timeout=ctx.clock.cap_ms(30_000))
+        undone = "went back"
+    else:
+        await ctx.page.close()
+        ctx.page = before_page
+        await before_page.bring_to_front()
+        undone = "closed the tab it opened"
+    outcome.status = "error"
+    outcome.error = f"it led to {host}, which is outside allowed_domains; {undone}"
+    ctx.settled = False

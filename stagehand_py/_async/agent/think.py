@@ -1,0 +1,197 @@
+"""The agent's thinking: one structured request per step, bounded in time, re-asked when the
+answer cannot run; and the approver's verdict on it."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Literal, TypeVar
+
+from pydantic import BaseModel
+
+from ..._errors import LLMError
+from ..._variables import Variables
+from ...agent._actions import AgentOutput
+from ...agent._approval import check_decision
+from ...agent._checks import answer_problems
+from ...agent._clock import RunClock, RunTimedOut, StepFailed
+from ...agent._conversation import MessageManager
+from ...agent._history import StepRecord
+from ...agent._prompts import reask_message
+from ...agent._settings import AgentSettings
+from ...agent._state import AgentState, ApprovalDecision
+from ...llm._messages import (
+    ChatResponse,
+    Message,
+    RequestOptions,
+    StructuredResponse,
+    ToolSpec,
+)
+from .._deadline import DeadlineExceeded, call_with_deadline
+from ..llm.base import AsyncLLM
+
+logger = logging.getLogger("stagehand_py")
+T = TypeVar("T", bound=BaseModel)
+
+# A model, or a function that creates one when first needed.
+LLMSource = AsyncLLM | Callable[[], AsyncLLM]
+# What page.agent(approval=...) takes: a plain function, or (async API) a coroutine function.
+ApprovalCallback = Callable[
+    [int, AgentOutput, AgentState], ApprovalDecision | Awaitable[ApprovalDecision]
+]
+
+
+class AsyncBoundedLLM:
+    """The run's model, each request cut off when the step, the run or ``llm_timeout_s`` runs
+    out (whichever comes first) and told that time as ``options.timeout_s``. extract() inside
+    the agent gets this one too, so its requests are bounded the same way."""
+
+    def __init__(
+        self,
+        source: LLMSource,
+        clock: RunClock,
+        llm_timeout_s: float,
+        *,
+        base: RequestOptions | None = None,
+    ) -> None:
+        self._source = source
+        self._clock = clock
+        self._llm_timeout_s = llm_timeout_s
+        # The budget and temperature of the agent's own requests (the Stagehand's settings).
+        self._base = base or RequestOptions(kind="agent")
+        self.model = source.model if isinstance(source, AsyncLLM) else ""
+
+    def _inner(self) -> AsyncLLM:
+        if not isinstance(self._source, AsyncLLM):
+            self._source = self._source()
+            self.model = self._source.model
+        return self._source
+
+    def _limit(self, options: RequestOptions | None) -> tuple[float, RequestOptions]:
+        limit = min(self._clock.left(), self._llm_timeout_s)
+        if limit <= 0:
+            self._clock.check()
+            raise StepFailed("no time was left for a model request")
+        base = options or self._base
+        return limit, RequestOptions(
+            kind=base.kind,
+            max_tokens=base.max_tokens,
+            temperature=base.temperature,
+            timeout_s=limit,
+        )
+
+    def _timed_out(self) -> StepFailed:
+        self._clock.check()  # the run's or the step's deadline, when that is what passed
+        return StepFailed(
+            f"the model did not answer within llm_timeout_s={self._llm_timeout_s:g} s"
+        )
+
+    async def chat(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec],
+        *,
+        tool_choice: Literal["auto", "required"] = "required",
+        options: RequestOptions | None = None,
+    ) -> ChatResponse:
+        inner = self._inner()
+        limit, bounded = self._limit(options)
+        try:
+            return await call_with_deadline(
+                lambda: inner.chat(messages, tools, tool_choice=tool_choice, options=bounded),
+                limit,
+            )
+        except DeadlineExceeded:
+            raise self._timed_out() from None
+
+    async def structured(
+        self,
+        messages: Sequence[Message],
+        schema: type[T],
+        *,
+        max_retries: int = 2,
+        options: RequestOptions | None = None,
+    ) -> StructuredResponse[T]:
+        inner = self._inner()
+        limit, bounded = self._limit(options)
+        try:
+            return await call_with_deadline(
+                lambda: inner.structured(
+                    messages, schema, max_retries=max_retries, options=bounded
+                ),
+                limit,
+            )
+        except DeadlineExceeded:
+            raise self._timed_out() from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+async def think(
+    llm: AsyncBoundedLLM,
+    messages: MessageManager,
+    schema: type[AgentOutput],
+    state: AgentState,
+    record: StepRecord,
+    *,
+    settings: AgentSettings,
+    variables: Variables,
+) -> AgentOutput:
+    """Ask for the step's actions; an answer that validates but cannot run here (an element
+    not shown, an unknown variable, a domain not allowed) is re-asked with what is wrong."""
+    problems: list[str] = []
+    for attempt in range(settings.max_reasks + 1):
+        request = messages.build()
+        if attempt == 0:
+            record.prompt_chars, record.prompt_tokens = request.chars, request.tokens
+            record.cuts = list(request.cuts)
+        if logger.isEnabledFor(logging.DEBUG):  # the whole conversation, already redacted
+            logger.debug(
+                "stagehand_py: agent request of step %d:\n%s", state.step, request.dump_text()
+            )
+        try:
+            response = await llm.structured(
+                request.messages,
+                schema,
+                max_retries=settings.max_reasks,
+            )
+        except LLMError as exc:
+            raise StepFailed(
+                f"the model request failed: {variables.redact(_first_line(exc))}"
+            ) from None
+        record.usage = record.usage + response.usage
+        output = response.value
+        problems = answer_problems(
+            output, state, variables=variables, allowed_domains=settings.allowed_domains
+        )
+        if not problems:
+            return output
+        logger.info("stagehand_py: agent answer cannot run, re-asking: %s", problems[0])
+        messages.add_turn("assistant", output.model_dump_json(by_alias=True))
+        messages.add_turn("user", reask_message(problems))
+    raise StepFailed(
+        f"the model's answer could not be run after {settings.max_reasks + 1} tries: {problems[0]}"
+    )
+
+
+async def _settled(value: object) -> ApprovalDecision:
+    if inspect.isawaitable(value):
+        value = await value
+    return check_decision(value)
+
+
+async def ask_approval(
+    approval: ApprovalCallback, output: AgentOutput, state: AgentState, clock: RunClock
+) -> ApprovalDecision:
+    """The approver's decision on every action of the step, before any of them runs. An
+    async approver is cut off when the run's time is up."""
+    state.time_left_s = max(0.0, clock.run_left())
+    raw = approval(state.step, output, state)
+    try:
+        return await call_with_deadline(lambda: _settled(raw), clock.run_left())
+    except DeadlineExceeded:
+        raise RunTimedOut from None

@@ -1,0 +1,79 @@
+"""Check through Playwright that a stored locator still means the element the tree showed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator as AsyncLocator
+from playwright.async_api import Page as AsyncPage
+
+from ..._errors import SerializationError
+from ...aria._parser import parse_aria_snapshot
+from ...dom import Element
+from ..browser.locate import frame_scope
+
+# Roles whose node Playwright's per-element snapshot may leave out (a generic container shows
+# only its children) or that carry no identity of their own: nothing to compare.
+_UNCOMPARABLE_ROLES = frozenset({"", "generic", "text", "none", "presentation", "canvas"})
+
+# A check is two counts on the page as it is: nothing to wait for.
+_CHECK_TIMEOUT_MS = 5000
+
+
+@dataclass(frozen=True)
+class RungCheck:
+    """How one stored selector resolves now: ``count`` matches, ``is_ref`` when the single
+    match is the element with the snapshot's ``aria-ref``."""
+
+    selector: str
+    count: int
+    is_ref: bool
+
+    @property
+    def ok(self) -> bool:
+        return self.count == 1 and self.is_ref
+
+
+async def check_selector(
+    page: AsyncPage, frame: Sequence[str], selector: str, ref: str
+) -> RungCheck:
+    """Resolve ``selector`` inside ``frame`` (a frame-locator path) and compare with ``ref``."""
+    scope = await frame_scope(page, frame)
+    locator = scope.locator(selector)
+    try:
+        count = await locator.count()
+        same = count == 1 and await locator.and_(scope.locator(f"aria-ref={ref}")).count() == 1
+    except PlaywrightError:  # a malformed selector, or a frame that is gone
+        return RungCheck(selector, 0, False)
+    return RungCheck(selector, count, same)
+
+
+async def resolves_to_ref(page: AsyncPage, frame: Sequence[str], selector: str, ref: str) -> bool:
+    """True when ``selector`` matches exactly one element and it is the node ``ref``."""
+    return (await check_selector(page, frame, selector, ref)).ok
+
+
+async def check_element(page: AsyncPage, element: Element) -> list[RungCheck]:
+    """Every stored selector of an accessibility-tree element, resolved now (the snapshot it
+    came from must still be the page's latest, or ``aria-ref`` no longer resolves)."""
+    return [await check_selector(page, element.frame, s, element.ref) for s in element.selectors]
+
+
+async def same_node(locator: AsyncLocator, element: Element, *, timeout_ms: float) -> bool:
+    """True when ``locator`` (found through a lower rung after the page changed) is still the
+    node the tree showed: the same role and accessible name, read through Playwright's own
+    snapshot of that element. A re-rendered "Pay 24.00" button that now says "Pay 26.50" is
+    not; the model must see the new one before anything is done to it."""
+    if element.role in _UNCOMPARABLE_ROLES:
+        return True
+    try:
+        nodes = parse_aria_snapshot(await locator.aria_snapshot(timeout=timeout_ms))
+    except (PlaywrightError, SerializationError):
+        return False
+    if not nodes:
+        return False
+    return nodes[0].role == element.role and " ".join(nodes[0].name.split()) == " ".join(
+        element.name.split()
+    )

@@ -1,0 +1,39 @@
+"""Launch Playwright's Chromium with an executable found on this machine."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from playwright.async_api import Browser, BrowserType
+
+from ..._chromium import find_chromium, launch_args
+from ..._run_modes import RunMode, preset_launch_options
+
+
+async def launch_chromium(
+    browser_type: BrowserType,
+    *,
+    executable_path: str | os.PathLike[str] | None = None,
+    headless: bool | None = None,
+    args: list[str] | None = None,
+    mode: RunMode | None = None,
+    **launch_options: Any,
+) -> Browser:
+    """Launch ``playwright.chromium`` with a Chromium found by :func:`find_chromium`.
+
+    ``browser_type`` is ``playwright.chromium`` from your own ``async_playwright()`` (or
+    ``sync_playwright()`` for the sync twin). ``mode="dev"``: headed, DevTools open,
+    ``slow_mo=500``; ``mode="prod"``: headless, no slow-down, the package's logging at ERROR
+    (explicit arguments win over the preset). Headless by default. Other keyword arguments go
+    to ``BrowserType.launch`` unchanged.
+    """
+    chosen, extra, options = preset_launch_options(
+        mode, headless=headless, args=list(args or []), options=launch_options
+    )
+    return await browser_type.launch(
+        executable_path=find_chromium(executable_path),
+        headless=chosen,
+        args=launch_args(extra),
+        **options,
+    )

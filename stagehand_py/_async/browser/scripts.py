@@ -1,0 +1,80 @@
+"""Run the SDK's browser-side scripts, installed once per document instead of sent each call.
+
+The first call in a document sends the script inside ``dom/page_script_install.js``, which
+defines it on the page's main-world ``globalThis`` under a key naming the script and a hash of
+its source (a new SDK version never runs an old copy) and runs it. Every later call sends
+only ``dom/page_script_call.js`` and the key. Both go without comment lines and indentation
+(:func:`~stagehand_py._js_compact.compact_js`). A navigation gives a new document without the
+script: the stub reports that, and the script is installed again. Frames are documents of
+their own: each gets its copy the same way.
+
+Why: Playwright traces record the source of every evaluate, so sending a 60 KB serializer
+with each look made a three-action act's trace mostly script (see ``benchmarks/trace_size.py``).
+``add_init_script`` alone would not reach documents that are already loaded.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from typing import Any
+
+from playwright.async_api import Frame as AsyncFrame
+from playwright.async_api import Page as AsyncPage
+
+from ..._errors import SerializationError
+from ..._js_compact import compact_js
+from ...dom import load_js
+
+_MARKER = "/* STAGEHAND_PY_SCRIPT */"
+# Bumped when the install/call protocol itself changes.
+_PROTOCOL = 1
+
+# A private switch for benchmarks/trace_size.py: False sends the whole script with every
+# call, as before scripts were installed once (the "before" of the measurement).
+_install_once = True
+
+
+@functools.cache
+def script_key(name: str, source: str) -> str:
+    """``__stagehand_py_1_serializer_3f2a...``: the global a script is installed under."""
+    slug = re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_")
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:12]
+    return f"__stagehand_py_{_PROTOCOL}_{slug}_{digest}"
+
+
+@functools.cache
+def _installer(source: str) -> str:
+    template = load_js("page_script_install.js")
+    if _MARKER not in template:
+        raise SerializationError("page_script_install.js lost its script marker")
+    return compact_js(template.replace(_MARKER, source.strip().rstrip(";")))
+
+
+@functools.cache
+def _caller() -> str:
+    return compact_js(load_js("page_script_call.js"))
+
+
+async def run_page_script(
+    target: AsyncPage | AsyncFrame, name: str, source: str, arg: Any = None
+) -> Any:
+    """``target.evaluate(source, arg)``, with ``source`` installed once per document.
+
+    ``name`` names the script in its key (``"serializer"``); ``source`` is a function
+    expression taking one argument. Playwright errors (a navigation mid-call, a closed page)
+    propagate as they would from ``evaluate``.
+    """
+    if not _install_once:
+        return await target.evaluate(source, arg)
+    call = {"key": script_key(name, source), "arg": arg}
+    answer = await target.evaluate(_caller(), call)
+    if not (isinstance(answer, dict) and answer.get("installed")):
+        answer = await target.evaluate(_installer(source), call)
+    if not isinstance(answer, dict):
+        raise SerializationError(
+            f"The page script {name} answered {type(answer).__name__}, not its result: a "
+            "script on the page may have replaced Object.defineProperty or JSON."
+        )
+    return answer.get("value")

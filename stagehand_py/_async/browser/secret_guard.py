@@ -1,0 +1,179 @@
+"""Refuse to type a variable where it does not belong (rules in :mod:`.._secret_scope`).
+
+The field's origin is Playwright's view of the frame the element lives in (a page script can
+change what ``location`` says, not which document a frame holds); ``about:blank`` and
+``srcdoc`` frames take their parent's, as the browser does. Where the field's form submits
+is read through Playwright's locators, whose queries and attribute reads run in Playwright's
+own isolated JavaScript world: a page script that overrides ``getAttribute``,
+``HTMLFormElement.prototype.action``, ``element.form``, ``closest`` or ``URL`` in its world
+changes nothing there. Relative form targets are resolved here (:func:`urllib.parse.urljoin`)
+against the frame's URL and the document's ``<base>``. What the field looks like (type,
+autocomplete, labels: the plausibility rules) is read in one call in the page's world
+(``dom/field_facts.js``): a page could disguise it, but that cannot send a value to another
+origin, and the page's own script can read its own fields anyway. This module is the one
+place that gathers these facts.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from urllib.parse import urljoin, urlsplit
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame as AsyncFrame
+from playwright.async_api import Locator as AsyncLocator
+from playwright.async_api import Page as AsyncPage
+
+from ..._errors import PageError
+from ..._secret_scope import MAX_FORM_ACTIONS, UNCHECKED_TARGETS, FieldFacts, refusal
+from ..._variables import Variables
+from ...dom import Element, load_js
+from .locate import locate_selectors
+
+logger = logging.getLogger("stagehand_py")
+
+_INHERITING_URLS = ("about:blank", "about:srcdoc")
+
+
+def _frame_url(frame: AsyncFrame | None) -> str:
+    """The URL whose origin the frame's document has, as Playwright knows it."""
+    while frame is not None:
+        url = frame.url
+        if url.split("?", 1)[0] not in _INHERITING_URLS or frame.parent_frame is None:
+            return url
+        frame = frame.parent_frame
+    return ""
+
+
+def _css_string(value: str) -> str:
+    """``value`` as a quoted CSS string (for ``[id=...]`` selectors)."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\a ")
+    return f'"{escaped}"'
+
+
+async def _attribute(found: AsyncLocator, name: str, timeout_ms: float) -> str | None:
+    return await found.first.get_attribute(name, timeout=timeout_ms)
+
+
+async def _form_targets(
+    field: AsyncLocator, frame: AsyncFrame, form_id: str, doc_url: str, timeout_ms: float
+) -> tuple[str, ...]:
+    """Absolute URLs the field's form submits to: its ``action`` (empty: the document's URL)
+    and each submit button's ``formaction``, resolved against the document's base URL. Each
+    read is a round trip to the browser, so the common case (one form, no ``formaction``, an
+    absolute or empty action) takes three."""
+    forms = [field.locator("xpath=ancestor::form[1]")]
+    if form_id:  # form="id": the form owner is that form, wherever it is
+        forms.append(frame.locator(f"form[id={_css_string(form_id)}]").first)
+    forms = [form for form in forms if await form.count()]
+    if not forms:
+        return ()
+    base: str | None = None
+
+    async def resolve(value: str | None) -> str:
+        nonlocal base
+        value = (value or "").strip()
+        if not value:
+            return doc_url
+        if urlsplit(value).scheme:  # absolute: no base needed
+            return urljoin(doc_url, value)
+        if base is None:
+            bases = frame.locator("base[href]")
+            href = await _attribute(bases, "href", timeout_ms) if await bases.count() else None
+            base = urljoin(doc_url, (href or "").strip())
+        return urljoin(base, value)
+
+    targets = [await resolve(await _attribute(form, "action", timeout_ms)) for form in forms]
+    if not await frame.locator("[formaction]").count():
+        return tuple(targets)
+    for form in forms:
+        buttons = [form.locator("[formaction]")]
+        owner_id = await _attribute(form, "id", timeout_ms)
+        if owner_id:
+            buttons.append(frame.locator(f"[form={_css_string(owner_id)}][formaction]"))
+        for found in buttons:
+            count = await found.count()
+            if count > MAX_FORM_ACTIONS:  # too many to check in time: fail closed
+                targets.append(UNCHECKED_TARGETS)
+            for i in range(min(count, MAX_FORM_ACTIONS)):
+                value = await found.nth(i).get_attribute("formaction", timeout=timeout_ms)
+                targets.append(await resolve(value))
+    return tuple(targets)
+
+
+async def field_facts(locator: AsyncLocator, *, timeout_ms: float) -> FieldFacts:
+    """What the element ``locator`` resolves to is, and where its form sends its data (see
+    the module's docstring for which facts the page could disguise and which it cannot)."""
+    handle = await locator.element_handle(timeout=timeout_ms)
+    try:
+        frame = await handle.owner_frame()
+        raw = await handle.evaluate(load_js("field_facts.js"))
+    finally:
+        await handle.dispose()
+    if frame is None:
+        raise PlaywrightError("the element is no longer in a frame")
+    frame_url = _frame_url(frame)
+    return FieldFacts(
+        frame_url=frame_url,
+        tag=str(raw.get("tag", "")),
+        type=str(raw.get("type", "")),
+        role=str(raw.get("role", "")),
+        autocomplete=str(raw.get("autocomplete", "")),
+        name=str(raw.get("name", "")),
+        id=str(raw.get("id", "")),
+        placeholder=str(raw.get("placeholder", "")),
+        aria_label=str(raw.get("ariaLabel", "")),
+        labels=tuple(str(label) for label in raw.get("labels", [])),
+        in_search_form=bool(raw.get("inSearchForm", False)),
+        form_targets=await _form_targets(
+            locator.first, frame, str(raw.get("form", "")), frame_url, timeout_ms
+        ),
+    )
+
+
+async def locator_refusal(
+    locator: AsyncLocator,
+    method: str,
+    args: Sequence[str],
+    variables: Variables,
+    *,
+    timeout_ms: float = 2000,
+) -> str | None:
+    """Why ``args`` (with placeholders) may not be typed into ``locator``; None if they may."""
+    names = variables.used_names(args)
+    if not names:
+        return None
+    try:
+        facts = await field_facts(locator, timeout_ms=timeout_ms)
+    except PlaywrightError as exc:
+        first = (exc.message or str(exc)).splitlines()[0]
+        return f"Refused: could not check where the field is ({variables.redact(first)})"
+    for name in names:
+        scope = variables.scope(name)
+        if scope is None:
+            continue
+        reason = refusal(name, method, facts, scope)
+        if reason is not None:
+            logger.info("stagehand_py: %s", reason)
+            return reason
+    return None
+
+
+async def secret_refusal(
+    page: AsyncPage,
+    element: Element,
+    method: str,
+    args: Sequence[str],
+    variables: Variables,
+    *,
+    timeout_ms: float = 2000,
+) -> str | None:
+    """:func:`locator_refusal` for a snapshot element (the act loop's hook)."""
+    if not variables.used_names(args):
+        return None
+    try:
+        locator, _ = await locate_selectors(page, element.frame, element.selectors)
+    except PageError:
+        return None  # perform() reports the missing element itself
+    return await locator_refusal(locator, method, args, variables, timeout_ms=timeout_ms)

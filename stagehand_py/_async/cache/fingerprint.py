@@ -1,0 +1,133 @@
+"""Fingerprint a live element (for cache replay), with the recipe used for serialized ones.
+
+:func:`locate_fingerprinted` is the replay's way to find a cached step's element: the first
+stored selector whose one element still has the stored fingerprint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator as AsyncLocator
+from playwright.async_api import Page as AsyncPage
+from pydantic import BaseModel, Field
+
+from ..._errors import ElementNotFoundError, PageError
+from ...cache import ElementFingerprint, fingerprint_from_element, load_fingerprint_js
+from ..browser.locate import frame_scope
+from ..browser.scripts import run_page_script
+
+
+class LiveElement(BaseModel):
+    """What ``stagehand_py/cache/fingerprint.js`` returns for one element."""
+
+    tag: str
+    text: str = ""
+    attributes: dict[str, str] = Field(default_factory=dict)
+    role: str = ""
+    name: str = ""
+
+
+async def fingerprint_of_locator(
+    locator: AsyncLocator, *, timeout_ms: float = 5000
+) -> ElementFingerprint:
+    """The fingerprint of the element ``locator`` resolves to (it must resolve to one).
+
+    Raises :class:`PageError` when the element is gone or ambiguous within ``timeout_ms``:
+    for a cached step that means the page changed and the step must be healed.
+    """
+    try:
+        fields = await locator.evaluate(load_fingerprint_js(), timeout=timeout_ms)
+    except PlaywrightError as exc:
+        first_line = (exc.message or str(exc)).splitlines()[0]
+        raise PageError(
+            f"Could not read the element for its fingerprint: {first_line}. The page changed "
+            "since the element was found; find it again."
+        ) from None
+    return fingerprint_from_element(LiveElement.model_validate(fields))
+
+
+async def locate_fingerprinted(
+    page: AsyncPage,
+    frame: Sequence[str],
+    selectors: Sequence[str],
+    fingerprint: ElementFingerprint | None,
+    *,
+    timeout_ms: float = 5000,
+) -> tuple[AsyncLocator, str]:
+    """The first selector that finds exactly one element matching ``fingerprint``.
+
+    Unlike taking the first selector that finds one element, a selector that now lands on
+    another element (the positional path after a row was inserted) is passed over for the next
+    one (the id- or attribute-anchored path), so a layout change needs no model call. Raises
+    :class:`ElementNotFoundError` naming what each selector found when none holds.
+    """
+    scope = await frame_scope(page, frame)
+    # Top-document XPaths are all checked in one plain page.evaluate (see fingerprint.js).
+    checked = await _check_xpaths(page, selectors) if not frame else {}
+    tried: list[str] = []
+    for selector in selectors:
+        locator = scope.locator(selector)
+        if selector in checked:
+            count, fields, error = checked[selector]
+        else:
+            try:
+                # One round trip: how many elements match, and the fingerprint fields of each.
+                matches = await locator.evaluate_all(load_fingerprint_js())
+            except PlaywrightError as exc:  # malformed selector, or the frame is gone
+                count, fields, error = 0, None, (exc.message or str(exc)).splitlines()[0]
+            else:
+                count, fields, error = len(matches), matches[0] if matches else None, None
+        if error is not None:
+            tried.append(f"{selector} (error: {error})")
+            continue
+        if count != 1:
+            tried.append(f"{selector} ({count} matches)")
+            continue
+        if fingerprint is None:
+            return locator, selector
+        found = fingerprint_from_element(LiveElement.model_validate(fields))
+        if fingerprint.matches(found):
+            return locator, selector
+        tried.append(f"{selector} (a different element: <{found.tag}> {found.name[:40]!r})")
+    detail = "; ".join(tried) if tried else "no selectors were stored"
+    raise ElementNotFoundError(
+        f"No stored selector found the cached element ({fingerprint_summary(fingerprint)}) on "
+        f"{page.url}: {detail}. The page changed; the step needs the model again.",
+        list(selectors),
+    )
+
+
+async def _check_xpaths(
+    page: AsyncPage, selectors: Sequence[str]
+) -> dict[str, tuple[int, dict[str, Any] | None, str | None]]:
+    """``selector -> (match count, fields of the one match, error)`` for the XPath selectors.
+
+    Leaves the others (css, shadow DOM) to Playwright's engine. A page that cannot run the
+    check (navigating, closed) yields no answers, so every selector goes the usual way.
+    """
+    xpaths = {s: s[len("xpath=") :] for s in selectors if s.startswith("xpath=") and ">>" not in s}
+    if not xpaths:
+        return {}
+    try:
+        answers = await run_page_script(
+            page, "fingerprint", load_fingerprint_js(), {"xpaths": list(xpaths.values())}
+        )
+    except PlaywrightError:
+        return {}
+    if not isinstance(answers, list) or len(answers) != len(xpaths):
+        return {}
+    return {
+        selector: (int(answer["count"]), answer.get("fields"), answer.get("error"))
+        for selector, answer in zip(xpaths, answers, strict=True)
+    }
+
+
+def fingerprint_summary(fingerprint: ElementFingerprint | None) -> str:
+    """``<tag role> "name"`` for messages; the fingerprint never holds a typed value."""
+    if fingerprint is None:
+        return "no fingerprint"
+    role = f" role={fingerprint.role}" if fingerprint.role else ""
+    return f'<{fingerprint.tag}{role}> "{fingerprint.name[:40]}"'

@@ -1,0 +1,259 @@
+"""extract(): read the page as clean text, ask for the schema chunk by chunk, merge.
+
+The browser serialises the page (or the elements ``selector`` matches) with
+``extract/page_html.js``; lxml cleans it and renders readable text with numbered links
+(:mod:`stagehand_py.extract`). Each chunk is one structured request for a partial version of
+the user's schema plus a ``complete`` flag; answers are merged as they come and the loop
+stops when the model says it has everything or the chunks run out. The merged data must
+then validate against the user's schema, or :class:`ExtractError` carries it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import ElementHandle as AsyncElementHandle
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame as AsyncFrame
+from playwright.async_api import Locator as AsyncLocator
+from playwright.async_api import Page as AsyncPage
+from pydantic import BaseModel, ValidationError
+
+from ..._config import Settings
+from ..._deadline_clock import Deadline, current_deadline
+from ..._errors import (
+    ConfigurationError,
+    ElementNotFoundError,
+    ExtractError,
+    LLMError,
+    SerializationError,
+    StructuredOutputError,
+)
+from ...aria._text import aria_page_text
+from ...extract import ExtractTarget, PageText, load_js, merge, page_text, split_chunks
+from ...extract._merge import filled_fields
+from ...llm._options import request_options
+from ...llm._request_context import RequestContext, request_context
+from ...llm._usage import Usage
+from ...prompts.extract import build_extract_messages
+from .._deadline import call_with_deadline, compute_in_time
+from ..browser.frames import MAX_FRAMES
+from ..browser.inspect import take_snapshot
+from ..browser.scripts import run_page_script
+from ..browser.settle import settle
+from ..llm.base import AsyncLLM
+
+logger = logging.getLogger("stagehand_py")
+# When a caller passes no deadline (the public call always does).
+_DEFAULT_TIMEOUT_S = 120.0
+
+
+@dataclass
+class ExtractOutcome:
+    """What an extract() produced and what it cost."""
+
+    value: Any  # user model instance | validated dict | {"text": str}
+    usage: Usage = field(default_factory=Usage)
+    llm_calls: int = 0
+    chunks: int = 0  # chunks sent to the model
+    duration_s: float = 0.0
+
+
+def _keep(text: str) -> str:
+    return text
+
+
+async def read_page_text(
+    page: AsyncPage, selector: str | None = None, *, redact: Callable[[str], str] = _keep
+) -> PageText:
+    """The page's (or the ``selector`` elements') readable text, cleaned, with its links.
+
+    Every frame's text is included where its iframe sits, cross-origin frames too: each
+    frame is read by its own evaluate (see :func:`_frame_html`).
+    """
+    script = load_js("page_html.js")
+    try:
+        if selector is None:
+            found = await _frame_html(page.main_frame, script, budget=[MAX_FRAMES])
+        else:
+            locator = page.locator(selector)
+            try:
+                matched = await locator.count()
+            except PlaywrightError as exc:
+                raise ConfigurationError(
+                    f"extract(selector={selector!r}) is not a selector Playwright can read: "
+                    f"{exc.message.splitlines()[0]}"
+                ) from None
+            if matched == 0:
+                raise ElementNotFoundError(
+                    f"extract(selector={selector!r}) matched no element on {redact(page.url)}; "
+                    "check the selector or leave it out to read the whole page.",
+                    [selector],
+                )
+            found = await _frame_html(page.main_frame, script, budget=[MAX_FRAMES], roots=locator)
+    except PlaywrightError as exc:
+        raise SerializationError(
+            f"Could not read the page text of {redact(page.url)}: "
+            f"{redact(exc.message.splitlines()[0])}. "
+            "Wait for the page to finish loading and try again."
+        ) from exc
+    # Cleaning a huge page takes seconds: bounded by the call's deadline (hardening #13).
+    return await compute_in_time(
+        lambda: page_text(found["html"], url=found["url"], title=found["title"])
+    )
+
+
+async def _frame_html(
+    frame: AsyncFrame, script: str, *, budget: list[int], roots: AsyncLocator | None = None
+) -> dict[str, Any]:
+    """``page_html.js``'s {url, title, html} for ``frame`` (or the ``roots`` elements in it),
+    with the html of each child frame put where its iframe's placeholder is. ``budget``:
+    how many more frames may be read (shared across the recursion)."""
+    children = frame.child_frames[: max(budget[0], 0)]
+    budget[0] -= len(children)
+    handles: list[AsyncElementHandle | None] = []
+    for child in children:
+        try:
+            handles.append(await child.frame_element())
+        except PlaywrightError:
+            handles.append(None)  # detached meanwhile: its placeholder never appears
+    try:
+        if roots is None:
+            raw = await run_page_script(frame, "page_html", script, {"frames": handles})
+        else:
+            raw = await roots.evaluate_all(script, handles)
+    finally:
+        for handle in handles:
+            if handle is not None:
+                await handle.dispose()
+    found: dict[str, Any] = json.loads(raw)
+    html: str = found["html"]
+    for k, child in enumerate(children):
+        marker = f'<div data-sh-frame="{k}"></div>'
+        if marker not in html:
+            continue  # hidden, or inlined: nothing to fill in
+        try:
+            inner = (await _frame_html(child, script, budget=budget))["html"]
+        except PlaywrightError as exc:
+            logger.info("stagehand_py: frame %s not read: %s", child.url, exc.message)
+            inner = ""
+        html = html.replace(marker, inner)
+    found["html"] = html
+    return found
+
+
+def _answer_data(answer: BaseModel) -> tuple[Any, bool]:
+    return getattr(answer, "data", None), bool(getattr(answer, "complete", False))
+
+
+async def extract(
+    page: AsyncPage,
+    llm: AsyncLLM,
+    instruction: str,
+    schema: type[BaseModel] | dict[str, Any] | None = None,
+    *,
+    selector: str | None = None,
+    max_chars_per_chunk: int = 12000,
+    max_retries: int = 2,
+    redact: Callable[[str], str] = _keep,
+    deadline: Deadline | None = None,
+    settings: Settings | None = None,
+    outcome: ExtractOutcome | None = None,
+) -> ExtractOutcome:
+    """Extract ``schema`` (or, with no schema, text) from the page as ``instruction`` asks.
+
+    With no schema and a blank instruction the page's readable text is returned without
+    asking the model. ``outcome`` (returned) is filled as the work goes, so a caller still
+    knows what a failed extract cost. ``settings.snapshot == "aria"`` reads
+    the page through the accessibility-tree snapshot (one line per element, links numbered
+    the same way) unless ``selector`` narrows it.
+    """
+    __tracebackhide__ = True
+    started = time.monotonic()
+    deadline = deadline or current_deadline() or Deadline.after(_DEFAULT_TIMEOUT_S)
+    settings = settings or Settings()
+    outcome = outcome if outcome is not None else ExtractOutcome(value=None)
+    target = ExtractTarget.from_schema(schema)
+    await settle(page, timeout_ms=deadline.cap_ms(3000))
+    if settings.snapshot == "aria" and selector is None:
+        text = aria_page_text(await take_snapshot(page, mode="aria"))
+    else:
+        text = await read_page_text(page, selector, redact=redact)
+    text = text.redacted(redact)  # whole values, before chunking can cut one in two
+    if target.kind == "text" and not instruction.strip():
+        outcome.value = {"text": text.text}
+        outcome.duration_s = time.monotonic() - started
+        return outcome
+
+    chunks = split_chunks(text.blocks, max_chars_per_chunk)
+    merged: dict[str, Any] = {}
+    said = redact(instruction)
+    for chunk in chunks:
+        messages = build_extract_messages(
+            said,
+            page_text=redact(chunk.text),
+            part=chunk.index + 1,
+            parts=len(chunks),
+            url=text.url,
+            title=text.title,
+            already_found=filled_fields(merged),
+        )
+        answer_model = target.plan.answer_model(chunk.link_ids)
+        outcome.chunks += 1
+        context = RequestContext("extract", said, section=(chunk.index,))
+        request = functools.partial(
+            llm.structured,
+            messages,
+            answer_model,
+            max_retries=max_retries,
+            options=request_options(settings, "extract", timeout_s=deadline.request_timeout()),
+        )
+        try:
+            with request_context(context):
+                response = await call_with_deadline(request, deadline.remaining())
+        except LLMError as exc:
+            # Every request the failed call sent counts (re-asks and retries included).
+            outcome.llm_calls += max(exc.usage.requests, 1)
+            outcome.usage = outcome.usage + exc.usage
+            outcome.duration_s = time.monotonic() - started
+            if not isinstance(exc, StructuredOutputError):
+                raise
+            raise ExtractError(
+                f"extract() got no valid answer for part {chunk.index + 1} of {len(chunks)} of "
+                f"{text.url} after {max_retries} re-ask(s): {exc}. Simplify the schema "
+                "or the instruction, or raise max_retries.",
+                last_attempt=exc.last_answer,
+            ) from None  # the message says why; the chain only adds internal frames
+        outcome.llm_calls += max(response.usage.requests, response.attempts)
+        outcome.usage = outcome.usage + response.usage
+        data, complete = _answer_data(response.value)
+        merged = merge(merged, target.plan.to_data(data, text.links)) or {}
+        logger.debug(
+            "stagehand_py: extract part %d/%d complete=%s", chunk.index + 1, len(chunks), complete
+        )
+        if complete:
+            break
+
+    outcome.duration_s = time.monotonic() - started
+    try:
+        outcome.value = target.finish(merged)
+    except ValidationError as exc:
+        raise ExtractError(
+            f"extract() read {outcome.chunks} part(s) of {text.url} but the data found "
+            f"does not fit the schema: {exc.error_count()} error(s), first: {_first_error(exc)}. "
+            "Check that the page shows every required field, or make fields optional.",
+            last_attempt=merged,
+        ) from None  # the message names the first error
+    return outcome
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error["loc"]) or "(top level)"
+    return f"{where}: {error['msg']}"

@@ -1,0 +1,151 @@
+"""observe(): ask which elements match an instruction; return them ready for act().
+
+The page is sent a group of chunks at a time (nearest first, up to ``max_prompt_chars``).
+With an instruction, the first group that yields matches ends the search; without one, every
+group is listed. The model's element numbers are checked against what it was shown and its
+methods against the allow-list; selectors come from the snapshot, never from the model.
+``Settings.snapshot="aria"`` reads the accessibility-tree view: each result then carries the
+element's locator ladder (``selectors``, and ``ladder`` as readable calls).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+from dataclasses import dataclass, field
+
+from playwright.async_api import Page as AsyncPage
+
+from ..._act_decision import argument_problem
+from ..._config import Settings
+from ..._deadline_clock import Deadline, current_deadline
+from ..._errors import LLMError
+from ..._sections import chunk_groups
+from ..._types import ObserveResult
+from ..._variables import Variables
+from ...aria._ladder import readable_ladder
+from ...dom import Snapshot
+from ...llm._options import request_options
+from ...llm._request_context import RequestContext, request_context
+from ...llm._usage import Usage
+from ...prompts.act import ALLOWED_METHODS
+from ...prompts.observe import (
+    DEFAULT_OBSERVE_INSTRUCTION,
+    ObserveAnswer,
+    ObservedElement,
+    build_observe_messages,
+)
+from .._deadline import call_with_deadline
+from ..browser.inspect import take_snapshot
+from ..browser.settle import settle
+from ..llm.base import AsyncLLM
+
+logger = logging.getLogger("stagehand_py")
+
+
+@dataclass
+class ObserveOutcome:
+    results: list[ObserveResult]
+    usage: Usage = field(default_factory=Usage)
+    llm_calls: int = 0
+    duration_s: float = 0.0
+    cache: str = "off"  # "hit" / "miss" / "healed" when the action cache was used
+
+
+def _to_result(
+    snapshot: Snapshot, item: ObservedElement, shown: set[int], variables: Variables
+) -> ObserveResult | None:
+    if item.element not in shown:
+        logger.info("stagehand_py: observe dropped element %s (not shown)", item.element)
+        return None
+    element = snapshot.element(item.element)
+    if not element.selectors:
+        return None
+    method = item.method if item.method in ALLOWED_METHODS else "click"
+    low, high = ALLOWED_METHODS[method]
+    arguments = [variables.redact(str(a)) for a in item.arguments][:high]
+    if len(arguments) < low or argument_problem(method, arguments, item.element, shown):
+        method, arguments = "click", []  # never a file path or drop target the model made up
+    elif method == "drag_to":  # stored as the target's selector, as act() records it
+        target = variables.without_secrets(snapshot.element(int(arguments[0])).selectors)
+        method, arguments = ("drag_to", target[:1]) if target else ("click", [])
+    # A selector that quotes the page's echo of a secret is not handed out (hardening #13).
+    selectors = variables.without_secrets(element.selectors)
+    if not selectors:
+        return None
+    return ObserveResult(
+        selector=selectors[0],
+        description=variables.redact(item.description)
+        or snapshot.render_element(item.element, redact=variables.redact),
+        method=method,
+        arguments=arguments,
+        element=item.element,
+        selectors=selectors,
+        frame=list(element.frame),
+        ladder=readable_ladder(element.view, selectors, element.frame),
+    )
+
+
+async def observe(
+    page: AsyncPage,
+    llm: AsyncLLM,
+    instruction: str | None = None,
+    *,
+    variables: Variables | None = None,
+    settings: Settings | None = None,
+    deadline: Deadline | None = None,
+    outcome: ObserveOutcome | None = None,
+) -> ObserveOutcome:
+    """Find elements matching ``instruction`` (or the page's main controls when None).
+
+    ``outcome`` (returned) is filled as the work goes, so a caller still knows what a failed
+    observe cost."""
+    __tracebackhide__ = True
+    settings = settings or Settings()
+    variables = variables if variables is not None else Variables()
+    started = time.monotonic()
+    outcome = outcome if outcome is not None else ObserveOutcome(results=[])
+    deadline = deadline or current_deadline() or Deadline.after(settings.timeout_s)
+    await settle(page, timeout_ms=deadline.cap_ms(settings.settle_timeout_ms))
+    snapshot = await take_snapshot(page, mode=settings.snapshot)
+    chunk_elements = {c.index: c.element_indexes for c in snapshot.chunks}
+    seen_elements: set[int] = set()
+    for group in chunk_groups(snapshot, settings.max_prompt_chars):
+        text = "\n".join(snapshot.render_chunk(c, redact=variables.redact) for c in group)
+        messages = build_observe_messages(
+            instruction or DEFAULT_OBSERVE_INSTRUCTION,
+            page_text=variables.redact(text),
+            variable_names=variables.names,
+            url=variables.redact(snapshot.url),
+        )
+        shown = {i for c in group for i in chunk_elements[c]}
+        said = variables.redact(instruction or "")
+        context = RequestContext("observe", said, snapshot, tuple(group), frozenset(shown))
+        request = functools.partial(
+            llm.structured,
+            messages,
+            ObserveAnswer,
+            max_retries=settings.max_reasks,
+            options=request_options(settings, "observe", timeout_s=deadline.request_timeout()),
+        )
+        try:
+            with request_context(context):
+                answer = await call_with_deadline(request, deadline.remaining())
+        except LLMError as exc:
+            # Every request the failed call sent counts (re-asks and retries included).
+            outcome.llm_calls += max(exc.usage.requests, 1)
+            outcome.usage = outcome.usage + exc.usage
+            outcome.duration_s = time.monotonic() - started
+            raise
+        outcome.llm_calls += max(answer.usage.requests, answer.attempts)
+        outcome.usage = outcome.usage + answer.usage
+        for item in answer.value.elements:
+            result = _to_result(snapshot, item, shown, variables)
+            if result is not None and result.element not in seen_elements:
+                seen_elements.add(item.element)
+                outcome.results.append(result)
+        if instruction and outcome.results:
+            break
+    outcome.duration_s = time.monotonic() - started
+    return outcome
