@@ -18,7 +18,6 @@ from ._chromium import find_chromium
 from ._config import Settings
 from ._errors import (
     ActError,
-    ActErrorCode,
     ActTimeoutError,
     BrowserNotFoundError,
     CacheError,
@@ -41,14 +40,14 @@ from ._errors import (
 from ._history import CallRecord
 from ._inspect_api import annotated_screenshot, take_snapshot
 from ._secret import Secret
+from ._snapshot import Box, Chunk, Element, Snapshot
 from ._sync.browser.launch import launch_chromium
 from ._sync.page import StagehandPage
 from ._sync.stagehand import Stagehand
 from ._trace_scrub import scrub_trace
-from ._types import ActionRecord, ActResult, ObserveResult, Verification
+from ._types import ActErrorCode, ActionRecord, ActResult, ObserveResult, Verification
 from .agent import AgentControls, AgentResult, AgentSettings
 from .cache import CacheWarning
-from .dom import Box, Chunk, Element, Snapshot
 from .llm import PriceTable, Usage
 from .workflow import EmergencySettings, Escalation, WorkflowHistory, WorkflowSettings
 from .workflow._result import WorkflowItem, WorkflowResult

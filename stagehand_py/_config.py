@@ -12,10 +12,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from ._emergency import EmergencySettings
 from ._errors import ConfigurationError
+from ._secret_scope import parse_patterns
 from .agent._settings import AgentSettings
 from .llm._options import parse_max_tokens
-from .workflow._escalation import EmergencySettings
 from .workflow._settings import WorkflowSettings
 
 SnapshotMode = Literal["dom", "aria"]
@@ -130,8 +131,6 @@ class Settings(BaseModel):
                 "secret_domains takes a list of domain patterns, e.g. ['*.example.com']."
             )
         if isinstance(value, (list, tuple)):
-            from ._secret_scope import parse_patterns
-
             parse_patterns(value)  # a malformed pattern is named here
         return value
 

@@ -6,14 +6,29 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ._errors import ActErrorCode
-from .llm._usage import Usage
-from .workflow._escalation import Escalation
+from ._emergency import Escalation
+from ._usage import Usage
+from .codegen import playwright_code
 
 CodeStyle = Literal["sync", "async"]
 CodeVariables = Literal["env", "params"]
 
 CacheStatus = Literal["off", "miss", "hit", "healed"]
+
+ActErrorCode = Literal[
+    "TARGET_NOT_FOUND",
+    "VLIST_NOT_REACHED",
+    "CANVAS_UNSUPPORTED",
+    "ALL_SECTIONS_SKIPPED",
+    "GOAL_NOT_REACHED",
+    "NO_USABLE_REPLY",
+    "MAX_STEPS",
+    "TIMEOUT",
+    "PAGE_EMPTY",
+    "ELEMENT_REPLACED",
+    "MODEL_ERROR",
+]
+"""Why an act() stopped without reaching its goal (``ActError.code``, ``ActResult.code``)."""
 
 
 class ActionRecord(BaseModel):
@@ -97,8 +112,6 @@ class ActResult(BaseModel):
         values. Each step uses its most durable selector. ``url`` adds a ``page.goto`` first.
         See :mod:`stagehand_py.codegen`.
         """
-        from .codegen import playwright_code
-
         return playwright_code(
             self.actions,
             style=style,
@@ -132,8 +145,6 @@ class ObserveResult(BaseModel):
     ) -> str:
         """Plain Playwright Python for this element's action (see
         :meth:`ActResult.to_playwright_code`)."""
-        from .codegen import playwright_code
-
         return playwright_code(
             [self],
             style=style,

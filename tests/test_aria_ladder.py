@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright._impl.isomorphic import locator_utils as playwright_selectors
 
+from stagehand_py import Element
+from stagehand_py._snapshot import render_element
 from stagehand_py.aria import LADDER_ORDER, parse_aria_snapshot, public_form
 from stagehand_py.aria._assemble import NodeFacts, Scroll, candidate_rungs
 from stagehand_py.aria._ladder import (
@@ -21,8 +23,6 @@ from stagehand_py.aria._ladder import (
     testid_rung as make_testid_rung,
 )
 from stagehand_py.aria._lines import collect_lines, role_census
-from stagehand_py.dom import Element
-from stagehand_py.dom._snapshot import render_element
 
 AWKWARD = ["Save", 'Say "hi"', "back\\slash", "Größe: 42", "a  b", "O'Neil >> next"]
 

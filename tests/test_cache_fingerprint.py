@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from stagehand_py import Element
 from stagehand_py.cache import ElementFingerprint, fingerprint_from_element
-from stagehand_py.dom import Element
 
 fp = ElementFingerprint.from_element_fields
 

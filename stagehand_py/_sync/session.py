@@ -22,11 +22,12 @@ from .._errors import (
 )
 from .._history import CallRecord
 from .._session_secrets import SecretRegistry
+from .._usage import Usage
 from .._variables import Variables
 from ..agent import AgentSettings
 from ..cache import ActionCache
 from ..llm._fake_support import check_llm_flavour
-from ..llm._usage import PriceTable, Usage, UsageMeter
+from ..llm._usage import PriceTable, UsageMeter
 from ..prompts.user_instructions import combine_instructions
 from ..workflow._history import WorkflowHistory
 from ._deadline import run_blocking

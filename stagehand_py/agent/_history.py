@@ -16,11 +16,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field
 
+from .._emergency import Escalation
 from .._errors import ConfigurationError
 from .._history import CallRecord
 from .._types import ActionRecord, CodeStyle, CodeVariables
-from ..llm._usage import Usage
-from ..workflow._escalation import Escalation
+from .._usage import Usage
+from ..codegen_agent import agent_playwright_code
 from ._state import TabInfo
 
 AgentReason = Literal["done", "failed", "max_steps", "max_failures", "timeout", "cancelled"]
@@ -177,8 +178,6 @@ class AgentResult(BaseModel):
         """Plain Playwright Python that redoes this run's successful actions with no model
         (see :mod:`stagehand_py.codegen_agent`): variables as ``os.environ[...]`` lookups or
         parameters, never values. ``url`` adds a ``page.goto`` first."""
-        from ..codegen_agent import agent_playwright_code
-
         return agent_playwright_code(
             [outcome for step in self.steps for outcome in step.results],
             style=style,

@@ -18,6 +18,8 @@ DOM view shows the text; a form field's name is its label and is written ``name=
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..dom._render import (
     MAX_ATTRIBUTE_CHARS,
     MAX_OPTION_CHARS,
@@ -27,7 +29,9 @@ from ..dom._render import (
     Redactor,
     shape,
 )
-from ..dom._snapshot import Element
+
+if TYPE_CHECKING:
+    from .._snapshot import Element
 
 # Roles whose name is shown where the DOM view shows text: those named by their content
 # (ARIA "name from content"), and toggles, whose label is their only text. A form field's

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from urllib.parse import urljoin
 
-from ..dom._snapshot import Element, Snapshot
+from .._snapshot import Element, Snapshot
 from ..extract._text import Block, PageText
 from ._assemble import HIDDEN_URL
 

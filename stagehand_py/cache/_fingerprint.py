@@ -257,7 +257,7 @@ class ElementFingerprint(BaseModel):
 
 
 class ElementFields(Protocol):
-    """What the DOM serializer (``stagehand_py.dom.Element``) and ``fingerprint.js`` report."""
+    """What the DOM serializer (``stagehand_py.Element``) and ``fingerprint.js`` report."""
 
     @property
     def tag(self) -> str: ...

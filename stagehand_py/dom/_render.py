@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ._snapshot import Element
+    from .._snapshot import Element
 
 Redactor = Callable[[str], str]
 
@@ -86,16 +86,12 @@ def _attribute_text(element: Element, text: str, page: Redactor) -> str:
     return (" " + " ".join(parts)) if parts else ""
 
 
-def render_element(element: Element, *, redact: Redactor | None = None) -> str:
+def render_dom_element(element: Element, *, redact: Redactor | None = None) -> str:
     """``N:text`` for a text node, ``N:<tag attributes>text</tag>`` for an element.
 
     ``redact`` is applied to every raw page string before anything else (see the module
     docstring); ``None`` leaves them as the page has them.
     """
-    if element.view == "aria":
-        from ..aria._render import render_aria_element  # the aria package imports this one
-
-        return render_aria_element(element, redact=redact)
     page = redact or _keep
     cuts = element.truncated
     text = shape(page(element.text), MAX_TEXT_CHARS, cuts.get("text", 0) if cuts else 0)

@@ -12,6 +12,7 @@ from .._errors import (
     ScriptExhaustedError,
     StructuredOutputError,
 )
+from .._usage import Usage
 from ._guard import block_real_requests, check_request_allowed, real_requests_blocked
 from ._messages import (
     ChatResponse,
@@ -25,7 +26,7 @@ from ._messages import (
 )
 from ._model_string import ModelSpec, parse_model_string
 from ._options import DEFAULT_MAX_TOKENS, request_options
-from ._usage import ModelPrice, PriceTable, Usage, UsageMeter
+from ._usage import ModelPrice, PriceTable, UsageMeter
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",

@@ -8,9 +8,9 @@ import base64
 from collections.abc import Sequence
 from typing import Any
 
+from .._usage import Usage
 from ._messages import Message, ToolSpec
 from ._reply import MalformedReply, Reply, checked_call, count, load_body
-from ._usage import Usage
 
 
 def wire_messages(messages: Sequence[Message]) -> tuple[str, list[dict[str, Any]]]:

@@ -16,10 +16,10 @@ from typing import Any, Literal, TypeAlias, TypeVar
 from pydantic import BaseModel, Field, ValidationError
 
 from .._errors import ConfigurationError, LLMError, StructuredOutputError
+from .._usage import Usage
 from ..prompts.act import DO_ACTION, SKIP_SECTION, VerifyAnswer
 from ..prompts.observe import ObserveAnswer, ObservedElement
 from ._messages import ChatResponse, Message, RequestOptions, ToolCall, ToolSpec
-from ._usage import Usage
 
 T = TypeVar("T", bound=BaseModel)
 

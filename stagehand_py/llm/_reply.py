@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._usage import Usage
 from ._messages import ToolCall, ToolSpec
 from ._tool_arguments import tool_call_from_wire, tool_calls_from_text
-from ._usage import Usage
 
 _generated_ids = itertools.count(1)
 

@@ -8,6 +8,14 @@ models from here, so they are not imported by this package: the result is
 ``stagehand_py.WorkflowResult``.)
 """
 
+from .._emergency import (
+    EmergencyMonitor,
+    EmergencySettings,
+    Escalation,
+    EscalationTrigger,
+    changes_anything,
+    plan_escalation,
+)
 from ._checklist import (
     ChecklistAnswer,
     ItemStatus,
@@ -17,14 +25,6 @@ from ._checklist import (
     render_progress,
 )
 from ._domains import registrable_domain
-from ._escalation import (
-    EmergencyMonitor,
-    EmergencySettings,
-    Escalation,
-    EscalationTrigger,
-    changes_anything,
-    plan_escalation,
-)
 from ._history import (
     HISTORY_DIR_ENV,
     RETENTION_DAYS,

@@ -11,13 +11,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .._errors import ActErrorCode
+from .._emergency import Escalation
 from .._history import CallRecord
-from .._types import ActionRecord
+from .._types import ActErrorCode, ActionRecord
+from .._usage import Usage
 from ..agent._history import ActionOutcome
-from ..llm._usage import Usage
 from ._checklist import ItemStatus
-from ._escalation import Escalation
 
 WorkflowReason = Literal["done", "failed", "timeout", "cancelled"]
 """``done`` every item is done; ``failed`` an item could not be done (the rest did not run);

@@ -23,6 +23,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
 from ..._config import SnapshotMode
+from ..._emergency import EmergencySettings, Escalation, changes_anything
 from ..._errors import ConfigurationError, StagehandError
 from ..._trace_names import step_group_name
 from ..._variables import Variables
@@ -48,7 +49,6 @@ from ...agent._state import Approve, Cancel, Retry, Skip
 from ...llm._messages import ImagePart, RequestOptions
 from ...llm._request_context import RequestContext, request_context
 from ...llm._usage import PriceTable
-from ...workflow._escalation import EmergencySettings, Escalation, changes_anything
 from .._deadline import DeadlineExceeded, run_with_deadline
 from ..browser.tracing import TraceGroup
 from .actions import ActionContext
