@@ -16,6 +16,7 @@ from ._async.page import AsyncStagehandPage
 from ._async.stagehand import AsyncStagehand
 from ._chromium import find_chromium
 from ._config import Settings
+from ._emergency import EmergencySettings, Escalation
 from ._errors import (
     ActError,
     ActTimeoutError,
@@ -49,8 +50,7 @@ from ._types import ActErrorCode, ActionRecord, ActResult, ObserveResult, Verifi
 from .agent import AgentControls, AgentResult, AgentSettings
 from .cache import CacheWarning
 from .llm import PriceTable, Usage
-from .workflow import EmergencySettings, Escalation, WorkflowHistory, WorkflowSettings
-from .workflow._result import WorkflowItem, WorkflowResult
+from .workflow import WorkflowHistory, WorkflowItem, WorkflowResult, WorkflowSettings
 
 __version__ = "0.1.0"
 

@@ -26,7 +26,7 @@ from .._usage import Usage
 from .._variables import Variables
 from ..agent import AgentSettings
 from ..cache import ActionCache
-from ..llm._fake_support import check_llm_flavour
+from ..llm._flavour import check_llm_flavour
 from ..llm._usage import PriceTable, UsageMeter
 from ..prompts.user_instructions import combine_instructions
 from ..workflow._history import WorkflowHistory

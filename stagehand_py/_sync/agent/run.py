@@ -26,6 +26,7 @@ from ..._config import SnapshotMode
 from ..._emergency import EmergencySettings, Escalation, changes_anything
 from ..._errors import ConfigurationError, StagehandError
 from ..._trace_names import step_group_name
+from ..._usage import estimate_tokens
 from ..._variables import Variables
 from ...agent._actions import META_FIELDS, AgentOutput, DoneAction, output_model
 from ...agent._clock import (
@@ -36,7 +37,7 @@ from ...agent._clock import (
     StepFailed,
 )
 from ...agent._controls import POLL_S, AgentControls
-from ...agent._conversation import MessageManager, TokenCounter, estimate_tokens
+from ...agent._conversation import MessageManager, TokenCounter
 from ...agent._history import ActionOutcome, AgentReason, AgentResult, StepRecord, redacted
 from ...agent._prompts import (
     SYSTEM_PROMPT,

@@ -16,8 +16,7 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from ..._errors import ScriptExhaustedError
-from ..._usage import Usage
-from ...llm._fake_support import (
+from ..._fake_support import (
     ChatAnswer,
     RecordedRequest,
     ScriptItem,
@@ -40,6 +39,7 @@ from ...llm._fake_support import (
     validate_answer,
     verify_answer,
 )
+from ..._usage import Usage
 from ...llm._messages import (
     ChatResponse,
     Message,
