@@ -6,18 +6,31 @@ the variables' redactor, so printing a history never shows a secret.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
 from ._types import ActionRecord, Verification
 from ._usage import Usage
 
+CallKind = Literal["act", "extract", "observe", "agent", "workflow"]
+
+
+class FinishedRun(Protocol):
+    """What a finished run says of itself (``AgentResult``, ``WorkflowResult``)."""
+
+    @property
+    def success(self) -> bool: ...
+    @property
+    def usage(self) -> Usage: ...
+    @property
+    def duration_s(self) -> float: ...
+
 
 class CallRecord(BaseModel):
     """One act(), extract(), observe(), agent() or workflow() call."""
 
-    kind: Literal["act", "extract", "observe", "agent", "workflow"]
+    kind: CallKind
     instruction: str
     success: bool
     message: str = ""
@@ -29,6 +42,30 @@ class CallRecord(BaseModel):
     llm_calls: int = 0
     usage: Usage = Field(default_factory=Usage)
     duration_s: float = 0.0
+
+    @classmethod
+    def of_run(
+        cls,
+        kind: CallKind,
+        instruction: str,
+        run: FinishedRun,
+        *,
+        message: str,
+        url: str,
+        actions: list[ActionRecord],
+    ) -> CallRecord:
+        """A finished run (agent or workflow) as one record: its model requests are its calls."""
+        return cls(
+            kind=kind,
+            instruction=instruction,
+            success=run.success,
+            message=message,
+            url=url,
+            actions=actions,
+            llm_calls=run.usage.requests,
+            usage=run.usage,
+            duration_s=run.duration_s,
+        )
 
     def summary(self) -> str:
         """A few readable lines, as shown in failed-test reports and by the CLI."""

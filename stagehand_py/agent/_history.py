@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -19,8 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_fie
 from .._emergency import Escalation
 from .._errors import ConfigurationError
 from .._history import CallRecord
-from .._types import ActionRecord, CodeStyle, CodeVariables
+from .._types import ActionRecord
 from .._usage import Usage
+from ..codegen import WritesPlaywrightCode
 from ..codegen_agent import agent_playwright_code
 from ._state import TabInfo
 
@@ -84,6 +85,18 @@ class ActionOutcome(BaseModel):
             outcome = f"ok ({self.note})" if self.note else "ok"
         return f"{self.description or self.action} -> {outcome}"
 
+    def action_record(self, label: str, page_url: str, *, with_arguments: bool) -> ActionRecord:
+        """This action as a line of a history record; ``label`` names its step or item."""
+        record = ActionRecord(
+            method=self.action,
+            selector=self.selector or "",
+            description=f"{label}: {self.line()}",
+            url=self.url or page_url,
+        )
+        if with_arguments:
+            record.arguments = [str(v) for k, v in self.params.items() if k != "index"]
+        return record
+
 
 class PhaseTimings(BaseModel):
     """Seconds spent in each phase of a step."""
@@ -137,7 +150,7 @@ class StepRecord(BaseModel):
         return bool(ran) and ran[-1].status == "error"
 
 
-class AgentResult(BaseModel):
+class AgentResult(WritesPlaywrightCode, BaseModel):
     """What an agent run did and why it ended (``reason``: see :data:`AgentReason`)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -167,25 +180,9 @@ class AgentResult(BaseModel):
     def __bool__(self) -> bool:
         return self.success
 
-    def to_playwright_code(
-        self,
-        style: CodeStyle = "sync",
-        *,
-        variables: CodeVariables = "env",
-        function_name: str = "run",
-        url: str | None = None,
-    ) -> str:
-        """Plain Playwright Python that redoes this run's successful actions with no model
-        (see :mod:`stagehand_py.codegen_agent`): variables as ``os.environ[...]`` lookups or
-        parameters, never values. ``url`` adds a ``page.goto`` first."""
-        return agent_playwright_code(
-            [outcome for step in self.steps for outcome in step.results],
-            style=style,
-            variables=variables,
-            function_name=function_name,
-            url=url,
-            title=f"agent: {self.task}",
-        )
+    def _code_parts(self) -> tuple[Callable[..., str], Sequence[Any], str]:
+        outcomes = [outcome for step in self.steps for outcome in step.results]
+        return agent_playwright_code, outcomes, f"agent: {self.task}"
 
     def summary(self) -> str:
         """A few readable lines per step, as the command line and test reports show them."""
@@ -257,24 +254,15 @@ class AgentResult(BaseModel):
 def call_record(result: AgentResult) -> CallRecord:
     """The run as one entry of ``Stagehand.history`` (and of a failed test's report)."""
     actions = [
-        ActionRecord(
-            method=outcome.action,
-            selector=outcome.selector or "",
-            arguments=[str(v) for k, v in outcome.params.items() if k != "index"],
-            description=f"step {step.number}: {outcome.line()}",
-            url=outcome.url or step.url,
-        )
+        outcome.action_record(f"step {step.number}", step.url, with_arguments=True)
         for step in result.steps
         for outcome in step.results
     ]
-    return CallRecord(
-        kind="agent",
-        instruction=result.task,
-        success=result.success,
+    return CallRecord.of_run(
+        "agent",
+        result.task,
+        result,
         message=f"{result.reason}: {result.final_text}",
         url=result.steps[-1].url if result.steps else "",
         actions=actions,
-        llm_calls=result.usage.requests,
-        usage=result.usage,
-        duration_s=result.duration_s,
     )

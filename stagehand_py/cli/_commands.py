@@ -31,6 +31,28 @@ def parse_variables(pairs: list[str] | None) -> dict[str, str]:
     return variables
 
 
+def add_variable_option(parser: argparse.ArgumentParser, used_in: str) -> None:
+    """``--var NAME=VALUE`` (repeatable): a variable for ``<|NAME|>`` in ``used_in``."""
+    parser.add_argument(
+        "--var",
+        action="append",
+        metavar="NAME=VALUE",
+        help=f"a variable for <|NAME|> in the {used_in}; its value never reaches the model",
+    )
+
+
+def add_codegen_option(parser: argparse.ArgumentParser, of_what: str) -> None:
+    """``--codegen [sync|async]``: also print the plain Playwright code ``of_what``."""
+    parser.add_argument(
+        "--codegen",
+        nargs="?",
+        const="sync",
+        choices=("sync", "async"),
+        help=f"also print the plain Playwright Python code of {of_what} (sync by default); "
+        "variables are read from os.environ, never written out",
+    )
+
+
 def usage_out(args: argparse.Namespace, line: str) -> None:
     # In JSON mode the usage is inside the JSON object; the line is for people, on stderr.
     if json_mode(args):

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .._emergency import Escalation
 from .._history import CallRecord
-from .._types import ActErrorCode, ActionRecord
+from .._types import ActErrorCode
 from .._usage import Usage
 from ..agent._history import ActionOutcome
 from ._checklist import ItemStatus
@@ -106,23 +106,15 @@ class WorkflowResult(BaseModel):
 def call_record(result: WorkflowResult) -> CallRecord:
     """The workflow as one entry of ``Stagehand.history`` (and of a failed test's report)."""
     actions = [
-        ActionRecord(
-            method=outcome.action,
-            selector=outcome.selector or "",
-            description=f"item {item.id}: {outcome.line()}",
-            url=outcome.url or item.url,
-        )
+        outcome.action_record(f"item {item.id}", item.url, with_arguments=False)
         for item in result.items
         for outcome in item.actions
     ]
-    return CallRecord(
-        kind="workflow",
-        instruction=result.text,
-        success=result.success,
+    return CallRecord.of_run(
+        "workflow",
+        result.text,
+        result,
         message=f"{result.reason}: " + " | ".join(result.checklist),
         url=result.items[-1].url if result.items else "",
         actions=actions,
-        llm_calls=result.usage.requests,
-        usage=result.usage,
-        duration_s=result.duration_s,
     )
