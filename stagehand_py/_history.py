@@ -6,7 +6,7 @@ the variables' redactor, so printing a history never shows a secret.
 
 from __future__ import annotations
 
-from typing import Literal, Protocol
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -14,17 +14,6 @@ from ._types import ActionRecord, Verification
 from ._usage import Usage
 
 CallKind = Literal["act", "extract", "observe", "agent", "workflow"]
-
-
-class FinishedRun(Protocol):
-    """What a finished run says of itself (``AgentResult``, ``WorkflowResult``)."""
-
-    @property
-    def success(self) -> bool: ...
-    @property
-    def usage(self) -> Usage: ...
-    @property
-    def duration_s(self) -> float: ...
 
 
 class CallRecord(BaseModel):
@@ -42,30 +31,6 @@ class CallRecord(BaseModel):
     llm_calls: int = 0
     usage: Usage = Field(default_factory=Usage)
     duration_s: float = 0.0
-
-    @classmethod
-    def of_run(
-        cls,
-        kind: CallKind,
-        instruction: str,
-        run: FinishedRun,
-        *,
-        message: str,
-        url: str,
-        actions: list[ActionRecord],
-    ) -> CallRecord:
-        """A finished run (agent or workflow) as one record: its model requests are its calls."""
-        return cls(
-            kind=kind,
-            instruction=instruction,
-            success=run.success,
-            message=message,
-            url=url,
-            actions=actions,
-            llm_calls=run.usage.requests,
-            usage=run.usage,
-            duration_s=run.duration_s,
-        )
 
     def summary(self) -> str:
         """A few readable lines, as shown in failed-test reports and by the CLI."""

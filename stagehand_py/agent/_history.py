@@ -12,13 +12,13 @@ import os
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field
 
 from .._emergency import Escalation
 from .._errors import ConfigurationError
-from .._history import CallRecord
+from .._history import CallKind, CallRecord
 from .._types import ActionRecord
 from .._usage import Usage
 from ..codegen import WritesPlaywrightCode
@@ -84,18 +84,6 @@ class ActionOutcome(BaseModel):
         else:
             outcome = f"ok ({self.note})" if self.note else "ok"
         return f"{self.description or self.action} -> {outcome}"
-
-    def action_record(self, label: str, page_url: str, *, with_arguments: bool) -> ActionRecord:
-        """This action as a line of a history record; ``label`` names its step or item."""
-        record = ActionRecord(
-            method=self.action,
-            selector=self.selector or "",
-            description=f"{label}: {self.line()}",
-            url=self.url or page_url,
-        )
-        if with_arguments:
-            record.arguments = [str(v) for k, v in self.params.items() if k != "index"]
-        return record
 
 
 class PhaseTimings(BaseModel):
@@ -251,18 +239,56 @@ class AgentResult(WritesPlaywrightCode, BaseModel):
         return result
 
 
+class FinishedRun(Protocol):
+    """What a finished agent run or workflow says of itself."""
+
+    success: bool
+    usage: Usage
+    duration_s: float
+
+
+# One step of an agent run or one item of a workflow: its label, page URL and actions.
+RunPart = tuple[str, str, list[ActionOutcome]]
+
+
+def run_record(
+    kind: CallKind,
+    instruction: str,
+    run: FinishedRun,
+    message: str,
+    parts: list[RunPart],
+    *,
+    with_arguments: bool,
+) -> CallRecord:
+    """A finished run as one entry of ``Stagehand.history`` (and of a failed test's report):
+    its model requests are its calls, the page it ended on the last part's."""
+    actions: list[ActionRecord] = []
+    for label, page_url, outcomes in parts:
+        for outcome in outcomes:
+            record = ActionRecord(
+                method=outcome.action,
+                selector=outcome.selector or "",
+                description=f"{label}: {outcome.line()}",
+                url=outcome.url or page_url,
+            )
+            if with_arguments:
+                record.arguments = [str(v) for k, v in outcome.params.items() if k != "index"]
+            actions.append(record)
+    return CallRecord(
+        kind=kind,
+        instruction=instruction,
+        success=run.success,
+        message=message,
+        url=parts[-1][1] if parts else "",
+        actions=actions,
+        llm_calls=run.usage.requests,
+        usage=run.usage,
+        duration_s=run.duration_s,
+    )
+
+
 def call_record(result: AgentResult) -> CallRecord:
     """The run as one entry of ``Stagehand.history`` (and of a failed test's report)."""
-    actions = [
-        outcome.action_record(f"step {step.number}", step.url, with_arguments=True)
-        for step in result.steps
-        for outcome in step.results
-    ]
-    return CallRecord.of_run(
-        "agent",
-        result.task,
-        result,
-        message=f"{result.reason}: {result.final_text}",
-        url=result.steps[-1].url if result.steps else "",
-        actions=actions,
-    )
+    parts = [(f"step {step.number}", step.url, step.results) for step in result.steps]
+    message = f"{result.reason}: {result.final_text}"
+    return run_record("agent", result.task, result, message, parts, with_arguments=True)

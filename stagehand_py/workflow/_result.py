@@ -15,7 +15,7 @@ from .._emergency import Escalation
 from .._history import CallRecord
 from .._types import ActErrorCode
 from .._usage import Usage
-from ..agent._history import ActionOutcome
+from ..agent._history import ActionOutcome, run_record
 from ._checklist import ItemStatus
 
 WorkflowReason = Literal["done", "failed", "timeout", "cancelled"]
@@ -105,16 +105,6 @@ class WorkflowResult(BaseModel):
 
 def call_record(result: WorkflowResult) -> CallRecord:
     """The workflow as one entry of ``Stagehand.history`` (and of a failed test's report)."""
-    actions = [
-        outcome.action_record(f"item {item.id}", item.url, with_arguments=False)
-        for item in result.items
-        for outcome in item.actions
-    ]
-    return CallRecord.of_run(
-        "workflow",
-        result.text,
-        result,
-        message=f"{result.reason}: " + " | ".join(result.checklist),
-        url=result.items[-1].url if result.items else "",
-        actions=actions,
-    )
+    parts = [(f"item {item.id}", item.url, item.actions) for item in result.items]
+    message = f"{result.reason}: " + " | ".join(result.checklist)
+    return run_record("workflow", result.text, result, message, parts, with_arguments=False)
