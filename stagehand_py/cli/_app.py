@@ -11,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 
+from .. import __version__
 from .._config import SNAPSHOT_MODES
 from .._errors import StagehandError
 from .._run_modes import RUN_MODES
@@ -44,8 +45,6 @@ Command = Callable[[argparse.Namespace], int]
 
 
 def _version() -> str:
-    from .. import __version__
-
     return f"{PROG} {__version__}"
 
 

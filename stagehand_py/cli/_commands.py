@@ -15,6 +15,8 @@ from .._config import SnapshotMode
 from .._errors import ActError, CacheError, ConfigurationError
 from .._inspect_api import annotated_screenshot, take_snapshot
 from .._variables import Variables
+from ..cache import ActionCache
+from ..cache._manage import clear_entries, entry_diff, list_entries, show_entry
 from ._output import emit_json, json_mode, note
 from ._progress import progress
 from ._session import build_stagehand, open_page, usage_line
@@ -190,9 +192,6 @@ def observe_command(args: argparse.Namespace) -> int:
 
 
 def cache_command(args: argparse.Namespace) -> int:
-    from ..cache import ActionCache
-    from ..cache._manage import clear_entries, entry_diff, list_entries, show_entry
-
     directory = args.cache_dir
     if not directory:
         raise ConfigurationError(
