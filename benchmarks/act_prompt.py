@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 import stagehand_py._sync.act.loop as act_module  # noqa: E402
 from benchmarks.serialize import catalogue_page  # noqa: E402
 from stagehand_py import Stagehand, launch_chromium, take_snapshot  # noqa: E402
-from stagehand_py.dom import Snapshot  # noqa: E402
+from stagehand_py._snapshot import Snapshot  # noqa: E402
 from stagehand_py.prompts.act import build_act_messages  # noqa: E402
 from stagehand_py.testing import serve_directory  # noqa: E402
 from tests._sync.plan_llm import PlanLLM, Step  # noqa: E402

@@ -35,9 +35,9 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.serialize import catalogue_page, interleaved_medians  # noqa: E402
 from stagehand_py._config import Settings  # noqa: E402
 from stagehand_py._sections import first_group  # noqa: E402
+from stagehand_py._snapshot import Snapshot  # noqa: E402
 from stagehand_py._sync.browser.inspect import take_snapshot  # noqa: E402
 from stagehand_py._sync.browser.launch import launch_chromium  # noqa: E402
-from stagehand_py.dom import Snapshot  # noqa: E402
 from stagehand_py.prompts.act import build_act_messages  # noqa: E402
 from stagehand_py.testing import serve_directory  # noqa: E402
 

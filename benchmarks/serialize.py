@@ -29,7 +29,8 @@ from playwright.sync_api import Page, sync_playwright
 
 from stagehand_py._sync.browser.inspect import take_snapshot
 from stagehand_py._sync.browser.launch import launch_chromium
-from stagehand_py.dom import load_js, parse_snapshot
+from stagehand_py.dom._js import load_js
+from stagehand_py.dom._wire import parse_snapshot
 
 # One card: 21 elements, 6 of them interactive (button, link, label, input, select, checkbox),
 # plus the heart; the card itself opens the product (a listener, not a link).

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Literal, TypedDict
 
 if TYPE_CHECKING:
     from ._config import CacheMode, CacheUrlMode, SnapshotMode
+    from ._emergency import EmergencySettings
     from .agent import AgentSettings
-    from .workflow import EmergencySettings, WorkflowSettings
+    from .workflow import WorkflowSettings
 
 
 class SettingsLimits(TypedDict, total=False):

@@ -11,8 +11,11 @@ from pydantic import BaseModel, Field, HttpUrl, ValidationError, field_validator
 from pydantic.fields import FieldInfo
 
 from stagehand_py._errors import ConfigurationError
-from stagehand_py.extract import Block, ExtractTarget, merge, page_text, split_chunks
+from stagehand_py.extract._chunks import split_chunks
+from stagehand_py.extract._merge import merge
 from stagehand_py.extract._schema import SchemaPlan, url_shape
+from stagehand_py.extract._target import ExtractTarget
+from stagehand_py.extract._text import Block, page_text
 from stagehand_py.prompts.extract import build_extract_messages
 
 NOISY_PAGE = """<!doctype html><html><head><title>T</title><base href="/shop/">

@@ -25,8 +25,8 @@ from .._errors import ConfigurationError, LLMError, StagehandError
 from .._history import CallKind, CallRecord
 from .._inputs import check_open, check_timeout
 from .._trace_names import call_group_name
+from .._usage import Usage
 from .._variables import Variables
-from ..llm._usage import Usage
 from ..prompts.user_instructions import combine_instructions
 from ._deadline import DeadlineExceeded, run_blocking, run_with_deadline
 from .act.emergency import WithFallback

@@ -18,9 +18,9 @@ from pydantic import BaseModel
 from .._config import SnapshotMode
 from .._inputs import check_page_type
 from .._session_secrets import redact_known
+from .._snapshot import Snapshot
 from .._types import ActResult, ObserveResult
 from ..agent import AgentResult
-from ..dom import Snapshot
 from .browser.in_time import within
 from .browser.inspect import annotated_screenshot, take_snapshot
 

@@ -19,7 +19,7 @@ from .._session_secrets import SecretRegistry
 from .._variables import Variables
 from ..agent import AgentSettings
 from ..cache import ActionCache
-from ..llm._fake_support import check_llm_flavour
+from ..llm._flavour import check_llm_flavour
 from ..llm._usage import PriceTable, UsageMeter
 from ..workflow._history import WorkflowHistory
 from .agent.emergency import checked_fallback

@@ -19,10 +19,11 @@ from playwright.async_api import Locator as AsyncLocator
 
 from ..._act_decision import Decision, DoAction, InvalidReply
 from ..._errors import ElementNotFoundError, PageError
+from ..._snapshot import Element, Snapshot
 from ..._types import ActionRecord
 from ...aria._ladder import readable_ladder
-from ...cache import ElementFingerprint, fingerprint_from_element
-from ...dom import Element, Snapshot
+from ...cache import ElementFingerprint
+from ...cache._fingerprint import fingerprint_from_element
 from ...prompts.act import describe_step
 from ..aria.checks import same_node
 from ..browser.executor import Performed, perform

@@ -22,8 +22,8 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
 from ..._act_decision import DoAction
+from ..._snapshot import Snapshot
 from ..._trace_names import action_group_name
-from ...dom import Snapshot
 from .._deadline import within_or_later
 
 logger = logging.getLogger("stagehand_py")

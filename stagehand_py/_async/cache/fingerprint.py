@@ -15,7 +15,8 @@ from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel, Field
 
 from ..._errors import ElementNotFoundError, PageError
-from ...cache import ElementFingerprint, fingerprint_from_element, load_fingerprint_js
+from ...cache import ElementFingerprint
+from ...cache._fingerprint import fingerprint_from_element, load_fingerprint_js
 from ..browser.locate import frame_scope
 from ..browser.scripts import run_page_script
 

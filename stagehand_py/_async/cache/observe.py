@@ -21,7 +21,8 @@ from ..._config import Settings
 from ..._errors import CacheError, ConfigurationError, PageError
 from ..._types import ObserveResult
 from ..._variables import Variables
-from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey, CacheStatus
+from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey
+from ...cache._store import CacheStatus
 from ..browser.locate import locate_selectors
 from ..browser.settle import settle
 from ..llm.base import AsyncLLM

@@ -35,12 +35,15 @@ from ..._errors import (
     SerializationError,
     StructuredOutputError,
 )
+from ..._usage import Usage
 from ...aria._text import aria_page_text
-from ...extract import ExtractTarget, PageText, load_js, merge, page_text, split_chunks
-from ...extract._merge import filled_fields
+from ...extract._chunks import split_chunks
+from ...extract._js import load_js
+from ...extract._merge import filled_fields, merge
+from ...extract._target import ExtractTarget
+from ...extract._text import PageText, page_text
 from ...llm._options import request_options
 from ...llm._request_context import RequestContext, request_context
-from ...llm._usage import Usage
 from ...prompts.extract import build_extract_messages
 from .._deadline import call_with_deadline, compute_in_time
 from ..browser.frames import MAX_FRAMES

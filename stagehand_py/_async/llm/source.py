@@ -15,7 +15,7 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel
 
 from ..._errors import ConfigurationError
-from ...llm._fake_support import check_llm_flavour
+from ...llm._flavour import check_llm_flavour
 from ...llm._messages import ChatResponse, Message, RequestOptions, StructuredResponse, ToolSpec
 from ...prompts.user_instructions import with_user_instructions
 from .base import AsyncLLM

@@ -15,7 +15,7 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from ..._errors import ScriptExhaustedError
-from ...llm._fake_support import (
+from ..._fake_support import (
     ChatAnswer,
     RecordedRequest,
     ScriptItem,
@@ -38,6 +38,7 @@ from ...llm._fake_support import (
     validate_answer,
     verify_answer,
 )
+from ..._usage import Usage
 from ...llm._messages import (
     ChatResponse,
     Message,
@@ -46,7 +47,6 @@ from ...llm._messages import (
     ToolSpec,
 )
 from ...llm._request_context import RequestContext, current_request_context
-from ...llm._usage import Usage
 
 T = TypeVar("T", bound=BaseModel)
 

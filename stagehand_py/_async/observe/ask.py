@@ -22,13 +22,13 @@ from ..._config import Settings
 from ..._deadline_clock import Deadline, current_deadline
 from ..._errors import LLMError
 from ..._sections import chunk_groups
+from ..._snapshot import Snapshot
 from ..._types import ObserveResult
+from ..._usage import Usage
 from ..._variables import Variables
 from ...aria._ladder import readable_ladder
-from ...dom import Snapshot
 from ...llm._options import request_options
 from ...llm._request_context import RequestContext, request_context
-from ...llm._usage import Usage
 from ...prompts.act import ALLOWED_METHODS
 from ...prompts.observe import (
     DEFAULT_OBSERVE_INSTRUCTION,

@@ -17,13 +17,13 @@ import logging
 from playwright.async_api import Error as PlaywrightError
 from pydantic import ValidationError
 
+from ..._emergency import Escalation
 from ..._errors import LLMError, PageError
 from ...agent._actions import ELEMENT_ACTIONS, AgentOutput, DoneAction
 from ...agent._history import StepRecord
 from ...cache import CachedAction, ElementFingerprint
 from ...llm._messages import RequestOptions
 from ...workflow._checklist import ItemStatus, derive_next_step
-from ...workflow._escalation import Escalation
 from ...workflow._prompts import (
     ITEM_SYSTEM,
     CompletionCheck,

@@ -20,12 +20,13 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..._config import Settings
-from ..._errors import ActErrorCode, LLMError, PageError
+from ..._errors import LLMError, PageError
+from ..._types import ActErrorCode
+from ..._usage import Usage
 from ..._variables import Variables
 from ...agent._clock import RunCancelled, RunEnded, RunTimedOut, StepFailed
 from ...agent._history import ActionOutcome, StepRecord
 from ...llm._options import request_options
-from ...llm._usage import Usage
 from ...workflow._checklist import ChecklistAnswer, ItemStatus, checklist_strings
 from ...workflow._history import (
     HISTORY_DIR_ENV,

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ...workflow._escalation import (
+from ..._emergency import (
     EmergencyMonitor,
     EmergencySettings,
     Escalation,

@@ -43,13 +43,13 @@ from ..._errors import (
     StructuredOutputError,
 )
 from ..._sections import SectionTracker, first_group
+from ..._snapshot import Snapshot
 from ..._types import ActResult, Verification
+from ..._usage import Usage
 from ..._variables import Variables
-from ...dom import Snapshot
 from ...llm._messages import ChatResponse, Message
 from ...llm._options import request_options
 from ...llm._request_context import RequestContext, request_context
-from ...llm._usage import Usage
 from ...prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_verify_messages
 from .._deadline import DeadlineExceeded, call_with_deadline, compute_in_time, run_with_deadline
 from ..browser.inspect import take_snapshot

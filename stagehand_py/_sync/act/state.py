@@ -17,12 +17,11 @@ from playwright.sync_api import Page as Page
 from ..._act_decision import DoAction, InvalidReply
 from ..._config import Settings
 from ..._deadline_clock import current_deadline
-from ..._errors import ActErrorCode
-from ..._types import ActionRecord, ActResult, ObserveResult, Verification
+from ..._snapshot import Element
+from ..._types import ActErrorCode, ActionRecord, ActResult, ObserveResult, Verification
+from ..._usage import Usage
 from ..._variables import Variables
 from ...cache import ElementFingerprint
-from ...dom import Element
-from ...llm._usage import Usage
 from ..browser.executor import Performed
 from ..llm.base import LLM
 from .emergency import ActEmergency, Escalated

@@ -21,6 +21,8 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
 from ..._errors import ConfigurationError, ExtractError, LLMError, PageError
+from ..._snapshot import Element
+from ..._usage import Usage
 from ..._variables import Variables
 from ...agent._actions import (
     ELEMENT_ACTIONS,
@@ -45,8 +47,6 @@ from ...agent._clock import RunClock, StepFailed, StepTimedOut
 from ...agent._history import ActionOutcome, redacted
 from ...agent._navigation import domain_allowed, navigation_problem
 from ...agent._settings import AgentSettings
-from ...dom import Element
-from ...llm._usage import Usage
 from ..browser.executor import perform, scroll
 from ..browser.locate import locate_selectors
 from ..browser.secret_guard import secret_refusal

@@ -16,10 +16,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ..._errors import ConfigurationError
-from ...agent._history import StepRecord
-from ...agent._state import AgentState
-from ...workflow._escalation import (
+from ..._emergency import (
     EmergencyMonitor,
     EmergencySettings,
     Escalation,
@@ -27,6 +24,9 @@ from ...workflow._escalation import (
     changes_anything,
     plan_escalation,
 )
+from ..._errors import ConfigurationError
+from ...agent._history import StepRecord
+from ...agent._state import AgentState
 from ..llm.base import LLM
 from ..llm.factory import create_llm, model_spec
 from .think import BoundedLLM

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 from playwright.sync_api import Error as PlaywrightError
 
 from ..._errors import ConfigurationError, StagehandError
+from ..._usage import Usage
 from ...agent._actions import FinalSummary
 from ...agent._clock import RunTimedOut, StepFailed
 from ...agent._history import ActionOutcome, AgentReason, AgentResult, StepRecord, redacted
 from ...agent._prompts import summary_request
-from ...llm._usage import Usage
 
 if TYPE_CHECKING:
     from .run import AgentRun

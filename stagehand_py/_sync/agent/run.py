@@ -23,8 +23,10 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
 from ..._config import SnapshotMode
+from ..._emergency import EmergencySettings, Escalation, changes_anything
 from ..._errors import ConfigurationError, StagehandError
 from ..._trace_names import step_group_name
+from ..._usage import estimate_tokens
 from ..._variables import Variables
 from ...agent._actions import META_FIELDS, AgentOutput, DoneAction, output_model
 from ...agent._clock import (
@@ -35,7 +37,7 @@ from ...agent._clock import (
     StepFailed,
 )
 from ...agent._controls import POLL_S, AgentControls
-from ...agent._conversation import MessageManager, TokenCounter, estimate_tokens
+from ...agent._conversation import MessageManager, TokenCounter
 from ...agent._history import ActionOutcome, AgentReason, AgentResult, StepRecord, redacted
 from ...agent._prompts import (
     SYSTEM_PROMPT,
@@ -48,7 +50,6 @@ from ...agent._state import Approve, Cancel, Retry, Skip
 from ...llm._messages import ImagePart, RequestOptions
 from ...llm._request_context import RequestContext, request_context
 from ...llm._usage import PriceTable
-from ...workflow._escalation import EmergencySettings, Escalation, changes_anything
 from .._deadline import DeadlineExceeded, run_with_deadline
 from ..browser.tracing import TraceGroup
 from .actions import ActionContext

@@ -23,8 +23,8 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
 from ..._act_decision import DoAction
+from ..._snapshot import Snapshot
 from ..._trace_names import action_group_name
-from ...dom import Snapshot
 from .._deadline import within_or_later
 
 logger = logging.getLogger("stagehand_py")

@@ -20,13 +20,13 @@ from collections.abc import Awaitable, Callable
 from time import monotonic
 
 from ..._errors import IncompleteOutputError, ProviderError
+from ..._usage import Usage
 from ...llm._error_text import status_reason
 from ...llm._ladder import DESCRIPTIONS, Strategy, rejects_feature
 from ...llm._messages import RequestOptions
 from ...llm._options import larger_budget
 from ...llm._reply import Reply
 from ...llm._retry import Failure, fits_before, retries_text, retry_wait
-from ...llm._usage import Usage
 
 log = logging.getLogger("stagehand_py.llm")
 

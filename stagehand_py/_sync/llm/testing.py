@@ -16,7 +16,7 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from ..._errors import ScriptExhaustedError
-from ...llm._fake_support import (
+from ..._fake_support import (
     ChatAnswer,
     RecordedRequest,
     ScriptItem,
@@ -39,6 +39,7 @@ from ...llm._fake_support import (
     validate_answer,
     verify_answer,
 )
+from ..._usage import Usage
 from ...llm._messages import (
     ChatResponse,
     Message,
@@ -47,7 +48,6 @@ from ...llm._messages import (
     ToolSpec,
 )
 from ...llm._request_context import RequestContext, current_request_context
-from ...llm._usage import Usage
 
 T = TypeVar("T", bound=BaseModel)
 
