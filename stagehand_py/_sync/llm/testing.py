@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
-from typing import Literal, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -39,15 +39,10 @@ from ...llm._fake_support import (
     validate_answer,
     verify_answer,
 )
-from ...llm._messages import (
-    ChatResponse,
-    Message,
-    RequestOptions,
-    StructuredResponse,
-    ToolSpec,
-)
+from ...llm._messages import ChatResponse, Message, RequestOptions, StructuredResponse, ToolSpec
 from ...llm._request_context import RequestContext, current_request_context
 from ...llm._usage import Usage
+from .base import Model, ChatRequest, StructuredRequest
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -79,7 +74,7 @@ __all__ = [
 ]
 
 
-class FakeLLMBase:
+class FakeLLMBase(Model):
     """What both fakes share: the request log and the chat/structured plumbing."""
 
     model: str
@@ -96,21 +91,14 @@ class FakeLLMBase:
     def _answer(self, request: RecordedRequest) -> object:
         raise NotImplementedError
 
-    def chat(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        *,
-        tool_choice: Literal["auto", "required"] = "required",
-        options: RequestOptions | None = None,
-    ) -> ChatResponse:
+    def _chat(self, asked: ChatRequest) -> ChatResponse:
         __tracebackhide__ = True
         request = RecordedRequest(
             kind="chat",
-            messages=list(messages),
-            tools=list(tools),
-            tool_choice=tool_choice,
-            options=options or RequestOptions(),
+            messages=list(asked.messages),
+            tools=list(asked.tools),
+            tool_choice=asked.tool_choice,
+            options=asked.options or RequestOptions(),
         )
         self.requests.append(request)
         started = time.perf_counter()
@@ -125,23 +113,17 @@ class FakeLLMBase:
         response.model = response.model or self.model
         return response
 
-    def structured(
-        self,
-        messages: Sequence[Message],
-        schema: type[T],
-        *,
-        max_retries: int = 2,
-        options: RequestOptions | None = None,
-    ) -> StructuredResponse[T]:
+    def _structured(self, asked: StructuredRequest[T]) -> StructuredResponse[T]:
         __tracebackhide__ = True
-        conversation = list(messages)
+        schema, max_retries = asked.schema, asked.max_retries
+        conversation = list(asked.messages)
         usage = Usage()
         for attempt in range(1, max_retries + 2):
             request = RecordedRequest(
                 kind="structured",
                 messages=list(conversation),
                 schema_name=schema.__name__,
-                options=options or RequestOptions(),
+                options=asked.options or RequestOptions(),
             )
             self.requests.append(request)
             started = time.perf_counter()
@@ -218,17 +200,10 @@ class FunctionLLM(FakeLLMBase):
         self._structured_function = structured
         self._schemas: dict[str, type[BaseModel]] = {}
 
-    def structured(
-        self,
-        messages: Sequence[Message],
-        schema: type[T],
-        *,
-        max_retries: int = 2,
-        options: RequestOptions | None = None,
-    ) -> StructuredResponse[T]:
+    def _structured(self, asked: StructuredRequest[T]) -> StructuredResponse[T]:
         __tracebackhide__ = True
-        self._schemas[schema.__name__] = schema
-        return super().structured(messages, schema, max_retries=max_retries, options=options)
+        self._schemas[asked.schema.__name__] = asked.schema
+        return super()._structured(asked)
 
     def _answer(self, request: RecordedRequest) -> object:
         name = type(self).__name__
