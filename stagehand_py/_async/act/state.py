@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -23,7 +23,7 @@ from ...cache import ElementFingerprint
 from ...dom import Element
 from ...llm._usage import Usage
 from ..browser.executor import Performed
-from ..llm.base import AsyncLLM
+from ..llm.source import ModelSource
 from .emergency import ActEmergency, Escalated
 
 logger = logging.getLogger("stagehand_py")
@@ -40,10 +40,6 @@ class ActStep:
     element: Element | None  # None when replayed without a snapshot
     arguments: list[str]  # with placeholders
     fingerprint: ElementFingerprint | None = None
-
-
-# A model, a function that creates one when first needed, or none (replays only).
-LLMSource = AsyncLLM | Callable[[], AsyncLLM] | None
 
 
 class StopAct(Exception):
@@ -69,7 +65,7 @@ class ActState:
     def __init__(
         self,
         page: AsyncPage,
-        llm: LLMSource,
+        llm: ModelSource | None,
         instruction: str,
         *,
         variables: Variables,

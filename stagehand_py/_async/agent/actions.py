@@ -19,6 +19,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
+from ..._error_line import first_line
 from ..._errors import ConfigurationError, ExtractError, LLMError, PageError
 from ..._variables import Variables
 from ...agent._actions import (
@@ -87,11 +88,6 @@ def _element_call(action: ElementAction) -> tuple[str, list[str]]:
     return action.action, []  # click, check, uncheck, hover: no arguments
 
 
-def _first_line(exc: BaseException) -> str:
-    message = getattr(exc, "message", None) or str(exc)
-    return message.strip().splitlines()[0] if message.strip() else type(exc).__name__
-
-
 async def run_action(ctx: AsyncActionContext, action: AgentAction) -> ActionOutcome:
     """Run ``action``; an ``error`` outcome says what went wrong."""
     redact = ctx.variables.redact
@@ -108,9 +104,9 @@ async def run_action(ctx: AsyncActionContext, action: AgentAction) -> ActionOutc
     try:
         await _dispatch(ctx, action, outcome)
     except (PageError, PlaywrightError) as exc:
-        outcome.status, outcome.error = "error", redact(_first_line(exc))
+        outcome.status, outcome.error = "error", redact(first_line(exc))
     except (ExtractError, LLMError, ConfigurationError) as exc:
-        outcome.status, outcome.error = "error", redact(_first_line(exc))
+        outcome.status, outcome.error = "error", redact(first_line(exc))
     except StepTimedOut:
         raise
     except StepFailed as exc:  # the model of an extract did not answer in time

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 
+from ..._error_line import first_line
 from ..._errors import ConfigurationError, StagehandError
 from ...agent._actions import FinalSummary
 from ...agent._clock import RunTimedOut, StepFailed
@@ -36,11 +37,6 @@ class Ending:
 
 def utc_now() -> datetime:
     return datetime.now(timezone.utc)
-
-
-def first_line(exc: BaseException) -> str:
-    text = (getattr(exc, "message", None) or str(exc)).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 async def forced_summary(run: AsyncAgentRun, reason: AgentReason) -> Ending:

@@ -22,6 +22,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
 from ..._config import SnapshotMode
+from ..._error_line import first_line
 from ..._errors import ConfigurationError, StagehandError
 from ..._trace_names import step_group_name
 from ..._variables import Variables
@@ -50,12 +51,13 @@ from ...llm._usage import PriceTable
 from ...workflow._escalation import EmergencySettings, Escalation, changes_anything
 from .._deadline import DeadlineExceeded, run_with_deadline
 from ..browser.tracing import AsyncTraceGroup
+from ..llm.source import ModelSource
 from .actions import AsyncActionContext
 from .batch import not_run, run_batch
 from .emergency import AsyncEmergency
-from .ending import Ending, agent_result, first_line, forced_summary, utc_now
+from .ending import Ending, agent_result, forced_summary, utc_now
 from .observe import AsyncDownloadTracker, Observation, observe
-from .think import ApprovalCallback, AsyncBoundedLLM, LLMSource, ask_approval, think
+from .think import ApprovalCallback, AsyncBoundedLLM, ask_approval, think
 
 logger = logging.getLogger("stagehand_py")
 # How long after timeout_s the hard deadline ends a run stuck in a page-side call.
@@ -77,7 +79,7 @@ class AsyncAgentRun:
     def __init__(
         self,
         page: AsyncPage,
-        llm: LLMSource,
+        llm: ModelSource,
         task: str,
         *,
         variables: Variables,
@@ -88,7 +90,7 @@ class AsyncAgentRun:
         count_tokens: TokenCounter | None = None,
         options: RequestOptions | None = None,
         emergency: EmergencySettings | None = None,
-        fallback: LLMSource | None = None,
+        fallback: ModelSource | None = None,
         fallback_name: str = "",
         now: Callable[[], float] | None = None,
     ) -> None:

@@ -26,12 +26,13 @@ from ..._trace_names import action_group_name
 from ..._types import ActionRecord, ActResult
 from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey
-from ..act.loop import ActStep, AsyncActRun, LLMSource
+from ..act.loop import ActStep, AsyncActRun
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
 from ..browser.secret_guard import locator_refusal
 from ..browser.settle import settle
 from ..browser.tracing import AsyncTraceGroup
+from ..llm.source import ModelSource
 from .fingerprint import locate_fingerprinted
 
 logger = logging.getLogger("stagehand_py")
@@ -43,7 +44,7 @@ class _StepDrifted(Exception):
 
 async def cached_act(
     page: AsyncPage,
-    llm: LLMSource,
+    llm: ModelSource | None,
     instruction: str,
     *,
     variables: Variables,
@@ -85,7 +86,7 @@ async def cached_act(
 
 async def _replay_or_heal(
     page: AsyncPage,
-    llm: LLMSource,
+    llm: ModelSource | None,
     instruction: str,
     entry: CacheEntry,
     variables: Variables,

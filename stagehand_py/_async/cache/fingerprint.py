@@ -14,6 +14,7 @@ from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel, Field
 
+from ..._error_line import first_line
 from ..._errors import ElementNotFoundError, PageError
 from ...cache import ElementFingerprint, fingerprint_from_element, load_fingerprint_js
 from ..browser.locate import frame_scope
@@ -41,9 +42,8 @@ async def fingerprint_of_locator(
     try:
         fields = await locator.evaluate(load_fingerprint_js(), timeout=timeout_ms)
     except PlaywrightError as exc:
-        first_line = (exc.message or str(exc)).splitlines()[0]
         raise PageError(
-            f"Could not read the element for its fingerprint: {first_line}. The page changed "
+            f"Could not read the element for its fingerprint: {first_line(exc)}. The page changed "
             "since the element was found; find it again."
         ) from None
     return fingerprint_from_element(LiveElement.model_validate(fields))
@@ -77,7 +77,7 @@ async def locate_fingerprinted(
                 # One round trip: how many elements match, and the fingerprint fields of each.
                 matches = await locator.evaluate_all(load_fingerprint_js())
             except PlaywrightError as exc:  # malformed selector, or the frame is gone
-                count, fields, error = 0, None, (exc.message or str(exc)).splitlines()[0]
+                count, fields, error = 0, None, first_line(exc)
             else:
                 count, fields, error = len(matches), matches[0] if matches else None, None
         if error is not None:

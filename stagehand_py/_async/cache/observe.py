@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
 
 from playwright.async_api import Page as AsyncPage
 from pydantic import ValidationError
@@ -24,7 +23,7 @@ from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey, CacheStatus
 from ..browser.locate import locate_selectors
 from ..browser.settle import settle
-from ..llm.base import AsyncLLM
+from ..llm.source import ModelSource, model_of
 from ..observe.ask import ObserveOutcome, observe
 from .act import cache_miss_error
 from .fingerprint import fingerprint_of_locator, locate_fingerprinted
@@ -34,7 +33,7 @@ logger = logging.getLogger("stagehand_py")
 
 async def cached_observe(
     page: AsyncPage,
-    llm: Callable[[], AsyncLLM],
+    llm: ModelSource,
     instruction: str | None,
     *,
     variables: Variables,
@@ -54,7 +53,12 @@ async def cached_observe(
                 "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
             )
         return await observe(
-            page, llm(), instruction, variables=variables, settings=settings, outcome=outcome
+            page,
+            model_of(llm),
+            instruction,
+            variables=variables,
+            settings=settings,
+            outcome=outcome,
         )
     key = cache.key_for(
         instruction or "", page.url, variables.names, url_mode=settings.cache_url, kind="observe"
@@ -77,7 +81,7 @@ async def cached_observe(
         cache.stats.record("miss")
         raise cache_miss_error(instruction or "", key, variables, "miss", "no entry is stored")
     outcome = await observe(
-        page, llm(), instruction, variables=variables, settings=settings, outcome=outcome
+        page, model_of(llm), instruction, variables=variables, settings=settings, outcome=outcome
     )
     status: CacheStatus = "miss" if entry is None else "healed"
     outcome.cache = status

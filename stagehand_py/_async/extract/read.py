@@ -27,6 +27,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..._config import Settings
 from ..._deadline_clock import Deadline, current_deadline
+from ..._error_line import first_line
 from ..._errors import (
     ConfigurationError,
     ElementNotFoundError,
@@ -88,7 +89,7 @@ async def read_page_text(
             except PlaywrightError as exc:
                 raise ConfigurationError(
                     f"extract(selector={selector!r}) is not a selector Playwright can read: "
-                    f"{exc.message.splitlines()[0]}"
+                    f"{first_line(exc)}"
                 ) from None
             if matched == 0:
                 raise ElementNotFoundError(
@@ -100,7 +101,7 @@ async def read_page_text(
     except PlaywrightError as exc:
         raise SerializationError(
             f"Could not read the page text of {redact(page.url)}: "
-            f"{redact(exc.message.splitlines()[0])}. "
+            f"{redact(first_line(exc))}. "
             "Wait for the page to finish loading and try again."
         ) from exc
     # Cleaning a huge page takes seconds: bounded by the call's deadline (hardening #13).

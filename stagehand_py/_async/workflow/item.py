@@ -17,6 +17,7 @@ import logging
 from playwright.async_api import Error as PlaywrightError
 from pydantic import ValidationError
 
+from ..._error_line import first_line
 from ..._errors import LLMError, PageError
 from ...agent._actions import ELEMENT_ACTIONS, AgentOutput, DoneAction
 from ...agent._history import StepRecord
@@ -133,7 +134,7 @@ class AsyncItemRun(AsyncAgentRun):
                 options=self.verify_options,
             )
         except LLMError as exc:
-            record.error = self._redact(f"the completion check failed: {exc}".splitlines()[0])
+            record.error = self._redact(f"the completion check failed: {first_line(exc)}")
             return None
         record.usage = record.usage + response.usage
         reason = self._redact(response.value.reason)

@@ -56,12 +56,12 @@ from ..browser.inspect import take_snapshot
 from ..browser.settle import PageVersion, page_version, settle
 from ..llm.base import LLM
 from .batch import BatchOutcome, run_batch
-from .state import ActState, ActStep, LLMSource, StopAct
+from .state import ActState, ActStep, StopAct
 from .vlist import ListWalk
 
 logger = logging.getLogger("stagehand_py")
 
-__all__ = ["ActStep", "ActRun", "LLMSource"]
+__all__ = ["ActStep", "ActRun"]
 
 
 @dataclass

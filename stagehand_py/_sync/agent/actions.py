@@ -20,6 +20,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
+from ..._error_line import first_line
 from ..._errors import ConfigurationError, ExtractError, LLMError, PageError
 from ..._variables import Variables
 from ...agent._actions import (
@@ -88,11 +89,6 @@ def _element_call(action: ElementAction) -> tuple[str, list[str]]:
     return action.action, []  # click, check, uncheck, hover: no arguments
 
 
-def _first_line(exc: BaseException) -> str:
-    message = getattr(exc, "message", None) or str(exc)
-    return message.strip().splitlines()[0] if message.strip() else type(exc).__name__
-
-
 def run_action(ctx: ActionContext, action: AgentAction) -> ActionOutcome:
     """Run ``action``; an ``error`` outcome says what went wrong."""
     redact = ctx.variables.redact
@@ -109,9 +105,9 @@ def run_action(ctx: ActionContext, action: AgentAction) -> ActionOutcome:
     try:
         _dispatch(ctx, action, outcome)
     except (PageError, PlaywrightError) as exc:
-        outcome.status, outcome.error = "error", redact(_first_line(exc))
+        outcome.status, outcome.error = "error", redact(first_line(exc))
     except (ExtractError, LLMError, ConfigurationError) as exc:
-        outcome.status, outcome.error = "error", redact(_first_line(exc))
+        outcome.status, outcome.error = "error", redact(first_line(exc))
     except StepTimedOut:
         raise
     except StepFailed as exc:  # the model of an extract did not answer in time

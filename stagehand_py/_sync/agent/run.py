@@ -23,6 +23,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
 from ..._config import SnapshotMode
+from ..._error_line import first_line
 from ..._errors import ConfigurationError, StagehandError
 from ..._trace_names import step_group_name
 from ..._variables import Variables
@@ -51,12 +52,13 @@ from ...llm._usage import PriceTable
 from ...workflow._escalation import EmergencySettings, Escalation, changes_anything
 from .._deadline import DeadlineExceeded, run_with_deadline
 from ..browser.tracing import TraceGroup
+from ..llm.source import ModelSource
 from .actions import ActionContext
 from .batch import not_run, run_batch
 from .emergency import Emergency
-from .ending import Ending, agent_result, first_line, forced_summary, utc_now
+from .ending import Ending, agent_result, forced_summary, utc_now
 from .observe import DownloadTracker, Observation, observe
-from .think import ApprovalCallback, BoundedLLM, LLMSource, ask_approval, think
+from .think import ApprovalCallback, BoundedLLM, ask_approval, think
 
 logger = logging.getLogger("stagehand_py")
 # How long after timeout_s the hard deadline ends a run stuck in a page-side call.
@@ -78,7 +80,7 @@ class AgentRun:
     def __init__(
         self,
         page: Page,
-        llm: LLMSource,
+        llm: ModelSource,
         task: str,
         *,
         variables: Variables,
@@ -89,7 +91,7 @@ class AgentRun:
         count_tokens: TokenCounter | None = None,
         options: RequestOptions | None = None,
         emergency: EmergencySettings | None = None,
-        fallback: LLMSource | None = None,
+        fallback: ModelSource | None = None,
         fallback_name: str = "",
         now: Callable[[], float] | None = None,
     ) -> None:

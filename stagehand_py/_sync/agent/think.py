@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Literal, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
-from pydantic import BaseModel
-
+from ..._error_line import first_line
 from ..._errors import LLMError
 from ..._variables import Variables
 from ...agent._actions import AgentOutput
@@ -22,35 +21,29 @@ from ...agent._history import StepRecord
 from ...agent._prompts import reask_message
 from ...agent._settings import AgentSettings
 from ...agent._state import AgentState, ApprovalDecision
-from ...llm._messages import (
-    ChatResponse,
-    Message,
-    RequestOptions,
-    StructuredResponse,
-    ToolSpec,
-)
+from ...llm._messages import RequestOptions
 from .._deadline import DeadlineExceeded, call_with_deadline
-from ..llm.base import LLM
+from ..llm.base import LLM, ModelWrapper, ModelRequest
+from ..llm.source import ModelSource, model_of
 
 logger = logging.getLogger("stagehand_py")
-T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
 
-# A model, or a function that creates one when first needed.
-LLMSource = LLM | Callable[[], LLM]
+
 # What page.agent(approval=...) takes: a plain function, or (async API) a coroutine function.
 ApprovalCallback = Callable[
     [int, AgentOutput, AgentState], ApprovalDecision | ApprovalDecision
 ]
 
 
-class BoundedLLM:
+class BoundedLLM(ModelWrapper):
     """The run's model, each request cut off when the step, the run or ``llm_timeout_s`` runs
     out (whichever comes first) and told that time as ``options.timeout_s``. extract() inside
     the agent gets this one too, so its requests are bounded the same way."""
 
     def __init__(
         self,
-        source: LLMSource,
+        source: ModelSource,
         clock: RunClock,
         llm_timeout_s: float,
         *,
@@ -65,7 +58,7 @@ class BoundedLLM:
 
     def _inner(self) -> LLM:
         if not isinstance(self._source, LLM):
-            self._source = self._source()
+            self._source = model_of(self._source)
             self.model = self._source.model
         return self._source
 
@@ -82,54 +75,19 @@ class BoundedLLM:
             timeout_s=limit,
         )
 
-    def _timed_out(self) -> StepFailed:
-        self._clock.check()  # the run's or the step's deadline, when that is what passed
-        return StepFailed(
-            f"the model did not answer within llm_timeout_s={self._llm_timeout_s:g} s"
-        )
-
-    def chat(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        *,
-        tool_choice: Literal["auto", "required"] = "required",
-        options: RequestOptions | None = None,
-    ) -> ChatResponse:
+    def _forward(self, request: ModelRequest[R]) -> R:
+        """``request`` sent to the model within the time left, which it is told."""
         inner = self._inner()
-        limit, bounded = self._limit(options)
+        limit, bounded = self._limit(request.options)
         try:
             return call_with_deadline(
-                lambda: inner.chat(messages, tools, tool_choice=tool_choice, options=bounded),
-                limit,
+                lambda: request.with_options(bounded).send(inner), limit
             )
         except DeadlineExceeded:
-            raise self._timed_out() from None
-
-    def structured(
-        self,
-        messages: Sequence[Message],
-        schema: type[T],
-        *,
-        max_retries: int = 2,
-        options: RequestOptions | None = None,
-    ) -> StructuredResponse[T]:
-        inner = self._inner()
-        limit, bounded = self._limit(options)
-        try:
-            return call_with_deadline(
-                lambda: inner.structured(
-                    messages, schema, max_retries=max_retries, options=bounded
-                ),
-                limit,
-            )
-        except DeadlineExceeded:
-            raise self._timed_out() from None
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+            self._clock.check()  # the run's or the step's deadline, when that is what passed
+            raise StepFailed(
+                f"the model did not answer within llm_timeout_s={self._llm_timeout_s:g} s"
+            ) from None
 
 
 def think(
@@ -162,7 +120,7 @@ def think(
             )
         except LLMError as exc:
             raise StepFailed(
-                f"the model request failed: {variables.redact(_first_line(exc))}"
+                f"the model request failed: {variables.redact(first_line(exc))}"
             ) from None
         record.usage = record.usage + response.usage
         output = response.value

@@ -27,12 +27,13 @@ from ..._trace_names import action_group_name
 from ..._types import ActionRecord, ActResult
 from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey
-from ..act.loop import ActStep, ActRun, LLMSource
+from ..act.loop import ActStep, ActRun
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
 from ..browser.secret_guard import locator_refusal
 from ..browser.settle import settle
 from ..browser.tracing import TraceGroup
+from ..llm.source import ModelSource
 from .fingerprint import locate_fingerprinted
 
 logger = logging.getLogger("stagehand_py")
@@ -44,7 +45,7 @@ class _StepDrifted(Exception):
 
 def cached_act(
     page: Page,
-    llm: LLMSource,
+    llm: ModelSource | None,
     instruction: str,
     *,
     variables: Variables,
@@ -86,7 +87,7 @@ def cached_act(
 
 def _replay_or_heal(
     page: Page,
-    llm: LLMSource,
+    llm: ModelSource | None,
     instruction: str,
     entry: CacheEntry,
     variables: Variables,

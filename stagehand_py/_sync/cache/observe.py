@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
 
 from playwright.sync_api import Page as Page
 from pydantic import ValidationError
@@ -25,7 +24,7 @@ from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey, CacheStatus
 from ..browser.locate import locate_selectors
 from ..browser.settle import settle
-from ..llm.base import LLM
+from ..llm.source import ModelSource, model_of
 from ..observe.ask import ObserveOutcome, observe
 from .act import cache_miss_error
 from .fingerprint import fingerprint_of_locator, locate_fingerprinted
@@ -35,7 +34,7 @@ logger = logging.getLogger("stagehand_py")
 
 def cached_observe(
     page: Page,
-    llm: Callable[[], LLM],
+    llm: ModelSource,
     instruction: str | None,
     *,
     variables: Variables,
@@ -55,7 +54,12 @@ def cached_observe(
                 "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
             )
         return observe(
-            page, llm(), instruction, variables=variables, settings=settings, outcome=outcome
+            page,
+            model_of(llm),
+            instruction,
+            variables=variables,
+            settings=settings,
+            outcome=outcome,
         )
     key = cache.key_for(
         instruction or "", page.url, variables.names, url_mode=settings.cache_url, kind="observe"
@@ -78,7 +82,7 @@ def cached_observe(
         cache.stats.record("miss")
         raise cache_miss_error(instruction or "", key, variables, "miss", "no entry is stored")
     outcome = observe(
-        page, llm(), instruction, variables=variables, settings=settings, outcome=outcome
+        page, model_of(llm), instruction, variables=variables, settings=settings, outcome=outcome
     )
     status: CacheStatus = "miss" if entry is None else "healed"
     outcome.cache = status

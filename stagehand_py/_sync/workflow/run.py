@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..._config import Settings
+from ..._error_line import first_line
 from ..._errors import ActErrorCode, LLMError, PageError
 from ..._variables import Variables
 from ...agent._clock import RunCancelled, RunEnded, RunTimedOut, StepFailed
@@ -41,8 +42,8 @@ from ...workflow._prompts import checklist_messages
 from ...workflow._result import WorkflowItem, WorkflowReason, WorkflowResult
 from ...workflow._settings import WorkflowSettings
 from ...workflow._sitemap import hint_urls, hints_text
-from ..agent.think import LLMSource
 from ..cache.act import replay_actions
+from ..llm.source import ModelSource
 from .item import ItemRun
 from .sitemap import SitemapFetcher
 
@@ -59,13 +60,13 @@ class WorkflowRun:
     def __init__(
         self,
         page: Any,
-        llm: LLMSource,
+        llm: ModelSource,
         text: str,
         *,
         variables: Variables,
         settings: Settings,
         workflow: WorkflowSettings,
-        fallback: LLMSource | None = None,
+        fallback: ModelSource | None = None,
         fallback_name: str = "",
         history: WorkflowHistory | None = None,
         now: Callable[[], float] | None = None,
@@ -165,8 +166,7 @@ class WorkflowRun:
                 options=request_options(self.settings, "checklist"),
             )
         except LLMError as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise StepFailed(f"the checklist request failed: {first}") from None
+            raise StepFailed(f"the checklist request failed: {first_line(exc)}") from None
         self._set_items(response.value.checklist, response.value.find_page)
         return response.usage
 
@@ -266,7 +266,7 @@ class WorkflowRun:
                 self.run.page, flow.actions, variables=self.variables, settings=settings
             )
         except PageError as drift:
-            item.replay_note = self.variables.redact(str(drift).splitlines()[0])
+            item.replay_note = self.variables.redact(first_line(drift))
             logger.info("stagehand_py: workflow item %d: replay drifted: %s", item.id, drift)
             return False
         item.status, item.replayed = "done", True
