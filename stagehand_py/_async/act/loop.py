@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -50,15 +50,19 @@ from ...llm._options import request_options
 from ...llm._request_context import RequestContext, request_context
 from ...llm._usage import Usage
 from ...prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_verify_messages
-from .._deadline import DeadlineExceeded, call_with_deadline, compute_in_time, run_with_deadline
+from .._deadline import DeadlineExceeded, compute_in_time, run_with_deadline
 from ..browser.inspect import take_snapshot
 from ..browser.settle import PageVersion, page_version, settle
+from ..llm.accounting import AnswerT, ask_counted
 from ..llm.base import AsyncLLM
 from .batch import BatchOutcome, run_batch
 from .state import ActState, ActStep, StopAct
 from .vlist import AsyncListWalk
 
 logger = logging.getLogger("stagehand_py")
+# Model errors that end the run with a failed result; any other LLMError (a fake out of
+# answers, real requests blocked in a test) propagates.
+_FAILED_FOR_GOOD = (ProviderError, StructuredOutputError, IncompleteOutputError)
 
 __all__ = ["ActStep", "AsyncActRun"]
 
@@ -118,36 +122,34 @@ class AsyncActRun(ActState):
         self.check_time()
         llm = await self._model()
         self.escalate_if_due(llm.model)
+        return await self._ask(
+            lambda: llm.chat(
+                messages,
+                ACT_TOOLS,
+                tool_choice="required",
+                options=request_options(self.settings, "act", timeout_s=self._remaining_s()),
+            ),
+            failed=lambda reason: f"{reason} ({len(self.steps)} action(s) taken)",
+        )
+
+    async def _ask(
+        self, request: Callable[[], Awaitable[AnswerT]], *, failed: Callable[[str], str]
+    ) -> AnswerT:
+        """``request``'s answer within the run's time, counted (see ``ask_counted``). A model
+        that failed for good, or ran out of time, ends the run with what was done so far;
+        ``failed`` words the failure's message."""
         asked = time.monotonic()
         try:
-            response = await call_with_deadline(
-                lambda: llm.chat(
-                    messages,
-                    ACT_TOOLS,
-                    tool_choice="required",
-                    options=request_options(self.settings, "act", timeout_s=self._remaining_s()),
-                ),
-                self._remaining_s(),
-            )
-        except DeadlineExceeded:
+            answer = await ask_counted(self, request, self._remaining_s())
+        except (DeadlineExceeded, *_FAILED_FOR_GOOD) as error:
             self._model_s += time.monotonic() - asked
-            # The abandoned request was sent: it counts, with the time it took.
-            self.llm_calls += 1
-            self.usage = self.usage + Usage(requests=1, wall_time_s=time.monotonic() - asked)
-            raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
-        except (ProviderError, StructuredOutputError, IncompleteOutputError) as error:
-            # A model that failed for good ends the run with what was done so far.
-            self._model_s += time.monotonic() - asked
-            self.llm_calls += max(error.usage.requests, 1)
-            self.usage = self.usage + error.usage
-            if self._remaining_s() <= 0:
-                raise StopAct(self._timeout_message("model"), "TIMEOUT") from error
+            cause = None if isinstance(error, DeadlineExceeded) else error
+            if cause is None or self._remaining_s() <= 0:
+                raise StopAct(self._timeout_message("model"), "TIMEOUT") from cause
             reason = self.variables.redact(str(error))
-            raise StopAct(f"{reason} ({len(self.steps)} action(s) taken)", "MODEL_ERROR") from error
+            raise StopAct(failed(reason), "MODEL_ERROR") from error
         self._model_s += time.monotonic() - asked
-        self.llm_calls += max(response.usage.requests, 1)
-        self.usage = self.usage + response.usage
-        return response
+        return answer
 
     async def _verify(self, snapshot: Snapshot) -> Verification:
         text = self.variables.redact(snapshot.render_all(redact=self.variables.redact))
@@ -156,39 +158,17 @@ class AsyncActRun(ActState):
         messages = build_verify_messages(self.instruction, steps=self._step_lines(), page_text=text)
         self.check_time()
         llm = await self._model()
-        asked = time.monotonic()
         context = RequestContext("verify", self._said, snapshot, step=len(self.steps))
-        try:
-            with request_context(context):
-                answer = await call_with_deadline(
-                    lambda: llm.structured(
-                        messages,
-                        VerifyAnswer,
-                        max_retries=1,
-                        options=request_options(
-                            self.settings, "verify", timeout_s=self._remaining_s()
-                        ),
-                    ),
-                    self._remaining_s(),
-                )
-        except DeadlineExceeded:
-            self._model_s += time.monotonic() - asked
-            # The abandoned request was sent: it counts, with the time it took.
-            self.llm_calls += 1
-            self.usage = self.usage + Usage(requests=1, wall_time_s=time.monotonic() - asked)
-            raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
-        except (ProviderError, StructuredOutputError, IncompleteOutputError) as error:
-            # A model that failed for good ends the run with what was done so far.
-            self._model_s += time.monotonic() - asked
-            self.llm_calls += max(error.usage.requests, 1)
-            self.usage = self.usage + error.usage
-            if self._remaining_s() <= 0:
-                raise StopAct(self._timeout_message("model"), "TIMEOUT") from error
-            reason = self.variables.redact(str(error))
-            raise StopAct(f"Checking the result failed: {reason}", "MODEL_ERROR") from error
-        self._model_s += time.monotonic() - asked
-        self.llm_calls += max(answer.usage.requests, answer.attempts)
-        self.usage = self.usage + answer.usage
+        with request_context(context):
+            answer = await self._ask(
+                lambda: llm.structured(
+                    messages,
+                    VerifyAnswer,
+                    max_retries=1,
+                    options=request_options(self.settings, "verify", timeout_s=self._remaining_s()),
+                ),
+                failed=lambda reason: f"Checking the result failed: {reason}",
+            )
         verification = Verification(
             completed=answer.value.completed, reason=self.variables.redact(answer.value.reason)
         )

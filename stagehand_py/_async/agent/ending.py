@@ -18,6 +18,7 @@ from ...agent._clock import RunTimedOut, StepFailed
 from ...agent._history import ActionOutcome, AgentReason, AgentResult, StepRecord, redacted
 from ...agent._prompts import summary_request
 from ...llm._usage import Usage
+from ..llm.accounting import ask_recorded
 
 if TYPE_CHECKING:
     from .run import AsyncAgentRun
@@ -51,13 +52,13 @@ async def forced_summary(run: AsyncAgentRun, reason: AgentReason) -> Ending:
         record.prompt_chars, record.prompt_tokens = request.chars, request.tokens
         record.cuts = list(request.cuts)
         started = time.perf_counter()
-        response = await run._llm.structured(
-            request.messages,
-            FinalSummary,
-            max_retries=run.settings.max_reasks,
+        response = await ask_recorded(
+            record,
+            lambda: run._llm.structured(
+                request.messages, FinalSummary, max_retries=run.settings.max_reasks
+            ),
         )
         record.timings.think_s = time.perf_counter() - started
-        record.usage = record.usage + response.usage
         record.output = redacted(response.value.model_dump(mode="json"), run._redact)
         text, data = (
             run._redact(response.value.text),

@@ -3,6 +3,7 @@ answer cannot run; and the approver's verdict on it."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
@@ -22,6 +23,7 @@ from ...agent._settings import AgentSettings
 from ...agent._state import AgentState, ApprovalDecision
 from ...llm._messages import RequestOptions
 from .._deadline import DeadlineExceeded, call_with_deadline
+from ..llm.accounting import ask_recorded
 from ..llm.base import AsyncLLM, AsyncModelWrapper, ModelRequest
 from ..llm.source import ModelSource, model_of
 
@@ -112,16 +114,16 @@ async def think(
                 "stagehand_py: agent request of step %d:\n%s", state.step, request.dump_text()
             )
         try:
-            response = await llm.structured(
-                request.messages,
-                schema,
-                max_retries=settings.max_reasks,
+            response = await ask_recorded(
+                record,
+                functools.partial(
+                    llm.structured, request.messages, schema, max_retries=settings.max_reasks
+                ),
             )
         except LLMError as exc:
             raise StepFailed(
                 f"the model request failed: {variables.redact(first_line(exc))}"
             ) from None
-        record.usage = record.usage + response.usage
         output = response.value
         problems = answer_problems(
             output, state, variables=variables, allowed_domains=settings.allowed_domains

@@ -21,7 +21,6 @@ from typing import Any, TypeVar
 import anthropic
 from pydantic import BaseModel
 
-from ..._errors import MissingAPIKeyError
 from ...llm._anthropic_wire import parse_message, wire_messages, wire_tool
 from ...llm._guard import check_request_allowed
 from ...llm._messages import ChatResponse, Message, RequestOptions, StructuredResponse
@@ -35,7 +34,6 @@ from .base import ChatRequest, StructuredRequest
 T = TypeVar("T", bound=BaseModel)
 log = logging.getLogger("stagehand_py.llm")
 
-PLACEHOLDER_KEY = "not-needed"
 DEFAULT_MAX_TOKENS = 2048  # the Messages API requires max_tokens
 
 
@@ -64,16 +62,16 @@ class AsyncAnthropicLLM(AsyncProviderLLM):
         self._max_tokens = max_tokens
         self._temperature_noted = False
         base = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
-        key = api_key or os.environ.get("ANTHROPIC_API_KEY")
-        if not key:
-            if base is None or "anthropic.com" in base:
-                raise MissingAPIKeyError("Anthropic", "ANTHROPIC_API_KEY")
-            key = PLACEHOLDER_KEY  # a local proxy or fake server: no key needed
-        self._client = anthropic.AsyncAnthropic(
-            api_key=key, base_url=base, timeout=timeout, max_retries=0
+        self._connect(
+            anthropic.AsyncAnthropic,
+            provider="Anthropic",
+            key=api_key or os.environ.get("ANTHROPIC_API_KEY"),
+            key_variable="ANTHROPIC_API_KEY",
+            own_host=base is None or "anthropic.com" in base,
+            base_url=base,
+            timeout=timeout,
+            max_retries=max_retries,
         )
-        self._timeout = timeout
-        self._max_retries = max_retries
         self._note_temperature(temperature)
 
     async def _chat(self, request: ChatRequest) -> ChatResponse:

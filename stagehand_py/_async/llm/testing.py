@@ -90,6 +90,17 @@ class AsyncFakeLLMBase(AsyncModel):
     def _answer(self, request: RecordedRequest) -> object:
         raise NotImplementedError
 
+    def _receive(self, request: RecordedRequest) -> tuple[object, float]:
+        """Record ``request`` and answer it: the answer and the seconds it took. An
+        ``Exception`` given as the answer is raised."""
+        __tracebackhide__ = True
+        self.requests.append(request)
+        started = time.perf_counter()
+        answer = self._answer(request)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer, time.perf_counter() - started
+
     async def _chat(self, asked: ChatRequest) -> ChatResponse:
         __tracebackhide__ = True
         request = RecordedRequest(
@@ -99,16 +110,10 @@ class AsyncFakeLLMBase(AsyncModel):
             tool_choice=asked.tool_choice,
             options=asked.options or RequestOptions(),
         )
-        self.requests.append(request)
-        started = time.perf_counter()
-        answer = self._answer(request)
-        if isinstance(answer, Exception):
-            raise answer
+        answer, seconds = self._receive(request)
         response = as_chat_response(answer, type(self).__name__)
         if response.usage.requests == 0:
-            response.usage = estimated_usage(
-                request.messages, chat_answer_text(response), time.perf_counter() - started
-            )
+            response.usage = estimated_usage(request.messages, chat_answer_text(response), seconds)
         response.model = response.model or self.model
         return response
 
@@ -124,14 +129,8 @@ class AsyncFakeLLMBase(AsyncModel):
                 schema_name=schema.__name__,
                 options=asked.options or RequestOptions(),
             )
-            self.requests.append(request)
-            started = time.perf_counter()
-            answer = self._answer(request)
-            if isinstance(answer, Exception):
-                raise answer
-            usage = usage + estimated_usage(
-                conversation, answer_json(answer), time.perf_counter() - started
-            )
+            answer, seconds = self._receive(request)
+            usage = usage + estimated_usage(conversation, answer_json(answer), seconds)
             try:
                 value = validate_answer(answer, schema, type(self).__name__)
             except ValidationError as error:

@@ -51,7 +51,7 @@ from ...llm._usage import Usage
 from ..browser.executor import perform, scroll
 from ..browser.locate import locate_selectors
 from ..browser.secret_guard import secret_refusal
-from ..extract.read import extract
+from ..extract.read import ExtractOutcome, extract
 from ..llm.base import LLM
 from .observe import DownloadTracker, Observation, open_pages, same_page
 
@@ -278,15 +278,19 @@ def _wait(ctx: ActionContext, action: WaitAction, outcome: ActionOutcome) -> Non
 
 
 def _extract(ctx: ActionContext, action: ExtractAction, outcome: ActionOutcome) -> None:
-    result = extract(
-        ctx.page,
-        ctx.llm,
-        ctx.variables.redact(action.instruction),
-        action.schema_,
-        max_retries=ctx.settings.max_reasks,
-        redact=ctx.variables.redact,
-    )
-    ctx.usage = ctx.usage + result.usage
+    result = ExtractOutcome(value=None)  # filled as it goes: a failure still has its cost
+    try:
+        extract(
+            ctx.page,
+            ctx.llm,
+            ctx.variables.redact(action.instruction),
+            action.schema_,
+            max_retries=ctx.settings.max_reasks,
+            redact=ctx.variables.redact,
+            outcome=result,
+        )
+    finally:
+        ctx.usage = ctx.usage + result.usage
     value: Any = result.value
     if action.schema_ is None and isinstance(value, dict) and set(value) == {"text"}:
         value = value["text"]

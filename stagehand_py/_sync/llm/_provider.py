@@ -7,16 +7,21 @@ Each provider module names its SDK's exception classes and API path; no SDK is i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import httpx2
 
+from ..._errors import MissingAPIKeyError
 from ...llm._error_text import server_message
 from ...llm._messages import ChatResponse, RequestOptions
 from ...llm._reply import Reply
 from ...llm._retry import Failure, failure_from_status
 from ._exchange import Exchange
 from .base import Model
+
+# Sent as the key to servers that need none (local, self-hosted, a proxy): the SDKs insist.
+PLACEHOLDER_KEY = "not-needed"
 
 
 class ProviderLLM(Model):
@@ -32,6 +37,28 @@ class ProviderLLM(Model):
     _timeout: float
     _max_retries: int
     _max_tokens: int | None
+
+    def _connect(
+        self,
+        client: Callable[..., Any],
+        *,
+        provider: str,
+        key: str | None,
+        key_variable: str,
+        own_host: bool,
+        base_url: str | None,
+        timeout: float,
+        max_retries: int,
+    ) -> None:
+        """Open the SDK's client with its own retries off (``max_retries`` are this package's).
+        A key is required by the provider's ``own_host`` only."""
+        if not key:
+            if own_host:
+                raise MissingAPIKeyError(provider, key_variable)
+            key = PLACEHOLDER_KEY
+        self._client = client(api_key=key, base_url=base_url, timeout=timeout, max_retries=0)
+        self._timeout = timeout
+        self._max_retries = max_retries
 
     @property
     def endpoint(self) -> str:

@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import openai
 from pydantic import BaseModel
 
-from ..._errors import MissingAPIKeyError, ProviderError
+from ..._errors import ProviderError
 from ...llm._guard import check_request_allowed
 from ...llm._ladder import (
     TOOL_STRATEGIES,
@@ -47,8 +47,6 @@ from .base import ChatRequest, StructuredRequest
 T = TypeVar("T", bound=BaseModel)
 log = logging.getLogger("stagehand_py.llm")
 
-# Sent as the key to local servers that need none: the SDK insists on having one.
-PLACEHOLDER_KEY = "not-needed"
 COMPAT_ENV_VAR = "STAGEHAND_PY_COMPAT"
 
 
@@ -83,16 +81,16 @@ class OpenAILLM(ProviderLLM):
         self._max_tokens = max_tokens
         self._temperature = temperature
         base = base_url or os.environ.get("OPENAI_BASE_URL") or None
-        key = api_key or os.environ.get("OPENAI_API_KEY")
-        if not key:
-            if base is None or _is_openai_host(base):
-                raise MissingAPIKeyError("OpenAI", "OPENAI_API_KEY")
-            key = PLACEHOLDER_KEY  # a local or self-hosted server: no key needed
-        self._client = openai.OpenAI(
-            api_key=key, base_url=base, timeout=timeout, max_retries=0
+        self._connect(
+            openai.OpenAI,
+            provider="OpenAI",
+            key=api_key or os.environ.get("OPENAI_API_KEY"),
+            key_variable="OPENAI_API_KEY",
+            own_host=base is None or _is_openai_host(base),
+            base_url=base,
+            timeout=timeout,
+            max_retries=max_retries,
         )
-        self._timeout = timeout
-        self._max_retries = max_retries
         if compat is None:
             setting = os.environ.get(COMPAT_ENV_VAR, "").strip().lower()
             compat = setting in ("1", "true", "yes", "on") or (
