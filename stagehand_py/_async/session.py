@@ -29,8 +29,7 @@ from ..llm._usage import PriceTable, Usage, UsageMeter
 from ..prompts.user_instructions import combine_instructions
 from ..workflow._history import WorkflowHistory
 from ._deadline import run_blocking
-from .act.emergency import WithFallback
-from .agent.emergency import checked_fallback, fallback_name, fallback_source
+from .emergency import WithFallback, checked_fallback, fallback_name, fallback_source
 from .extract.read import ExtractOutcome
 from .llm.base import AsyncLLM
 from .llm.factory import create_llm, model_spec

@@ -41,13 +41,13 @@ from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
 from ._deadline import DeadlineExceeded, run_with_deadline
 from .act.observed import act_observed
-from .agent.emergency import checked_fallback, fallback_name, fallback_source
 from .agent.observe import same_page
 from .agent.run import AgentRun
 from .agent.think import ApprovalCallback
 from .browser.tracing import TraceGroup
 from .cache.act import cached_act
 from .cache.observe import cached_observe
+from .emergency import checked_fallback, fallback_name, fallback_source
 from .extract.read import ExtractOutcome, extract
 from .llm.base import LLM
 from .observe.ask import ObserveOutcome

@@ -23,8 +23,8 @@ from ...cache import ElementFingerprint
 from ...dom import Element
 from ...llm._usage import Usage
 from ..browser.executor import Performed
+from ..emergency import ActEmergency, Escalated
 from ..llm.source import ModelSource
-from .emergency import ActEmergency, Escalated
 
 logger = logging.getLogger("stagehand_py")
 

@@ -51,10 +51,10 @@ from ...llm._usage import PriceTable
 from ...workflow._escalation import EmergencySettings, Escalation, changes_anything
 from .._deadline import DeadlineExceeded, run_with_deadline
 from ..browser.tracing import AsyncTraceGroup
+from ..emergency import AsyncEmergency
 from ..llm.source import ModelSource
 from .actions import AsyncActionContext
 from .batch import not_run, run_batch
-from .emergency import AsyncEmergency
 from .ending import Ending, agent_result, forced_summary, utc_now
 from .observe import AsyncDownloadTracker, Observation, observe
 from .think import ApprovalCallback, AsyncBoundedLLM, ask_approval, think

@@ -52,10 +52,10 @@ from ...llm._usage import PriceTable
 from ...workflow._escalation import EmergencySettings, Escalation, changes_anything
 from .._deadline import DeadlineExceeded, run_with_deadline
 from ..browser.tracing import TraceGroup
+from ..emergency import Emergency
 from ..llm.source import ModelSource
 from .actions import ActionContext
 from .batch import not_run, run_batch
-from .emergency import Emergency
 from .ending import Ending, agent_result, forced_summary, utc_now
 from .observe import DownloadTracker, Observation, observe
 from .think import ApprovalCallback, BoundedLLM, ask_approval, think
