@@ -54,7 +54,7 @@ from ..browser.tracing import AsyncTraceGroup
 from ..emergency import AsyncEmergency
 from ..llm.source import ModelSource
 from .actions import AsyncActionContext
-from .batch import not_run, run_batch
+from .batch import not_run, run_actions
 from .ending import Ending, agent_result, forced_summary, utc_now
 from .observe import AsyncDownloadTracker, Observation, observe
 from .think import ApprovalCallback, AsyncBoundedLLM, ask_approval, think
@@ -374,7 +374,7 @@ class AsyncAgentRun:
             downloads=self._downloads,
         )
         try:
-            await run_batch(context, output.actions, record)
+            await run_actions(context, output.actions, record)
         finally:
             self.page = context.page
             self._settled = context.settled

@@ -4,7 +4,7 @@
 One run is an :class:`ActRun`. The model sees the page's chunks nearest to the scroll
 position first, packed into one prompt up to ``max_section_chars``, and answers with one or
 more ``doAction`` calls (run in order, each checked against what it saw: see
-:mod:`.act_batch`), ``skipSection`` (show the next part) or ``targetNotFound`` (stop). The
+:mod:`.hands`), ``skipSection`` (show the next part) or ``targetNotFound`` (stop). The
 snapshot is reused across skipped parts while the page's change counter stays the same; a
 part the page changed after it was shown is offered again. Unusable replies go back to the
 model as tool errors a bounded number of times. When the model says the goal is reached, a
@@ -15,7 +15,7 @@ string that leaves for the model or the result is redacted of variable values fi
 chunked :class:`Snapshot`, so this one loop serves both. Only elements with a selector are
 offered; an action whose element was re-rendered is retried once on the fresh snapshot without
 a model call; a canvas target ends with CANVAS_UNSUPPORTED; when every part was skipped,
-scrollable lists are searched (:mod:`.act_vlist`, before or after any action) before giving up.
+scrollable lists are searched (:mod:`.vlist`, before or after any action) before giving up.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ from ..browser.inspect import take_snapshot
 from ..browser.settle import PageVersion, page_version, settle
 from ..llm.accounting import AnswerT, ask_counted
 from ..llm.base import LLM
-from .batch import BatchOutcome, run_batch
+from .hands import BatchOutcome, act_batch
 from .state import ActState, ActStep, StopAct
 from .vlist import ListWalk
 
@@ -396,7 +396,7 @@ class ActRun(ActState):
                 canvas = canvas_choice(snapshot, decisions)
                 if canvas is not None:
                     raise StopAct(canvas_message(canvas, snapshot.url), "CANVAS_UNSUPPORTED")
-                batch = run_batch(self, snapshot, decisions, look.version)
+                batch = act_batch(self, snapshot, decisions, look.version)
                 if batch.ran:
                     return _TurnResult("acted", batch)
                 if batch.replaced:
@@ -444,7 +444,7 @@ class ActRun(ActState):
                 return None, look
             retargeted.append(replace(decision, element=element, target=target))
         logger.info("stagehand_py: chosen element re-rendered; retrying without the model")
-        batch = run_batch(self, look.snapshot, retargeted, look.version)
+        batch = act_batch(self, look.snapshot, retargeted, look.version)
         return (batch, look) if batch.ran else (None, look)
 
     def _check_variables(self, decision: Decision) -> Decision:

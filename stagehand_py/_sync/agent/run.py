@@ -55,7 +55,7 @@ from ..browser.tracing import TraceGroup
 from ..emergency import Emergency
 from ..llm.source import ModelSource
 from .actions import ActionContext
-from .batch import not_run, run_batch
+from .batch import not_run, run_actions
 from .ending import Ending, agent_result, forced_summary, utc_now
 from .observe import DownloadTracker, Observation, observe
 from .think import ApprovalCallback, BoundedLLM, ask_approval, think
@@ -375,7 +375,7 @@ class AgentRun:
             downloads=self._downloads,
         )
         try:
-            run_batch(context, output.actions, record)
+            run_actions(context, output.actions, record)
         finally:
             self.page = context.page
             self._settled = context.settled
