@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import functools
 import logging
-import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -35,34 +34,23 @@ from ..._act_decision import (
     decide_all,
 )
 from ..._act_targets import canvas_choice, canvas_message, offered, refused, same_element
-from ..._errors import (
-    ConfigurationError,
-    IncompleteOutputError,
-    ProviderError,
-    StructuredOutputError,
-)
 from ..._sections import SectionTracker, first_group
 from ..._types import ActResult, Verification
 from ..._variables import Variables
 from ...dom import Snapshot
-from ...llm._messages import ChatResponse, Message
-from ...llm._options import request_options
+from ...llm._messages import Message
 from ...llm._request_context import RequestContext, request_context
 from ...llm._usage import Usage
-from ...prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_verify_messages
-from .._deadline import DeadlineExceeded, compute_in_time, run_with_deadline
+from ...prompts.act import build_act_messages
+from .._deadline import DeadlineExceeded, run_with_deadline
 from ..browser.inspect import take_snapshot
 from ..browser.settle import PageVersion, page_version, settle
-from ..llm.accounting import AnswerT, ask_counted
-from ..llm.base import AsyncLLM
+from .asking import ActAsking
 from .hands import BatchOutcome, act_batch
-from .state import ActState, ActStep, StopAct
+from .state import ActStep, StopAct
 from .vlist import AsyncListWalk
 
 logger = logging.getLogger("stagehand_py")
-# Model errors that end the run with a failed result; any other LLMError (a fake out of
-# answers, real requests blocked in a test) propagates.
-_FAILED_FOR_GOOD = (ProviderError, StructuredOutputError, IncompleteOutputError)
 
 __all__ = ["ActStep", "AsyncActRun"]
 
@@ -93,101 +81,12 @@ class _TurnResult:
     look: _Look | None = None  # "replaced": the fresh look the retry already took
 
 
-class AsyncActRun(ActState):
+class AsyncActRun(ActAsking):
     """One act(): settle, look, ask, run, verify (state and records in :class:`ActState`)."""
 
     _lists: AsyncListWalk  # the virtualised-list search of the run (see .act_vlist)
 
-    # ----------------------------------------------------------------- model calls
-    async def _model(self) -> AsyncLLM:
-        """The model, created on first need (a cache replay or an observed action needs none).
-
-        Creating it can import the provider's SDK (1-3 s on a loaded machine): that runs in a
-        thread under the deadline, never on the event loop where the deadline cannot end it."""
-        source = self._llm_source
-        if source is None:
-            raise ConfigurationError("This act needs a model, and none is configured.")
-        if not isinstance(source, AsyncLLM):
-            asked = time.monotonic()
-            try:
-                source = await compute_in_time(source)
-            except DeadlineExceeded:
-                self._model_s += time.monotonic() - asked
-                raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
-            self._model_s += time.monotonic() - asked
-            self._llm_source = source
-        return source
-
-    async def _chat(self, messages: list[Message]) -> ChatResponse:
-        self.check_time()
-        llm = await self._model()
-        self.escalate_if_due(llm.model)
-        return await self._ask(
-            lambda: llm.chat(
-                messages,
-                ACT_TOOLS,
-                tool_choice="required",
-                options=request_options(self.settings, "act", timeout_s=self._remaining_s()),
-            ),
-            failed=lambda reason: f"{reason} ({len(self.steps)} action(s) taken)",
-        )
-
-    async def _ask(
-        self, request: Callable[[], Awaitable[AnswerT]], *, failed: Callable[[str], str]
-    ) -> AnswerT:
-        """``request``'s answer within the run's time, counted (see ``ask_counted``). A model
-        that failed for good, or ran out of time, ends the run with what was done so far;
-        ``failed`` words the failure's message."""
-        asked = time.monotonic()
-        try:
-            answer = await ask_counted(self, request, self._remaining_s())
-        except (DeadlineExceeded, *_FAILED_FOR_GOOD) as error:
-            self._model_s += time.monotonic() - asked
-            cause = None if isinstance(error, DeadlineExceeded) else error
-            if cause is None or self._remaining_s() <= 0:
-                raise StopAct(self._timeout_message("model"), "TIMEOUT") from cause
-            reason = self.variables.redact(str(error))
-            raise StopAct(failed(reason), "MODEL_ERROR") from error
-        self._model_s += time.monotonic() - asked
-        return answer
-
-    async def _verify(self, snapshot: Snapshot) -> Verification:
-        text = self.variables.redact(snapshot.render_all(redact=self.variables.redact))
-        if len(text) > self.settings.max_prompt_chars:
-            text = text[: self.settings.max_prompt_chars] + "\n(page text cut here)"
-        messages = build_verify_messages(self.instruction, steps=self._step_lines(), page_text=text)
-        self.check_time()
-        llm = await self._model()
-        context = RequestContext("verify", self._said, snapshot, step=len(self.steps))
-        with request_context(context):
-            answer = await self._ask(
-                lambda: llm.structured(
-                    messages,
-                    VerifyAnswer,
-                    max_retries=1,
-                    options=request_options(self.settings, "verify", timeout_s=self._remaining_s()),
-                ),
-                failed=lambda reason: f"Checking the result failed: {reason}",
-            )
-        verification = Verification(
-            completed=answer.value.completed, reason=self.variables.redact(answer.value.reason)
-        )
-        self.verifications.append(verification)
-        logger.info(
-            "stagehand_py: verify %s: %s",
-            "done" if verification.completed else "not yet",
-            verification.reason,
-        )
-        return verification
-
-    @property
-    def _said(self) -> str:
-        return self.variables.redact(self.instruction)
-
     # ----------------------------------------------------------------- looking at the page
-    def _step_lines(self) -> list[str]:
-        return [self.variables.redact(s.record.description) for s in self.steps]
-
     async def _settle(self) -> PageVersion | None:
         return await settle(self.page, timeout_ms=self.cap_ms(self.settings.settle_timeout_ms))
 

@@ -1,6 +1,6 @@
 """What one act() run holds: its state, its time budget, and the records it returns.
 
-:class:`AsyncActRun` (in :mod:`.act`) is the loop built on this state.
+:class:`~.asking.ActAsking` adds the model requests, and :class:`~.loop.AsyncActRun` the loop.
 """
 
 from __future__ import annotations

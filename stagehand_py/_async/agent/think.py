@@ -1,13 +1,14 @@
 """The agent's thinking: one structured request per step, bounded in time, re-asked when the
-answer cannot run; and the approver's verdict on it."""
+answer cannot run; and the approver's verdict on it (:func:`decide`: both, for one step)."""
 
 from __future__ import annotations
 
 import functools
 import inspect
 import logging
+import time
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..._error_line import first_line
 from ..._errors import LLMError
@@ -15,17 +16,23 @@ from ..._variables import Variables
 from ...agent._actions import AgentOutput
 from ...agent._approval import check_decision
 from ...agent._checks import answer_problems
-from ...agent._clock import RunClock, RunTimedOut, StepFailed
+from ...agent._clock import RunCancelled, RunClock, RunTimedOut, StepFailed
 from ...agent._conversation import MessageManager
-from ...agent._history import StepRecord
-from ...agent._prompts import reask_message
+from ...agent._history import StepRecord, redacted
+from ...agent._prompts import reask_message, retry_message
 from ...agent._settings import AgentSettings
-from ...agent._state import AgentState, ApprovalDecision
+from ...agent._state import AgentState, ApprovalDecision, Approve, Cancel, Retry, Skip
 from ...llm._messages import RequestOptions
+from ...llm._request_context import RequestContext, request_context
 from .._deadline import DeadlineExceeded, call_with_deadline
 from ..llm.accounting import ask_recorded
 from ..llm.base import AsyncLLM, AsyncModelWrapper, ModelRequest
 from ..llm.source import ModelSource, model_of
+from .batch import not_run
+from .observe import Observation
+
+if TYPE_CHECKING:
+    from .run import AsyncAgentRun
 
 logger = logging.getLogger("stagehand_py")
 R = TypeVar("R")
@@ -155,3 +162,66 @@ async def ask_approval(
         return await call_with_deadline(lambda: _settled(raw), clock.run_left())
     except DeadlineExceeded:
         raise RunTimedOut from None
+
+
+async def decide(
+    run: AsyncAgentRun, observation: Observation, record: StepRecord
+) -> AgentOutput | None:
+    """Think, then let the approver see the whole answer; ``None`` when it was skipped."""
+    verdicts: list[str] = []
+    while True:
+        started = time.perf_counter()
+        shown = frozenset(observation.state.elements)
+        context = RequestContext(
+            "agent", run._redact(run.task), observation.snapshot, (), shown, record.number
+        )
+        with request_context(context):  # for test fakes: what this request shows
+            output = await think(
+                run._llm,
+                run.messages,
+                run._schema,
+                observation.state,
+                record,
+                settings=run.settings,
+                variables=run.variables,
+            )
+        record.timings.think_s += time.perf_counter() - started
+        record.output = redacted(output.model_dump(mode="json", by_alias=True), run._redact)
+        record.actions = list(record.output["actions"])
+        goal = output.next_goal or output.evaluation_previous_goal or "(no goal given)"
+        logger.info("stagehand_py: agent step %d: %s", record.number, run._redact(goal))
+        if run.approval is None:
+            return output
+        await run._checkpoint()
+        started = time.perf_counter()
+        decision = await ask_approval(run.approval, output, observation.state, run.clock)
+        waited = time.perf_counter() - started
+        record.timings.approval_s += waited
+        run.clock.extend_step(waited)  # a human's time is not the step's
+        if isinstance(decision, Retry):
+            feedback = run._redact(decision.feedback)
+            verdicts.append(f"retry: {feedback}")
+            record.approval = "; ".join(verdicts)
+            run.messages.add_turn("assistant", output.model_dump_json(by_alias=True))
+            run.messages.add_turn("user", retry_message(feedback))
+            continue
+        if isinstance(decision, Approve):
+            verdicts.append("approved")
+        elif isinstance(decision, Skip):
+            verdicts.append("skipped" + (f": {decision.reason}" if decision.reason else ""))
+        elif isinstance(decision, Cancel):
+            verdicts.append("cancelled")
+        record.approval = "; ".join(verdicts)
+        if isinstance(decision, Cancel):
+            raise RunCancelled(
+                "the approver cancelled the run"
+                + (f" ({decision.reason})" if decision.reason else "")
+            )
+        if isinstance(decision, Skip):
+            record.skipped = True
+            record.results = [
+                not_run(action, "skipped by the approver", observation.state, run._redact)
+                for action in output.actions
+            ]
+            return None
+        return output
