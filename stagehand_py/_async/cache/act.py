@@ -47,7 +47,7 @@ async def cached_act(
     cache: ActionCache | None,
 ) -> ActResult:
     __tracebackhide__ = True
-    act = AsyncCachedAct(page, instruction, variables=variables, settings=settings, llm=llm)
+    act = AsyncCachedAct(page, llm, instruction, variables=variables, settings=settings)
     return await act.run(cache)
 
 
@@ -55,19 +55,7 @@ class AsyncCachedAct(AsyncCachedCall[ActResult]):
     """An act() through the cache: its entry is the steps it took."""
 
     kind = "act"
-
-    def __init__(
-        self,
-        page: AsyncPage,
-        instruction: str,
-        *,
-        variables: Variables,
-        settings: Settings,
-        llm: ModelSource | None,
-    ) -> None:
-        super().__init__(page, instruction, variables=variables, settings=settings)
-        self.llm = llm
-        self._run: AsyncActRun | None = None  # the last run: its steps are what is stored
+    _run: AsyncActRun | None = None  # the last run: its steps are what is stored
 
     async def replay(self, entry: CacheEntry) -> ActResult:
         started = time.monotonic()

@@ -27,6 +27,8 @@ from ..._errors import CacheError, CacheMissError, ConfigurationError
 from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey, CacheStatus
 from ...cache._key import EntryKind
+from ..llm.base import AsyncLLM
+from ..llm.source import ModelSource, model_of
 
 logger = logging.getLogger("stagehand_py")
 
@@ -51,9 +53,16 @@ class AsyncCachedCall(ABC, Generic[R]):
     kind: ClassVar[EntryKind]
 
     def __init__(
-        self, page: AsyncPage, instruction: str, *, variables: Variables, settings: Settings
+        self,
+        page: AsyncPage,
+        llm: ModelSource | None,
+        instruction: str,
+        *,
+        variables: Variables,
+        settings: Settings,
     ) -> None:
         self.page = page
+        self.llm = llm  # made only when the model is asked
         self.instruction = instruction
         self.variables = variables
         self.settings = settings
@@ -80,6 +89,11 @@ class AsyncCachedCall(ABC, Generic[R]):
     @abstractmethod
     def mark(self, result: R, status: CacheStatus, stale: Stale | None) -> None:
         """Let ``result`` say how the cache answered."""
+
+    def _model(self) -> AsyncLLM:
+        if self.llm is None:
+            raise ConfigurationError("This call needs a model, and none is configured.")
+        return model_of(self.llm)
 
     # ----------------------------------------------------------------- the one path
     async def run(self, cache: ActionCache | None) -> R:

@@ -48,7 +48,7 @@ def cached_act(
     cache: ActionCache | None,
 ) -> ActResult:
     __tracebackhide__ = True
-    act = CachedAct(page, instruction, variables=variables, settings=settings, llm=llm)
+    act = CachedAct(page, llm, instruction, variables=variables, settings=settings)
     return act.run(cache)
 
 
@@ -56,19 +56,7 @@ class CachedAct(CachedCall[ActResult]):
     """An act() through the cache: its entry is the steps it took."""
 
     kind = "act"
-
-    def __init__(
-        self,
-        page: Page,
-        instruction: str,
-        *,
-        variables: Variables,
-        settings: Settings,
-        llm: ModelSource | None,
-    ) -> None:
-        super().__init__(page, instruction, variables=variables, settings=settings)
-        self.llm = llm
-        self._run: ActRun | None = None  # the last run: its steps are what is stored
+    _run: ActRun | None = None  # the last run: its steps are what is stored
 
     def replay(self, entry: CacheEntry) -> ActResult:
         started = time.monotonic()

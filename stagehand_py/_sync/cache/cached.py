@@ -28,6 +28,8 @@ from ..._errors import CacheError, CacheMissError, ConfigurationError
 from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey, CacheStatus
 from ...cache._key import EntryKind
+from ..llm.base import LLM
+from ..llm.source import ModelSource, model_of
 
 logger = logging.getLogger("stagehand_py")
 
@@ -52,9 +54,16 @@ class CachedCall(ABC, Generic[R]):
     kind: ClassVar[EntryKind]
 
     def __init__(
-        self, page: Page, instruction: str, *, variables: Variables, settings: Settings
+        self,
+        page: Page,
+        llm: ModelSource | None,
+        instruction: str,
+        *,
+        variables: Variables,
+        settings: Settings,
     ) -> None:
         self.page = page
+        self.llm = llm  # made only when the model is asked
         self.instruction = instruction
         self.variables = variables
         self.settings = settings
@@ -81,6 +90,11 @@ class CachedCall(ABC, Generic[R]):
     @abstractmethod
     def mark(self, result: R, status: CacheStatus, stale: Stale | None) -> None:
         """Let ``result`` say how the cache answered."""
+
+    def _model(self) -> LLM:
+        if self.llm is None:
+            raise ConfigurationError("This call needs a model, and none is configured.")
+        return model_of(self.llm)
 
     # ----------------------------------------------------------------- the one path
     def run(self, cache: ActionCache | None) -> R:

@@ -24,7 +24,7 @@ from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry, CacheStatus
 from ..browser.locate import locate_selectors
 from ..browser.settle import settle
-from ..llm.source import ModelSource, model_of
+from ..llm.source import ModelSource
 from ..observe.ask import ObserveOutcome, observe
 from .cached import CachedCall, Drift, Stale
 from .fingerprint import fingerprint_of_locator, locate_fingerprinted
@@ -45,9 +45,8 @@ def cached_observe(
     ``outcome`` is filled as the model work goes, so a caller still knows what a failed
     observe cost."""
     __tracebackhide__ = True
-    call = CachedObserve(
-        page, instruction or "", variables=variables, settings=settings, llm=llm, outcome=outcome
-    )
+    call = CachedObserve(page, llm, instruction or "", variables=variables, settings=settings)
+    call.outcome = outcome
     return call.run(cache)
 
 
@@ -55,20 +54,7 @@ class CachedObserve(CachedCall[ObserveOutcome]):
     """An observe() through the cache: its entry is the elements it found."""
 
     kind = "observe"
-
-    def __init__(
-        self,
-        page: Page,
-        instruction: str,
-        *,
-        variables: Variables,
-        settings: Settings,
-        llm: ModelSource,
-        outcome: ObserveOutcome | None,
-    ) -> None:
-        super().__init__(page, instruction, variables=variables, settings=settings)
-        self.llm = llm
-        self.outcome = outcome  # the caller's, filled as the model work goes
+    outcome: ObserveOutcome | None = None  # the caller's, filled as the model work goes
 
     def replay(self, entry: CacheEntry) -> ObserveOutcome:
         """The stored results, each element found again."""
@@ -101,7 +87,7 @@ class CachedObserve(CachedCall[ObserveOutcome]):
     def ask(self, stale: Stale | None, *, cached: bool) -> ObserveOutcome:
         return observe(
             self.page,
-            model_of(self.llm),
+            self._model(),
             self.instruction,
             variables=self.variables,
             settings=self.settings,
