@@ -9,7 +9,7 @@ step: :class:`AsyncHands`) runs and records each action, and is told what was no
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
 from playwright.async_api import Page as AsyncPage
@@ -28,7 +28,10 @@ class AsyncHands(Protocol[ActionT_contra]):
         """The page the next action starts on (its trace group is opened there)."""
         ...
 
-    def redact(self, text: str) -> str: ...
+    @property
+    def redact(self) -> Callable[[str], str]:
+        """Takes the variables' values out of a text (a group name, a note)."""
+        ...
 
     def name(self, action: ActionT_contra) -> str:
         """The action's trace group name."""

@@ -59,6 +59,7 @@ class _AgentHands:
 
     def __init__(self, context: AsyncActionContext, record: StepRecord, total: int) -> None:
         self.context = context
+        self.redact = context.variables.redact
         self.record = record
         self.total = total
         self.why_not_run = "the run was stopped"
@@ -70,9 +71,6 @@ class _AgentHands:
     @property
     def page(self) -> AsyncPage:
         return self.context.page
-
-    def redact(self, text: str) -> str:
-        return self.context.variables.redact(text)
 
     def name(self, action: AgentAction) -> str:
         index = getattr(action, "index", None)

@@ -34,7 +34,7 @@ from ..browser.settle import settle
 from ..browser.tracing import AsyncTraceGroup
 from ..llm.source import ModelSource
 from .cached import AsyncCachedCall, Drift, Stale
-from .fingerprint import locate_fingerprinted
+from .fingerprint import locate_cached
 
 
 async def cached_act(
@@ -206,13 +206,7 @@ async def _locate(
     for attempt in range(2):
         try:
             # Skips a selector that now lands on a different element for the next one.
-            return await locate_fingerprinted(
-                page,
-                action.frame,
-                action.selectors,
-                action.fingerprint,
-                timeout_ms=settings.action_timeout_ms,
-            )
+            return await locate_cached(page, action, timeout_ms=settings.action_timeout_ms)
         except PageError as exc:
             if attempt == 1:
                 raise Drift(f"step '{action.description}': {exc}") from None

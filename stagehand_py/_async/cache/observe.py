@@ -26,7 +26,7 @@ from ..browser.settle import settle
 from ..llm.source import ModelSource
 from ..observe.ask import ObserveOutcome, observe
 from .cached import AsyncCachedCall, Drift, Stale
-from .fingerprint import fingerprint_of_locator, locate_fingerprinted
+from .fingerprint import fingerprint_of_locator, locate_cached
 
 
 async def cached_observe(
@@ -62,12 +62,8 @@ class AsyncCachedObserve(AsyncCachedCall[ObserveOutcome]):
         results: list[ObserveResult] = []
         for action in entry.actions:
             try:
-                _, selector = await locate_fingerprinted(
-                    self.page,
-                    action.frame,
-                    action.selectors,
-                    action.fingerprint,
-                    timeout_ms=self.settings.action_timeout_ms,
+                _, selector = await locate_cached(
+                    self.page, action, timeout_ms=self.settings.action_timeout_ms
                 )
             except PageError as exc:
                 raise Drift(f"'{action.description}': {first_line(exc)}") from None

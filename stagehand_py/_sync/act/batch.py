@@ -10,7 +10,7 @@ step: :class:`Hands`) runs and records each action, and is told what was not run
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol, TypeVar
 
 from playwright.sync_api import Page as Page
@@ -29,7 +29,10 @@ class Hands(Protocol[ActionT_contra]):
         """The page the next action starts on (its trace group is opened there)."""
         ...
 
-    def redact(self, text: str) -> str: ...
+    @property
+    def redact(self) -> Callable[[str], str]:
+        """Takes the variables' values out of a text (a group name, a note)."""
+        ...
 
     def name(self, action: ActionT_contra) -> str:
         """The action's trace group name."""

@@ -29,12 +29,16 @@ from ..cache.fingerprint import locate_fingerprinted
 logger = logging.getLogger("stagehand_py")
 
 
-class ElementReplaced(Exception):
-    """The element the model chose is no longer on the page as it saw it."""
+class ActionNotRun(Exception):
+    """An action that could not run; ``message`` says why, for the model to read."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+class ElementReplaced(ActionNotRun):
+    """The element the model chose is no longer on the page as it saw it."""
 
 
 def by_ref(

@@ -29,16 +29,12 @@ from ..browser.settle import PageVersion
 from ..browser.tracing import action_name
 from ..cache.fingerprint import fingerprint_of_locator
 from .batch import run_batch
-from .checked import ElementReplaced, by_ref, locate_checked
+from .checked import ActionNotRun, ElementReplaced, by_ref, locate_checked
 from .state import ActState
 
 
-class ActionFailed(Exception):
+class ActionFailed(ActionNotRun):
     """The page refused the action (covered element, wrong kind of element...)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 @dataclass
@@ -74,6 +70,7 @@ class _ActHands:
         self, run: ActState, snapshot: Snapshot, total: int, version: PageVersion | None
     ) -> None:
         self.run_state = run
+        self.redact = run.variables.redact
         self.snapshot = snapshot
         self.version = version
         self.outcome = BatchOutcome()
@@ -83,9 +80,6 @@ class _ActHands:
     @property
     def page(self) -> Page:
         return self.run_state.page
-
-    def redact(self, text: str) -> str:
-        return self.run_state.variables.redact(text)
 
     def name(self, decision: Decision) -> str:
         assert isinstance(decision, DoAction)  # ready() lets no other decision run
@@ -104,7 +98,7 @@ class _ActHands:
         outcome = self.outcome
         try:
             self._performed = act_on(self.run_state, self.snapshot, decision, self.version)
-        except (ElementReplaced, ActionFailed) as problem:
+        except ActionNotRun as problem:
             self.run_state.attempt_failed(decision)
             if outcome.ran == 0:
                 outcome.failure = problem.message

@@ -60,6 +60,7 @@ class _AgentHands:
 
     def __init__(self, context: ActionContext, record: StepRecord, total: int) -> None:
         self.context = context
+        self.redact = context.variables.redact
         self.record = record
         self.total = total
         self.why_not_run = "the run was stopped"
@@ -71,9 +72,6 @@ class _AgentHands:
     @property
     def page(self) -> Page:
         return self.context.page
-
-    def redact(self, text: str) -> str:
-        return self.context.variables.redact(text)
 
     def name(self, action: AgentAction) -> str:
         index = getattr(action, "index", None)

@@ -35,7 +35,7 @@ from ..browser.settle import settle
 from ..browser.tracing import TraceGroup
 from ..llm.source import ModelSource
 from .cached import CachedCall, Drift, Stale
-from .fingerprint import locate_fingerprinted
+from .fingerprint import locate_cached
 
 
 def cached_act(
@@ -207,13 +207,7 @@ def _locate(
     for attempt in range(2):
         try:
             # Skips a selector that now lands on a different element for the next one.
-            return locate_fingerprinted(
-                page,
-                action.frame,
-                action.selectors,
-                action.fingerprint,
-                timeout_ms=settings.action_timeout_ms,
-            )
+            return locate_cached(page, action, timeout_ms=settings.action_timeout_ms)
         except PageError as exc:
             if attempt == 1:
                 raise Drift(f"step '{action.description}': {exc}") from None

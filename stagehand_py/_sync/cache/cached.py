@@ -48,25 +48,17 @@ class Stale:
     reason: str
 
 
+@dataclass
 class CachedCall(ABC, Generic[R]):
     """One call through the cache; a subclass is a kind of entry (see the module docstring)."""
 
     kind: ClassVar[EntryKind]
 
-    def __init__(
-        self,
-        page: Page,
-        llm: ModelSource | None,
-        instruction: str,
-        *,
-        variables: Variables,
-        settings: Settings,
-    ) -> None:
-        self.page = page
-        self.llm = llm  # made only when the model is asked
-        self.instruction = instruction
-        self.variables = variables
-        self.settings = settings
+    page: Page
+    llm: ModelSource | None  # made only when the model is asked
+    instruction: str
+    variables: Variables
+    settings: Settings
 
     # ----------------------------------------------------------------- what a kind says
     @abstractmethod

@@ -17,7 +17,12 @@ from pydantic import BaseModel, Field
 
 from ..._error_line import first_line
 from ..._errors import ElementNotFoundError, PageError
-from ...cache import ElementFingerprint, fingerprint_from_element, load_fingerprint_js
+from ...cache import (
+    CachedAction,
+    ElementFingerprint,
+    fingerprint_from_element,
+    load_fingerprint_js,
+)
 from ..browser.locate import frame_scope
 from ..browser.scripts import run_page_script
 
@@ -48,6 +53,16 @@ def fingerprint_of_locator(
             "since the element was found; find it again."
         ) from None
     return fingerprint_from_element(LiveElement.model_validate(fields))
+
+
+def locate_cached(
+    page: Page, action: CachedAction, *, timeout_ms: float
+) -> tuple[Locator, str]:
+    """A cached step's (or found element's) element: :func:`locate_fingerprinted` with what
+    the cache stored."""
+    return locate_fingerprinted(
+        page, action.frame, action.selectors, action.fingerprint, timeout_ms=timeout_ms
+    )
 
 
 def locate_fingerprinted(

@@ -27,7 +27,7 @@ from ..browser.settle import settle
 from ..llm.source import ModelSource
 from ..observe.ask import ObserveOutcome, observe
 from .cached import CachedCall, Drift, Stale
-from .fingerprint import fingerprint_of_locator, locate_fingerprinted
+from .fingerprint import fingerprint_of_locator, locate_cached
 
 
 def cached_observe(
@@ -63,12 +63,8 @@ class CachedObserve(CachedCall[ObserveOutcome]):
         results: list[ObserveResult] = []
         for action in entry.actions:
             try:
-                _, selector = locate_fingerprinted(
-                    self.page,
-                    action.frame,
-                    action.selectors,
-                    action.fingerprint,
-                    timeout_ms=self.settings.action_timeout_ms,
+                _, selector = locate_cached(
+                    self.page, action, timeout_ms=self.settings.action_timeout_ms
                 )
             except PageError as exc:
                 raise Drift(f"'{action.description}': {first_line(exc)}") from None
