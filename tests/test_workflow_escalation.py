@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from stagehand_py._async.act.emergency import ActEmergency
-from stagehand_py._async.agent.emergency import AsyncEmergency
 from stagehand_py._async.agent.think import AsyncBoundedLLM
+from stagehand_py._async.emergency import ActEmergency, AsyncEmergency
 from stagehand_py._emergency import (
     EmergencyMonitor,
     EmergencySettings,

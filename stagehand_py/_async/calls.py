@@ -29,9 +29,8 @@ from .._usage import Usage
 from .._variables import Variables
 from ..prompts.user_instructions import combine_instructions
 from ._deadline import DeadlineExceeded, run_blocking, run_with_deadline
-from .act.emergency import WithFallback
-from .agent.emergency import checked_fallback, fallback_name, fallback_source
 from .browser.tracing import AsyncTraceGroup
+from .emergency import WithFallback, checked_fallback, fallback_name, fallback_source
 from .llm.base import AsyncLLM
 from .llm.source import call_llm_source, check_call_model
 from .options import ModelOptions, ObserveOptions, VariablesOption

@@ -22,7 +22,7 @@ from ..cache import ActionCache
 from ..llm._flavour import check_llm_flavour
 from ..llm._usage import PriceTable, UsageMeter
 from ..workflow._history import WorkflowHistory
-from .agent.emergency import checked_fallback
+from .emergency import checked_fallback
 from .llm.base import LLM
 from .llm.factory import create_llm, model_spec
 from .workflow.run import open_history

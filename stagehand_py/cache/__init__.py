@@ -3,8 +3,8 @@
 Storage is one readable JSON file per act (:class:`ActionCache`, its counters in
 :class:`CacheStats`); keys normalise the instruction, URL and variable names
 (:class:`CacheKey`); fingerprints confirm on replay that a selector still finds the element it
-meant (:class:`ElementFingerprint`). The replay itself lives in ``stagehand_py._async.cache``;
-the command-line helpers in :mod:`._manage`.
+meant (:class:`ElementFingerprint`). The replay itself lives in ``stagehand_py._async.cache``
+(one path for every kind of entry); the command-line helpers in :mod:`._manage`.
 """
 
 from ._entry import CachedAction, CacheEntry

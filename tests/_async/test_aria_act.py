@@ -14,7 +14,7 @@ import pytest
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
-import stagehand_py._async.act.batch as act_batch_module
+import stagehand_py._async.act.checked as act_batch_module
 import stagehand_py._async.act.loop as act_module
 from stagehand_py import (
     ActError,

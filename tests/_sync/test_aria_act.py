@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
-import stagehand_py._sync.act.batch as act_batch_module
+import stagehand_py._sync.act.checked as act_batch_module
 import stagehand_py._sync.act.loop as act_module
 from stagehand_py import (
     ActError,
