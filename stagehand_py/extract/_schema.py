@@ -46,8 +46,18 @@ def strip_optional(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
+def subclass_of(annotation: Any, base: type) -> bool:
+    """Whether ``annotation`` is a class derived from ``base``. False for generic aliases such
+    as ``list[Row]``: Python 3.10 calls them types, but ``issubclass`` refuses them."""
+    return (
+        isinstance(annotation, type)
+        and get_origin(annotation) is None
+        and issubclass(annotation, base)
+    )
+
+
 def _is_model(annotation: Any) -> bool:
-    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+    return subclass_of(annotation, BaseModel)
 
 
 def _names_a_url(name: str) -> bool:
@@ -57,7 +67,7 @@ def _names_a_url(name: str) -> bool:
 
 def _url_leaf(annotation: Any, name: str, info: FieldInfo) -> bool:
     core, _ = strip_optional(annotation)
-    if isinstance(core, type) and issubclass(core, AnyUrl):
+    if subclass_of(core, AnyUrl):
         return True
     extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
     if core is str and "format" in extra:  # an explicit format decides, either way
