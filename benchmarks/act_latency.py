@@ -33,7 +33,7 @@ from playwright.sync_api import Page, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import stagehand_py._sync.act.batch as batch_module  # noqa: E402
+import stagehand_py._sync.act.checked as checked_module  # noqa: E402
 import stagehand_py._sync.act.loop as act_module  # noqa: E402
 import stagehand_py._sync.browser.executor as executor_module  # noqa: E402
 from benchmarks._report import figure, parser  # noqa: E402
@@ -55,7 +55,7 @@ PHASES = [
     (act_module, "settle", "settle (first look)"),
     (act_module, "take_snapshot", "serialize"),
     (act_module, "page_version", "version reads"),
-    (batch_module, "locate_fingerprinted", "element check"),
+    (checked_module, "locate_fingerprinted", "element check"),
     (executor_module, "arm", "arm before action"),
     (executor_module, "_run", "Playwright action"),
     (executor_module, "settle", "settle after action"),

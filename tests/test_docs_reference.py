@@ -10,6 +10,7 @@ from typing import get_args
 
 import stagehand_py._errors as errors
 from stagehand_py import StagehandError
+from stagehand_py._types import ActErrorCode
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "reference"
@@ -40,7 +41,7 @@ def test_the_errors_page_covers_the_tree_and_every_act_code() -> None:
     headed = set(re.findall(r"^### `(\w+)`", page, re.MULTILINE))
     assert headed == classes
     codes = set(re.findall(r"^\| `([A-Z_]+)` \|", page, re.MULTILINE))
-    assert codes == set(get_args(errors.ActErrorCode))
+    assert codes == set(get_args(ActErrorCode))
     assert errors.__doc__ is not None
     tree = textwrap.dedent(errors.__doc__.split("The tree::")[1].split("``ActError.code``")[0])
     assert all(line.rstrip() in page for line in tree.strip().splitlines()), "tree drawn as is"
