@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from ..._config import Settings
 from ..._deadline_clock import Deadline
 from ..._errors import LLMError
+from ..._spans import Span
 from ..._usage import Usage
 from ...llm._messages import Message, RequestKind, StructuredResponse
 from ...llm._options import request_options
@@ -66,18 +67,20 @@ def ask_counted(
     cost added to ``tally`` whatever happened; a failure is raised again once counted."""
     __tracebackhide__ = True  # pytest shows the caller's line, not this frame
     asked = time.monotonic()
-    try:
-        answer = (request() if seconds is None else call_with_deadline(request, seconds))
-    except DeadlineExceeded:
-        # The abandoned request was sent: it counts, with the time it took.
-        _add(tally, Usage(requests=1, wall_time_s=time.monotonic() - asked), calls=1)
-        raise
-    except LLMError as error:
-        # Every request the failed call sent counts (re-asks and retries included).
-        _add(tally, error.usage, calls=max(error.usage.requests, 1))
-        raise
-    attempts = answer.attempts if isinstance(answer, StructuredResponse) else 1
-    _add(tally, answer.usage, calls=max(answer.usage.requests, attempts))
+    with Span("stagehand.model_request", str, {"stagehand.llm_calls": 1}) as span:
+        try:
+            answer = (request() if seconds is None else call_with_deadline(request, seconds))
+        except DeadlineExceeded:
+            # The abandoned request was sent: it counts, with the time it took.
+            _add(tally, Usage(requests=1, wall_time_s=time.monotonic() - asked), calls=1, span=span)
+            raise
+        except LLMError as error:
+            # Every request the failed call sent counts (re-asks and retries included).
+            _add(tally, error.usage, calls=max(error.usage.requests, 1), span=span)
+            raise
+        attempts = answer.attempts if isinstance(answer, StructuredResponse) else 1
+        _add(tally, answer.usage, calls=max(answer.usage.requests, attempts), span=span)
+        span.set({"gen_ai.response.model": getattr(answer, "model", None) or None})
     return answer
 
 
@@ -114,6 +117,13 @@ def ask_structured(
         return ask_counted(tally, request, deadline.remaining())
 
 
-def _add(tally: Tally, usage: Usage, *, calls: int) -> None:
+def _add(tally: Tally, usage: Usage, *, calls: int, span: Span) -> None:
     tally.llm_calls += calls
     tally.usage = tally.usage + usage
+    span.set(
+        {
+            "stagehand.llm_calls": calls,
+            "gen_ai.usage.input_tokens": usage.prompt_tokens,
+            "gen_ai.usage.output_tokens": usage.completion_tokens,
+        }
+    )
