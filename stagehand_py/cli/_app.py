@@ -26,6 +26,7 @@ from ._commands import (
     snapshot_command,
 )
 from ._demo import demo_command
+from ._mcp import add_mcp_command
 from ._output import add_json_option, fail
 from ._workflow import add_workflow_commands
 
@@ -169,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_agent_command(commands, _page_options)
     add_workflow_commands(commands, _page_options)
+    add_mcp_command(commands, _page_options)
 
     demo = commands.add_parser(
         "demo",

@@ -1,0 +1,115 @@
+"""``pystagehand mcp``: serve one browser to a coding agent over the Model Context Protocol."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+from collections.abc import Callable
+from typing import Any
+
+from .._errors import ConfigurationError
+from ._session import api_key_from, settings_from
+from ._workflow import credential_variables
+
+
+def add_mcp_command(commands: Any, page_options: Callable[..., None]) -> None:
+    mcp = commands.add_parser(
+        "mcp",
+        help="serve a browser to a coding agent over MCP (stdio)",
+        description="A Model Context Protocol server over stdin/stdout with the tools navigate, "
+        "act, observe, check, extract, snapshot, screenshot and agent, on one browser page. "
+        "Needs the mcp extra: pip install 'pystagehand[mcp]'.",
+    )
+    page_options(mcp)
+    server = mcp.add_argument_group("server")
+    server.add_argument(
+        "--view",
+        choices=("aria", "dom"),
+        default="aria",
+        help="how pages are shown to the model and by the snapshot tool (default: aria)",
+    )
+    server.add_argument(
+        "--max-cost",
+        type=float,
+        metavar="USD",
+        help="stop before a model request would take the session's estimated cost past USD",
+    )
+    server.add_argument(
+        "--allowed-origins",
+        metavar="ORIGIN[,ORIGIN]",
+        help="the only origins navigate may open, e.g. https://shop.example,http://127.0.0.1:8000"
+        " (default: any http(s) page)",
+    )
+    server.add_argument(
+        "--cdp-url",
+        metavar="URL",
+        help="drive a running Chromium over CDP (e.g. http://127.0.0.1:9222) instead of "
+        "launching one",
+    )
+    server.add_argument(
+        "--max-chars",
+        type=int,
+        default=12_000,
+        metavar="N",
+        help="characters one snapshot answer holds at most (default: 12000)",
+    )
+    secrets = mcp.add_argument_group("variables (named in tool arguments as <|NAME|>)")
+    secrets.add_argument(
+        "--vars-env",
+        action="append",
+        metavar="PREFIX",
+        help="variables from the environment: each NAME from PREFIX+NAME (values never shown)",
+    )
+    secrets.add_argument(
+        "--vars-file", action="append", metavar="FILE", help="variables from a .env file"
+    )
+    secrets.add_argument(
+        "--vars-keyring",
+        action="append",
+        metavar="SERVICE:NAME[,NAME]",
+        help="variables from the OS keychain (needs the keyring extra)",
+    )
+    mcp.set_defaults(run=mcp_command, var=None)
+
+
+def mcp_options(args: argparse.Namespace) -> Any:
+    """The server's options from the command line (the ``mcp`` package imported here)."""
+    if importlib.util.find_spec("mcp") is None:
+        raise ConfigurationError(
+            "pystagehand mcp needs the mcp package: pip install 'pystagehand[mcp]'."
+        )
+    from ..mcp import McpOptions
+
+    origins = tuple(o.strip() for o in (args.allowed_origins or "").split(",") if o.strip())
+    return McpOptions(
+        model=args.model,
+        base_url=args.base_url,
+        cache_dir=args.cache_dir,
+        cache_mode=args.cache_mode,
+        view=args.view,
+        max_cost_usd=args.max_cost,
+        allowed_origins=origins,
+        cdp_url=args.cdp_url,
+        headed=args.headed,
+        timeout_s=args.timeout or 60.0,
+        max_chars=args.max_chars,
+        variables=credential_variables(args),
+    )
+
+
+def mcp_command(args: argparse.Namespace) -> int:
+    options = mcp_options(args)
+    from .._async.stagehand import AsyncStagehand
+    from ..mcp import serve_stdio
+
+    settings = settings_from(args).model_copy(update={"snapshot": options.view})
+    stagehand = AsyncStagehand(
+        options.model,
+        api_key=api_key_from(args),
+        base_url=options.base_url,
+        cache_dir=options.cache_dir,
+        settings=settings,
+    )
+    asyncio.run(serve_stdio(options, stagehand))
+    return 0
