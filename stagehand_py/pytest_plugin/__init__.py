@@ -4,7 +4,7 @@ Built on pytest-playwright's fixture chain; it never launches a browser of its o
 
 Fixtures (sync, with pytest-playwright):
     ``stagehand``        session-scoped :class:`~stagehand_py.Stagehand` built from the options
-    ``stagehand_page``   pytest-playwright's ``page``, wrapped (act/extract/observe added)
+    ``stagehand_page``   pytest-playwright's ``page``, wrapped (act/extract/observe/check added)
 Fixtures (async, when pytest-playwright-asyncio is the Playwright plugin in use):
     ``async_stagehand``, ``async_stagehand_page``
 Fixtures you may override in a conftest.py:
@@ -39,8 +39,10 @@ When Playwright's own Chromium is not installed, the plugin adds the Chromium th
 :func:`~stagehand_py.find_chromium` finds to ``browser_type_launch_args`` (only for the
 chromium browser, and never over an explicit ``executable_path`` or ``--browser-channel``).
 
-When a test fails, its report gets a "stagehand" section: the summary of every act, extract
-and observe made during the test (already redacted: variable values never appear).
+When a test fails, its report gets a "stagehand" section: the summary of every act, extract,
+observe and check made during the test (already redacted: variable values never appear). A
+check() that does not hold raises ``CheckError``, an ``AssertionError``: the test fails as an
+assertion does.
 
 When a test used variables and pytest-playwright kept a trace of it (``--tracing on`` or
 ``retain-on-failure``), the trace is rewritten without those values (:func:`scrub_trace`).

@@ -158,7 +158,7 @@ def sdk_fixtures(*, is_async: bool) -> types.ModuleType:
 
     @pytest.fixture(name=f"{sdk_name}_page")
     def wrapped_page(request: pytest.FixtureRequest, page: Any) -> Any:
-        """pytest-playwright's ``page`` with act/extract/observe added."""
+        """pytest-playwright's ``page`` with act/extract/observe/check added."""
         stagehand = request.getfixturevalue(sdk_name)
         _mark_history(request, stagehand.history)
         return stagehand.wrap(page)

@@ -57,7 +57,7 @@ _OPTIONS: tuple[tuple[str, str, dict[str, Any]], ...] = (
 
 
 def add_options(parser: pytest.Parser) -> None:
-    group = parser.getgroup("stagehand", "stagehand_py: act/extract/observe in tests")
+    group = parser.getgroup("stagehand", "stagehand_py: act/extract/observe/check in tests")
     for name, description, extra in _OPTIONS:
         group.addoption(name, default=None, help=description, **extra)
 
