@@ -387,8 +387,10 @@ async def test_bad_arguments_are_typed_errors(async_page: AsyncPage, pages_url: 
     page = await _open(stagehand, async_page, pages_url + "check/cart.html")
     with pytest.raises(ConfigurationError, match="undefined variable"):
         await page.check("the page greets <|NAME|>")
-    with pytest.raises(ConfigurationError, match="instruction"):
+    with pytest.raises(ConfigurationError, match="needs a statement about the page"):
         await page.check("   ")
+    with pytest.raises(ConfigurationError, match="as a string"):
+        await stagehand.check(page, None)  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError, match="timeout_s"):
         await page.check("the total is shown", timeout_s=-1)
     with pytest.raises(ConfigurationError, match="raise_on_failure"):

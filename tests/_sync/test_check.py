@@ -388,8 +388,10 @@ def test_bad_arguments_are_typed_errors(sync_page: Page, pages_url: str) -> None
     page = _open(stagehand, sync_page, pages_url + "check/cart.html")
     with pytest.raises(ConfigurationError, match="undefined variable"):
         page.check("the page greets <|NAME|>")
-    with pytest.raises(ConfigurationError, match="instruction"):
+    with pytest.raises(ConfigurationError, match="needs a statement about the page"):
         page.check("   ")
+    with pytest.raises(ConfigurationError, match="as a string"):
+        stagehand.check(page, None)  # type: ignore[arg-type]
     with pytest.raises(ConfigurationError, match="timeout_s"):
         page.check("the total is shown", timeout_s=-1)
     with pytest.raises(ConfigurationError, match="raise_on_failure"):

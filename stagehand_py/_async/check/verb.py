@@ -12,8 +12,9 @@ import functools
 from playwright.async_api import Page as AsyncPage
 
 from ..._config import Settings, check_arguments
+from ..._errors import ConfigurationError
 from ..._history import CallRecord
-from ..._inputs import check_instruction, check_placeholders
+from ..._inputs import check_placeholders
 from ...check._result import CheckResult, CheckSpent
 from ..cache.check import cached_check
 from ..calls import AsyncCall, AsyncCallPath, ModelSource
@@ -27,7 +28,7 @@ class AsyncCheckCalls(AsyncCallPath):
     async def _check(self, page: AsyncPage, statement: str, options: CheckOptions) -> CheckResult:
         __tracebackhide__ = True
         check_arguments("check", options, CheckOptions.__optional_keys__)
-        check_instruction("check", statement, required=True)
+        _check_statement(statement)
         call, settings, source = self._start_reading("check", page, statement, options)
         check_placeholders("check", statement, call.values)
         body = functools.partial(self._check_body, call, settings, source)
@@ -60,3 +61,16 @@ class AsyncCheckCalls(AsyncCallPath):
 
 def _check_record(call: AsyncCall, result: CheckResult) -> CallRecord:
     return call.record(result, success=result.passed, message=result.reason, cache=result.cache)
+
+
+def _check_statement(statement: object) -> None:
+    """A statement is a non-blank string (act's instruction check would ask for an action)."""
+    if not isinstance(statement, str):
+        raise ConfigurationError(
+            f"check() takes its statement as a string, not {type(statement).__name__}."
+        )
+    if not statement.strip():
+        raise ConfigurationError(
+            "check() needs a statement about the page, e.g. "
+            "page.check('the cart shows 2 items'); it was blank."
+        )
