@@ -16,7 +16,9 @@ These fixtures need pytest-playwright (sync) or pytest-playwright-asyncio (async
 neither installed, asking for one fails the test with a message saying what to install.
 
 Options (group "stagehand"), each with an environment variable used when the option is absent:
-    --stagehand-model        STAGEHAND_PY_MODEL       e.g. openai/gpt-4.1-mini
+    --stagehand-model        STAGEHAND_PY_MODEL       e.g. openai/gpt-4.1-mini (default with
+                             only a key set: openai/gpt-4.1-mini for OPENAI_API_KEY, else
+                             anthropic/claude-haiku-4-5 for ANTHROPIC_API_KEY)
     --stagehand-base-url     STAGEHAND_PY_BASE_URL    an OpenAI-compatible server
     --stagehand-cache-dir    STAGEHAND_PY_CACHE_DIR   action cache directory
     --stagehand-history-dir  STAGEHAND_PY_HISTORY_DIR per-site workflow history directory
