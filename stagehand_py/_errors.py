@@ -22,6 +22,8 @@ The tree::
     │                                 also a StagehandTimeoutError
     ├── StagehandTimeoutError         a call ran out of its ``timeout_s`` (extract, observe)
     ├── ExtractError                  an extract() did not produce valid data
+    ├── CheckError                    a check()'s statement does not hold; carries the
+    │                                 CheckResult; also an AssertionError (pytest: a failure)
     └── CacheError                    the action cache could not be used as asked
         └── CacheMissError            cache_mode="require" (or self_heal=False) and the cache
                                       could not answer without the model
@@ -54,6 +56,7 @@ from ._usage import Usage
 
 if TYPE_CHECKING:
     from ._types import ActErrorCode, ActResult
+    from .check import CheckResult
 
 
 class StagehandError(Exception):
@@ -179,6 +182,17 @@ class ExtractError(StagehandError):
         super().__init__(message)
 
 
+class CheckError(StagehandError, AssertionError):
+    """A check()'s statement does not hold on the page. ``result`` is the
+    :class:`~stagehand_py.CheckResult` (``passed`` False) with the model's reason and evidence,
+    or, on a replay of compiled assertions that may not ask the model, Playwright's own
+    expected/actual message. An ``AssertionError`` too, so pytest reports a failed test."""
+
+    def __init__(self, message: str, result: CheckResult) -> None:
+        self.result = result
+        super().__init__(message)
+
+
 class CacheError(StagehandError):
     """The action cache could not be used as asked (e.g. an unwritable directory)."""
 
@@ -186,10 +200,11 @@ class CacheError(StagehandError):
 class CacheMissError(CacheError):
     """The action cache could not answer and the model may not be asked.
 
-    Raised by ``cache_mode="require"`` when no entry holds the call (``reason="miss"``) or a
-    cached step no longer holds on the page (``reason="stale"``), and by ``self_heal=False``
-    for a stale step. ``instruction`` (redacted) and ``key`` (the entry's digest) name the
-    entry; no model was called.
+    Raised by ``cache_mode="require"`` when no entry holds the call (``reason="miss"``), a
+    cached step no longer holds on the page (``reason="stale"``) or a check's statement could
+    not be compiled into assertions when it was recorded (``reason="uncompiled"``), and by
+    ``self_heal=False`` for a stale step. ``instruction`` (redacted) and ``key`` (the entry's
+    digest) name the entry; no model was called.
     """
 
     def __init__(self, message: str, *, instruction: str, key: str, reason: str) -> None:

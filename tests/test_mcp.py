@@ -47,9 +47,7 @@ def _fill(pattern: str, value: str) -> Any:
 
 
 @pytest.fixture
-async def mcp(
-    llm_server: LLMWireServer, pages_url: str, tmp_path: Path
-) -> AsyncIterator[Client]:
+async def mcp(llm_server: LLMWireServer, pages_url: str, tmp_path: Path) -> AsyncIterator[Client]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("STAGEHAND_PY_", "OPENAI"))}
     env.update(
         OPENAI_API_KEY="sk-test-not-secret",
@@ -59,10 +57,27 @@ async def mcp(
     origin = pages_url.rstrip("/")
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "stagehand_py", "mcp", "--model", "openai/wire-model", "--base-url",
-              llm_server.openai_base_url, "--view", "dom", "--vars-env", "SHOP_",
-              "--allowed-origins", origin, "--cache-dir", str(tmp_path / "cache"),
-              "--max-chars", "600", "--timeout", "30"],  # fmt: skip
+        args=[
+            "-m",
+            "stagehand_py",
+            "mcp",
+            "--model",
+            "openai/wire-model",
+            "--base-url",
+            llm_server.openai_base_url,
+            "--view",
+            "dom",
+            "--vars-env",
+            "SHOP_",
+            "--allowed-origins",
+            origin,
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--max-chars",
+            "600",
+            "--timeout",
+            "30",
+        ],  # fmt: skip
         env=env,
         cwd=str(tmp_path),
     )

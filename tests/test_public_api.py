@@ -24,6 +24,8 @@ PUBLIC = [
     "CacheMissError",
     "CacheWarning",
     "CallRecord",
+    "CheckError",
+    "CheckResult",
     "Chunk",
     "ConfigurationError",
     "Element",

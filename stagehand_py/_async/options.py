@@ -51,6 +51,10 @@ class ExtractOptions(ObserveOptions, total=False):
     selector: str | None
 
 
+class CheckOptions(ObserveOptions, total=False):
+    """check()'s keywords: the same as observe()'s."""
+
+
 class AgentOptions(VariablesOption, ModelOptions, AgentLimits, total=False):
     approval: ApprovalCallback | None
     controls: AgentControls | None

@@ -4,6 +4,7 @@ over CDP, opened on the first tool call and closed with the server."""
 from __future__ import annotations
 
 import asyncio
+
 from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 

@@ -42,7 +42,10 @@ class Tools:
         page = await self.session.page()
         seconds = self._seconds(timeout_s)
         await page.goto(url, timeout=seconds * 1000)
-        return {"url": self.values.redact(page.url), "title": self.values.redact(await page.title())}
+        return {
+            "url": self.values.redact(page.url),
+            "title": self.values.redact(await page.title()),
+        }
 
     async def act(self, instruction: str, timeout_s: float | None) -> dict[str, Any]:
         page = await self.session.page()
@@ -148,7 +151,9 @@ class Tools:
         seconds = self._seconds(timeout_s)
         return await page.screenshot(full_page=full_page, timeout=seconds * 1000, type="png")
 
-    async def agent(self, task: str, max_steps: int | None, timeout_s: float | None) -> Any:
+    async def agent(
+        self, task: str, max_steps: int | None, timeout_s: float | None
+    ) -> dict[str, Any]:
         page = await self.session.page()
         origins = self.session.options.allowed_origins
         limits: dict[str, Any] = {"timeout_s": self._seconds(timeout_s)}
@@ -168,14 +173,17 @@ class Tools:
             }
         )
 
-    def _redacted(self, value: Any) -> Any:
-        """``value`` with every string redacted (a page may show what a variable typed)."""
+    def _redacted(self, answer: dict[str, Any]) -> dict[str, Any]:
+        """``answer`` with every string redacted (a page may show what a variable typed)."""
+        return {key: self._scrubbed(value) for key, value in answer.items()}
+
+    def _scrubbed(self, value: Any) -> Any:
         if isinstance(value, str):
             return self.values.redact(value)
         if isinstance(value, dict):
-            return {k: self._redacted(v) for k, v in value.items()}
+            return self._redacted(value)
         if isinstance(value, list):
-            return [self._redacted(v) for v in value]
+            return [self._scrubbed(v) for v in value]
         return value
 
 

@@ -4,7 +4,7 @@ Built on pytest-playwright's fixture chain; it never launches a browser of its o
 
 Fixtures (sync, with pytest-playwright):
     ``stagehand``        session-scoped :class:`~stagehand_py.Stagehand` built from the options
-    ``stagehand_page``   pytest-playwright's ``page``, wrapped (act/extract/observe added)
+    ``stagehand_page``   pytest-playwright's ``page``, wrapped (act/extract/observe/check added)
 Fixtures (async, when pytest-playwright-asyncio is the Playwright plugin in use):
     ``async_stagehand``, ``async_stagehand_page``
 Fixtures you may override in a conftest.py:
@@ -16,7 +16,9 @@ These fixtures need pytest-playwright (sync) or pytest-playwright-asyncio (async
 neither installed, asking for one fails the test with a message saying what to install.
 
 Options (group "stagehand"), each with an environment variable used when the option is absent:
-    --stagehand-model        STAGEHAND_PY_MODEL       e.g. openai/gpt-4.1-mini
+    --stagehand-model        STAGEHAND_PY_MODEL       e.g. openai/gpt-4.1-mini (default with
+                             only a key set: openai/gpt-4.1-mini for OPENAI_API_KEY, else
+                             anthropic/claude-haiku-4-5 for ANTHROPIC_API_KEY)
     --stagehand-base-url     STAGEHAND_PY_BASE_URL    an OpenAI-compatible server
     --stagehand-cache-dir    STAGEHAND_PY_CACHE_DIR   action cache directory
     --stagehand-history-dir  STAGEHAND_PY_HISTORY_DIR per-site workflow history directory
@@ -39,8 +41,10 @@ When Playwright's own Chromium is not installed, the plugin adds the Chromium th
 :func:`~stagehand_py.find_chromium` finds to ``browser_type_launch_args`` (only for the
 chromium browser, and never over an explicit ``executable_path`` or ``--browser-channel``).
 
-When a test fails, its report gets a "stagehand" section: the summary of every act, extract
-and observe made during the test (already redacted: variable values never appear).
+When a test fails, its report gets a "stagehand" section: the summary of every act, extract,
+observe and check made during the test (already redacted: variable values never appear). A
+check() that does not hold raises ``CheckError``, an ``AssertionError``: the test fails as an
+assertion does.
 
 When a test used variables and pytest-playwright kept a trace of it (``--tracing on`` or
 ``retain-on-failure``), the trace is rewritten without those values (:func:`scrub_trace`).

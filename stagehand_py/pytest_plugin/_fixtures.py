@@ -18,7 +18,7 @@ from .._history import CallRecord
 from .._sync.stagehand import Stagehand
 from ..llm._messages import Message, ToolSpec
 from ..testing import AsyncScriptedLLM, ScriptedLLM
-from ._options import flag, option
+from ._options import flag, option, session_model
 from ._report import HELD_CACHE_KEY, HISTORY_KEY, SDKS_KEY
 
 T = TypeVar("T", bound=BaseModel)
@@ -117,7 +117,7 @@ def _build_sdk(
         "cache_url": config.getoption("--stagehand-cache-url"),
     }
     built = (AsyncStagehand if is_async else Stagehand)(
-        option(config, "--stagehand-model", "STAGEHAND_PY_MODEL"),
+        session_model(config),
         llm=llm,
         base_url=option(config, "--stagehand-base-url", "STAGEHAND_PY_BASE_URL"),
         cache_dir=option(config, "--stagehand-cache-dir", "STAGEHAND_PY_CACHE_DIR"),
@@ -158,7 +158,7 @@ def sdk_fixtures(*, is_async: bool) -> types.ModuleType:
 
     @pytest.fixture(name=f"{sdk_name}_page")
     def wrapped_page(request: pytest.FixtureRequest, page: Any) -> Any:
-        """pytest-playwright's ``page`` with act/extract/observe added."""
+        """pytest-playwright's ``page`` with act/extract/observe/check added."""
         stagehand = request.getfixturevalue(sdk_name)
         _mark_history(request, stagehand.history)
         return stagehand.wrap(page)

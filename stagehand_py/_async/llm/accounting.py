@@ -3,14 +3,15 @@ a workflow) asks its model.
 
 :func:`ask_counted` makes one call and adds its cost to a :class:`Tally` however the call
 ends: an answer's usage; a failed call's ``LLMError.usage`` (every request it sent, retries
-and re-asks included, and at least one); a call abandoned at its deadline as one request
-with the time it took (it was sent, and the provider may bill it).
+and re-asks included, and at least one); a call abandoned at its deadline (or the public
+call's) as one request with the time it took (it was sent, and the provider may bill it).
 """
 
 from __future__ import annotations
 
 import functools
 import time
+from asyncio import CancelledError
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
@@ -69,9 +70,11 @@ async def ask_counted(
     with Span("stagehand.model_request", str, {"stagehand.llm_calls": 1}) as span:
         try:
             answer = await (request() if seconds is None else call_with_deadline(request, seconds))
-        except DeadlineExceeded:
-            # The abandoned request was sent: it counts, with the time it took.
-            _add(tally, Usage(requests=1, wall_time_s=time.monotonic() - asked), calls=1, span=span)
+        except (DeadlineExceeded, CancelledError):
+            # The abandoned request was sent: it counts, with the time it took (also when the
+            # call's own deadline cancelled it first, at the same moment).
+            spent = Usage(requests=1, wall_time_s=time.monotonic() - asked)
+            _add(tally, spent, calls=1, span=span)
             raise
         except LLMError as error:
             # Every request the failed call sent counts (re-asks and retries included).
