@@ -35,6 +35,11 @@ FIGURES: dict[str, list[tuple[str, str | None]]] = {
         ("ratio raw / prompts, long.html", None),
         ("ratio raw / prompts, generated shop page", None),
     ],
+    "mcp_snapshot.py": [
+        ("ratio one aria snapshot answer / playwright aria_snapshot", "<= 0.10"),
+        ("ratio one dom snapshot answer / playwright aria_snapshot", "<= 0.10"),
+        ("ratio all aria sections / playwright aria_snapshot", None),
+    ],
     "serialize.py": [
         ("ratio serializer / aria_snapshot", "<= 0.30"),
         ("ratio take_snapshot / aria", None),

@@ -9,12 +9,14 @@ import os
 import re
 import sys
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 from mcp import Client, StdioServerParameters
 
+from stagehand_py.cli._app import build_parser
+from stagehand_py.testing import check_answer, expectation
 from tests import secret_values
 from tests.llm_wire_server import (
     LLMWireServer,
@@ -23,8 +25,6 @@ from tests.llm_wire_server import (
     openai_tool_call,
     prompt_text,
 )
-
-pytestmark = pytest.mark.slow
 
 TOOLS = {"navigate", "act", "observe", "check", "extract", "snapshot", "screenshot", "agent"}
 _LINE = re.compile(r"^(\d+):(.*)$", re.MULTILINE)
@@ -46,8 +46,19 @@ def _fill(pattern: str, value: str) -> Any:
     return body
 
 
-@pytest.fixture
-async def mcp(llm_server: LLMWireServer, pages_url: str, tmp_path: Path) -> AsyncIterator[Client]:
+def _heading_check(request: ReceivedRequest) -> dict[str, Any]:
+    heading = _element(request, r"^<h1")
+    said = check_answer(True, expectation("to_have_text", heading, "Sign in"), reason="it does")
+    answer = said.model_dump(mode="json")
+    return openai_completion(tool_calls=[openai_tool_call("CheckAnswer", answer)])
+
+
+@asynccontextmanager
+async def serving(
+    llm_server: LLMWireServer, pages_url: str, tmp_path: Path
+) -> AsyncIterator[Client]:
+    """The server as a coding agent starts it, and a client talking to it over stdio. (Not a
+    fixture: the stdio client must close in the task that opened it.)"""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("STAGEHAND_PY_", "OPENAI"))}
     env.update(
         OPENAI_API_KEY="sk-test-not-secret",
@@ -77,7 +88,7 @@ async def mcp(llm_server: LLMWireServer, pages_url: str, tmp_path: Path) -> Asyn
             "600",
             "--timeout",
             "30",
-        ],  # fmt: skip
+        ],
         env=env,
         cwd=str(tmp_path),
     )
@@ -95,16 +106,24 @@ def _text(result: Any) -> str:
     return json.dumps(result.model_dump(mode="json"))
 
 
-async def test_tools_are_listed_with_their_arguments(mcp: Client) -> None:
-    listed = await mcp.list_tools()
+async def test_tools_are_listed_with_their_arguments(
+    llm_server: LLMWireServer, pages_url: str, tmp_path: Path
+) -> None:
+    async with serving(llm_server, pages_url, tmp_path) as mcp:
+        listed = await mcp.list_tools()
     assert {tool.name for tool in listed.tools} == TOOLS
     extract = next(tool for tool in listed.tools if tool.name == "extract")
     assert {"instruction", "schema", "timeout_s"} <= set(extract.input_schema["properties"])
 
 
 async def test_act_with_a_secret_then_extract_and_snapshot(
-    mcp: Client, llm_server: LLMWireServer, pages_url: str
+    llm_server: LLMWireServer, pages_url: str, tmp_path: Path
 ) -> None:
+    async with serving(llm_server, pages_url, tmp_path) as mcp:
+        await _act_extract_snapshot(mcp, llm_server, pages_url)
+
+
+async def _act_extract_snapshot(mcp: Client, llm_server: LLMWireServer, pages_url: str) -> None:
     opened = _answer(await mcp.call_tool("navigate", {"url": pages_url + "ci/signin.html"}))
     assert opened["title"].startswith("Sign in")
 
@@ -122,20 +141,30 @@ async def test_act_with_a_secret_then_extract_and_snapshot(
     read = await mcp.call_tool("extract", {"instruction": "the heading", "schema": schema})
     assert _answer(read)["data"] == {"heading": "Sign in"}
 
+    llm_server.reply(_heading_check)
+    checked = await mcp.call_tool("check", {"statement": "the heading says Sign in"})
+    verdict_of = _answer(checked)
+    assert verdict_of["holds"] and verdict_of["compiled"], verdict_of
+    assert "to_have_text" in verdict_of["playwright_code"]
+
     shown = _answer(await mcp.call_tool("snapshot", {"section": 0}))
     assert shown["sections"] >= 1 and len(shown["text"]) <= 600
     assert 'type="email"' in shown["text"] or shown["cut"]
-    for result in (opened, acted, read, shown):
+    for result in (opened, acted, read, checked, shown):
         for form in secret_values.FORMS:
-            assert form not in json.dumps(result), form
+            assert form not in json.dumps(result if isinstance(result, dict) else _text(result))
     for form in secret_values.FORMS:
-        assert form not in _text(acted)
         assert form not in json.dumps(llm_server.bodies)
 
 
 async def test_a_timeout_and_bad_arguments_are_error_results(
-    mcp: Client, llm_server: LLMWireServer, pages_url: str
+    llm_server: LLMWireServer, pages_url: str, tmp_path: Path
 ) -> None:
+    async with serving(llm_server, pages_url, tmp_path) as mcp:
+        await _failures(mcp, llm_server, pages_url)
+
+
+async def _failures(mcp: Client, llm_server: LLMWireServer, pages_url: str) -> None:
     await mcp.call_tool("navigate", {"url": pages_url + "hello.html"})
     llm_server.reply(_fill("input", "x"), delay=10)
     late = await mcp.call_tool("act", {"instruction": "type x", "timeout_s": 1})
@@ -151,3 +180,13 @@ async def test_a_timeout_and_bad_arguments_are_error_results(
     assert typed.is_error
     # The server is still there after every failure.
     assert _answer(await mcp.call_tool("navigate", {"url": pages_url + "hello.html"}))
+
+
+def test_every_option_of_the_command_is_documented() -> None:
+    commands = next(a for a in build_parser()._actions if a.dest == "command")
+    mcp = commands.choices["mcp"]  # type: ignore[index]
+    options = [a for a in mcp._actions if a.option_strings and a.dest != "help"]
+    assert {"--cdp-url", "--allowed-origins", "--max-cost", "--cache-mode"} <= {
+        flag for a in options for flag in a.option_strings
+    }
+    assert [a.option_strings for a in options if not (a.help or "").strip()] == []
