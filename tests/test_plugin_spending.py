@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from stagehand_py.testing import observe_answer
+from tests.llm_wire_server import LLMWireServer, openai_completion, openai_tool_call
+
 pytest_plugins = ["pytester"]
 
 SYNC_ONLY = ("-p", "no:playwright-asyncio", "-p", "no:cacheprovider")
@@ -100,6 +103,76 @@ def test_under_xdist_the_workers_share_the_cap_and_the_controller_prints_the_tot
     result.assert_outcomes(passed=4)
     # Four acts of two requests each, added up from both workers; the session's whole cap.
     result.stdout.fnmatch_lines(["stagehand: 4 call(s), 8 model call(s), * (of 100,000 max)"])
+
+
+WIRE_SESSION_TESTS = """
+import pytest
+from stagehand_py import BudgetExceededError
+
+def test_the_sessions_cap_refuses_before_the_server_sees_the_request(stagehand_page):
+    stagehand_page.set_content("<button>Go</button>")
+    assert len(stagehand_page.observe("the Go button", max_tokens=100)) == 1  # billed 5,905
+    with pytest.raises(BudgetExceededError) as refused:
+        stagehand_page.observe("the Go button", max_tokens=100)
+    assert (refused.value.scope, refused.value.spent) == ("pytest session", 5_905)
+"""
+
+
+def test_the_sessions_token_cap_refuses_over_the_real_client_before_the_server_sees_it(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, llm_server: LLMWireServer
+) -> None:
+    found = observe_answer(0).model_dump(mode="json")
+    call = openai_tool_call("ObserveAnswer", found)
+    llm_server.reply(openai_completion(tool_calls=[call], prompt_tokens=5_900))
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-secret")
+    monkeypatch.setenv("STAGEHAND_PY_BLOCK_REAL_LLM", "1")
+    pytester.makepyfile(test_wire_session=WIRE_SESSION_TESTS)
+
+    result = pytester.runpytest_subprocess(
+        *SYNC_ONLY,
+        "--stagehand-model=openai/wire-model",
+        f"--stagehand-base-url={llm_server.openai_base_url}",
+        "--stagehand-max-total-tokens=6000",
+    )
+
+    result.assert_outcomes(passed=1)
+    assert len(llm_server.requests) == 1  # the second request never went out
+    result.stdout.fnmatch_lines(
+        ["stagehand: 2 call(s), 1 model call(s), 5,905 tokens (of 6,000 max)"]
+    )
+
+
+SHARE_TEST = """
+from stagehand_py.testing import observe_answer
+
+def test_observe(stagehand_page, stagehand_fake):
+    stagehand_page.set_content("<button>Go</button>")
+    stagehand_fake.queue(observe_answer(0))
+    # Its worst case: a few hundred prompt tokens and an answer of up to 10,000.
+    assert stagehand_page.observe("the Go button", max_tokens=10_000)
+"""
+
+
+def test_under_xdist_each_worker_may_spend_only_its_share_of_the_sessions_cap(
+    pytester: pytest.Pytester,
+) -> None:
+    pytest.importorskip("xdist")
+    pytester.makepyfile(test_share=SHARE_TEST)
+    capped = (*SYNC_ONLY, "--stagehand-fake", "--stagehand-max-total-tokens=16000")
+
+    alone = pytester.runpytest_subprocess(*capped)
+    alone.assert_outcomes(passed=1)  # the request fits the session's 16,000 tokens
+
+    split = pytester.runpytest_subprocess(*capped, "-n", "2")
+    # The same request does not fit a worker's half, though the other worker spent nothing.
+    split.assert_outcomes(failed=1)
+    split.stdout.fnmatch_lines(
+        [
+            "*BudgetExceededError*past its max_total_tokens of 8,000 tokens*"
+            "(this pytest-xdist worker's share: the session's cap split 2 ways)*",
+            "stagehand: 1 call(s), 0 model call(s), 0 tokens (of 16,000 max)",
+        ]
+    )
 
 
 def test_a_cap_that_is_not_a_positive_number_is_a_usage_error(
