@@ -55,7 +55,7 @@ def _heading_check(request: ReceivedRequest) -> dict[str, Any]:
 
 @asynccontextmanager
 async def serving(
-    llm_server: LLMWireServer, pages_url: str, tmp_path: Path
+    llm_server: LLMWireServer, pages_url: str, tmp_path: Path, *extra: str
 ) -> AsyncIterator[Client]:
     """The server as a coding agent starts it, and a client talking to it over stdio. (Not a
     fixture: the stdio client must close in the task that opened it.)"""
@@ -88,6 +88,7 @@ async def serving(
             "600",
             "--timeout",
             "30",
+            *extra,
         ],
         env=env,
         cwd=str(tmp_path),
@@ -190,3 +191,15 @@ def test_every_option_of_the_command_is_documented() -> None:
         flag for a in options for flag in a.option_strings
     }
     assert [a.option_strings for a in options if not (a.help or "").strip()] == []
+
+
+async def test_a_spending_cap_refuses_the_request_before_it_is_sent(
+    llm_server: LLMWireServer, pages_url: str, tmp_path: Path
+) -> None:
+    cap = ("--max-total-tokens", "200", "--max-cost", "0.5", "--prices", "0.4,1.6")
+    async with serving(llm_server, pages_url, tmp_path, *cap) as mcp:
+        await mcp.call_tool("navigate", {"url": pages_url + "ci/signin.html"})
+        refused = await mcp.call_tool("act", {"instruction": "type <|EMAIL|> into Email"})
+    assert refused.is_error and "BudgetExceededError" in _text(refused)
+    assert "max_total_tokens" in _text(refused)
+    assert llm_server.requests == []

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .._errors import ConfigurationError
+from ..llm import PriceTable
 from ._session import api_key_from, settings_from
 from ._workflow import credential_variables
 
@@ -34,6 +35,18 @@ def add_mcp_command(commands: Any, page_options: Callable[..., None]) -> None:
         type=float,
         metavar="USD",
         help="stop before a model request would take the session's estimated cost past USD",
+    )
+    server.add_argument(
+        "--prices",
+        metavar="INPUT,OUTPUT",
+        help="the model's prices in US dollars per million prompt and answer tokens, e.g. "
+        "0.40,1.60 (needed by --max-cost)",
+    )
+    server.add_argument(
+        "--max-total-tokens",
+        type=int,
+        metavar="N",
+        help="stop before a model request would take the session past N tokens",
     )
     server.add_argument(
         "--allowed-origins",
@@ -98,18 +111,38 @@ def mcp_options(args: argparse.Namespace) -> Any:
     )
 
 
+def _prices(spec: str | None, model: str | None) -> PriceTable | None:
+    """``--prices INPUT,OUTPUT`` as the price table of the server's model."""
+    if spec is None:
+        return None
+    try:
+        given, answered = (float(part) for part in spec.split(","))
+    except ValueError:
+        raise ConfigurationError(
+            f"--prices expects INPUT,OUTPUT in US dollars per million tokens, got {spec!r}."
+        ) from None
+    if not model:
+        raise ConfigurationError("--prices needs --model (the model the prices are for).")
+    return PriceTable.of({model: {"input": given, "output": answered}})
+
+
 def mcp_command(args: argparse.Namespace) -> int:
     options = mcp_options(args)
     from .._async.stagehand import AsyncStagehand
     from ..mcp import serve_stdio
 
-    settings = settings_from(args).model_copy(update={"snapshot": options.view})
+    caps: dict[str, Any] = {"snapshot": options.view}
+    if options.max_cost_usd is not None:
+        caps["max_cost_usd"] = options.max_cost_usd
+    if args.max_total_tokens is not None:
+        caps["max_total_tokens"] = args.max_total_tokens
     stagehand = AsyncStagehand(
         options.model,
         api_key=api_key_from(args),
         base_url=options.base_url,
         cache_dir=options.cache_dir,
-        settings=settings,
+        settings=settings_from(args).model_copy(update=caps),
+        prices=_prices(args.prices, options.model),
     )
     asyncio.run(serve_stdio(options, stagehand))
     return 0
