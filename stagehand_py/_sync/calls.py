@@ -29,8 +29,8 @@ from .._deadline_clock import Deadline
 from .._errors import BudgetExceededError, ConfigurationError, LLMError, StagehandError
 from .._history import CallKind, CallRecord
 from .._inputs import check_open, check_timeout
-from .._trace_names import call_group_name
 from .._spans import AttributeValue
+from .._trace_names import call_group_name
 from .._usage import Usage
 from .._variables import MIN_CACHEABLE_CHARS, Variables
 from ..cache import ActionCache

@@ -131,9 +131,11 @@ async def test_a_failed_call_is_an_error_span_without_values(
     assert act.status.status_code is StatusCode.ERROR
     assert dict(act.attributes or {})["stagehand.error.code"] == "TIMEOUT"
     assert [e.name for e in act.events] == ["exception"]
-    [request] = _named(finished, "stagehand.model_request")
-    assert request.parent is not None and request.parent.span_id == act.context.span_id
-    assert dict(request.attributes or {})["stagehand.llm_calls"] == 1
+    assert dict(act.attributes or {})["stagehand.llm_calls"] == 1  # the abandoned request
+    # The request's own span ends with the request: at once when the call cancels it; in the
+    # sync API, when the thread that still waits for the model gives up.
+    for request in _named(finished, "stagehand.model_request"):
+        assert request.parent is not None and request.parent.span_id == act.context.span_id
     for form in secret_values.FORMS:
         assert form not in every_text(finished)
 

@@ -29,8 +29,8 @@ from pydantic import BaseModel
 from ..._config import Settings
 from ..._deadline_clock import Deadline
 from ..._errors import BudgetExceededError, LLMError
-from ..._usage import Usage
 from ..._spans import Span
+from ..._usage import Usage
 from ...llm._caps import Budget, estimate_request, in_flight
 from ...llm._messages import ChatResponse, Message, RequestKind, StructuredResponse
 from ...llm._options import request_options
