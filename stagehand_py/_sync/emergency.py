@@ -39,7 +39,7 @@ from ..agent._history import StepRecord
 from ..agent._state import AgentState
 from .llm.base import LLM
 from .llm.factory import create_llm, model_spec
-from .llm.source import ModelSource, model_of
+from .llm.source import ModelSource, model_of, user_model
 
 logger = logging.getLogger("stagehand_py")
 
@@ -215,11 +215,13 @@ class ActEmergency(Emergency[ModelSource]):
 # ---------------------------------------------------------------------- fallback_model=
 def checked_fallback(fallback: object) -> str | LLM | None:
     """``fallback_model=``: a model string (checked now) or a client, or None."""
-    if fallback is None or isinstance(fallback, LLM):
+    if fallback is None:
         return fallback
     if isinstance(fallback, str):
         model_spec(fallback)
         return fallback
+    if hasattr(fallback, "chat") or hasattr(fallback, "structured"):
+        return user_model(fallback, owner="fallback_model=...")
     raise ConfigurationError(
         "fallback_model takes a model string such as 'openai/gpt-4.1' or a model client, "
         f"not {type(fallback).__name__}."
