@@ -27,7 +27,7 @@ from .._inputs import (
     check_schema,
 )
 from .._types import ActResult, ObserveResult
-from .._variables import MIN_CACHEABLE_CHARS, Variables
+from .._variables import Variables
 from ..agent import AgentResult
 from ..agent._history import call_record as agent_record
 from ..llm._options import request_options
@@ -188,19 +188,9 @@ class AsyncStagehand(AsyncCallPath):
         __tracebackhide__ = True
         if isinstance(action, ObserveResult):
             return await act_observed(page, action, values, settings, source)
-        cache, notes = self.cache, []
-        short = values.too_short_to_cache()
-        if cache is not None and short and settings.cache_mode != "require":
-            cache = None
-            notes.append(
-                f"Not cached: the value of {', '.join(short)} is shorter than "
-                f"{MIN_CACHEABLE_CHARS} characters, too short to keep out of a cache file."
-            )
-        result = await cached_act(
-            page, source, action, variables=values, settings=settings, cache=cache
+        return await cached_act(
+            page, source, action, variables=values, settings=settings, cache=self.cache
         )
-        result.notes.extend(notes)
-        return result
 
     # ------------------------------------------------------------------ extract / observe
     async def _extract(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, Generic, TypeVar
 
 from playwright.sync_api import Page as Page
@@ -84,6 +84,10 @@ class CachedCall(ABC, Generic[R]):
     def mark(self, result: R, status: CacheStatus, stale: Stale | None) -> None:
         """Let ``result`` say how the cache answered."""
 
+    def not_stored(self, result: R, reason: str) -> None:
+        """Let ``result`` say why it was not written although it succeeded (a log line is
+        written either way)."""
+
     def _model(self) -> LLM:
         if self.llm is None:
             raise ConfigurationError("This call needs a model, and none is configured.")
@@ -100,13 +104,7 @@ class CachedCall(ABC, Generic[R]):
                     "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
                 )
             return self.ask(None, cached=False)
-        key = cache.key_for(
-            self.instruction,
-            self.page.url,
-            self.variables.names,
-            url_mode=settings.cache_url,
-            kind=self.kind,
-        )
+        key = self._key(cache)
         entry = cache.get(key)
         stale = None
         if entry is not None:
@@ -129,7 +127,9 @@ class CachedCall(ABC, Generic[R]):
             if stale is not None and writes:
                 cache.remove(key)
         elif writes:
-            self._store(cache, key, result, stale)
+            skipped = self._store(cache, key, result, stale)
+            if skipped is not None:
+                self.not_stored(result, skipped)
         self.mark(result, status, stale)
         cache.stats.record(status)
         return result
@@ -147,16 +147,30 @@ class CachedCall(ABC, Generic[R]):
         )
         return Stale(entry, reason)
 
+    def _key(self, cache: ActionCache) -> CacheKey:
+        """The call's key; a page URL showing a variable's value (``/orders?qty=3``) keys on
+        its placeholder (``qty=<|QTY|>``), as the instruction does, so no entry holds it."""
+        key = cache.key_for(
+            self.instruction,
+            self.page.url,
+            self.variables.names,
+            url_mode=self.settings.cache_url,
+            kind=self.kind,
+        )
+        url = self.variables.redact(key.url)
+        return key if url == key.url else replace(key, url=url)
+
     def _store(
         self, cache: ActionCache, key: CacheKey, result: R, stale: Stale | None
-    ) -> None:
+    ) -> str | None:
         """Write ``result``'s entry (a healed one keeps what it replaced). A cache that cannot
         be written, or steps it cannot replay safely (a typed variable whose element had no
-        fingerprint), must not fail a call that succeeded: a warning says why."""
+        fingerprint), must not fail a call that succeeded: returns why (redacted), also
+        logged as a warning."""
         try:
             actions = self.entry_actions(result)
             if not actions:
-                return  # nothing to replay: an empty entry would make the next call a no-op
+                return None  # nothing to replay: an empty entry would make the next call a no-op
             entry = (
                 stale.entry.with_actions(actions, reason=stale.reason)
                 if stale is not None
@@ -165,9 +179,10 @@ class CachedCall(ABC, Generic[R]):
             cache.put(entry, secret_values=self.variables.secret_values())
         except (CacheError, ValidationError) as exc:
             reason = first_line(exc) if isinstance(exc, CacheError) else _unsafe(exc)
-            logger.warning(
-                "stagehand_py: %s not cached: %s", self.kind, self.variables.redact(reason)
-            )
+            reason = self.variables.redact(reason)
+            logger.warning("stagehand_py: %s not cached: %s", self.kind, reason)
+            return reason
+        return None
 
     def _miss_error(self, key: CacheKey, reason: str, detail: str) -> CacheMissError:
         return cache_miss_error(self.instruction, key, self.variables, reason, detail)
