@@ -25,6 +25,7 @@ from .._inputs import (
     check_page_type,
     check_placeholders,
     check_schema,
+    refuse_playwright_timeout,
 )
 from .._types import ActResult, ObserveResult
 from .._variables import Variables
@@ -135,6 +136,7 @@ class AsyncStagehand(AsyncCallPath):
         self, page: AsyncPage, action: str | ObserveResult, options: ActOptions
     ) -> ActResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("act", options)
         check_action(action)
         check_open(page, "act")
         raise_on_failure = options.pop("raise_on_failure", True)
@@ -202,6 +204,7 @@ class AsyncStagehand(AsyncCallPath):
         chunk_chars: int = MAX_CHARS_PER_CHUNK,
     ) -> ExtractOutcome:
         __tracebackhide__ = True
+        refuse_playwright_timeout("extract", options)
         check_arguments("extract", options, ExtractOptions.__optional_keys__)
         check_instruction("extract", instruction, required=False)
         check_schema(schema)
@@ -249,6 +252,7 @@ class AsyncStagehand(AsyncCallPath):
         self, page: AsyncPage, instruction: str | None, options: ObserveOptions
     ) -> ObserveOutcome:
         __tracebackhide__ = True
+        refuse_playwright_timeout("observe", options)
         check_arguments("observe", options, ObserveOptions.__optional_keys__)
         check_instruction("observe", instruction, required=False)
         call, settings, source = self._start_reading("observe", page, instruction, options)
@@ -277,6 +281,7 @@ class AsyncStagehand(AsyncCallPath):
     # ------------------------------------------------------------------ agent / workflow
     async def _agent(self, page: AsyncPage, task: str, options: AgentOptions) -> AgentResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("agent", options)
         check_instruction("agent", task, required=True)
         check_open(page, "agent")
         approval, controls = options.pop("approval", None), options.pop("controls", None)
@@ -308,6 +313,7 @@ class AsyncStagehand(AsyncCallPath):
         self, page: AsyncPage, text: str, options: WorkflowOptions
     ) -> WorkflowResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("workflow", options)
         check_instruction("workflow", text, required=True)
         check_open(page, "workflow")
         fallback_model = options.pop("fallback_model", None)

@@ -37,6 +37,7 @@ from .._emergency import (
 from .._errors import ConfigurationError
 from ..agent._history import StepRecord
 from ..agent._state import AgentState
+from ..llm._model_string import no_model_configured
 from .llm.base import LLM
 from .llm.factory import create_llm, model_spec
 from .llm.source import ModelSource, model_of, user_model
@@ -168,7 +169,7 @@ class WithFallback:
 
     def __call__(self) -> LLM:
         if self.primary is None:
-            raise ConfigurationError("This act needs a model, and none is configured.")
+            raise no_model_configured("act()")
         return model_of(self.primary)
 
 

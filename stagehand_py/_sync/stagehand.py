@@ -26,6 +26,7 @@ from .._inputs import (
     check_page_type,
     check_placeholders,
     check_schema,
+    refuse_playwright_timeout,
 )
 from .._types import ActResult, ObserveResult
 from .._variables import Variables
@@ -136,6 +137,7 @@ class Stagehand(CallPath):
         self, page: Page, action: str | ObserveResult, options: ActOptions
     ) -> ActResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("act", options)
         check_action(action)
         check_open(page, "act")
         raise_on_failure = options.pop("raise_on_failure", True)
@@ -203,6 +205,7 @@ class Stagehand(CallPath):
         chunk_chars: int = MAX_CHARS_PER_CHUNK,
     ) -> ExtractOutcome:
         __tracebackhide__ = True
+        refuse_playwright_timeout("extract", options)
         check_arguments("extract", options, ExtractOptions.__optional_keys__)
         check_instruction("extract", instruction, required=False)
         check_schema(schema)
@@ -250,6 +253,7 @@ class Stagehand(CallPath):
         self, page: Page, instruction: str | None, options: ObserveOptions
     ) -> ObserveOutcome:
         __tracebackhide__ = True
+        refuse_playwright_timeout("observe", options)
         check_arguments("observe", options, ObserveOptions.__optional_keys__)
         check_instruction("observe", instruction, required=False)
         call, settings, source = self._start_reading("observe", page, instruction, options)
@@ -278,6 +282,7 @@ class Stagehand(CallPath):
     # ------------------------------------------------------------------ agent / workflow
     def _agent(self, page: Page, task: str, options: AgentOptions) -> AgentResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("agent", options)
         check_instruction("agent", task, required=True)
         check_open(page, "agent")
         approval, controls = options.pop("approval", None), options.pop("controls", None)
@@ -309,6 +314,7 @@ class Stagehand(CallPath):
         self, page: Page, text: str, options: WorkflowOptions
     ) -> WorkflowResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("workflow", options)
         check_instruction("workflow", text, required=True)
         check_open(page, "workflow")
         fallback_model = options.pop("fallback_model", None)

@@ -28,6 +28,7 @@ from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey
 from ...cache._key import EntryKind
 from ...cache._store import CacheStatus
+from ...llm._model_string import no_model_configured
 from ..llm.base import AsyncLLM
 from ..llm.source import ModelSource, model_of
 
@@ -89,7 +90,7 @@ class AsyncCachedCall(ABC, Generic[R]):
 
     def _model(self) -> AsyncLLM:
         if self.llm is None:
-            raise ConfigurationError("This call needs a model, and none is configured.")
+            raise no_model_configured(f"{self.kind}()")
         return model_of(self.llm)
 
     # ----------------------------------------------------------------- the one path

@@ -29,6 +29,7 @@ from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey
 from ...cache._key import EntryKind
 from ...cache._store import CacheStatus
+from ...llm._model_string import no_model_configured
 from ..llm.base import LLM
 from ..llm.source import ModelSource, model_of
 
@@ -90,7 +91,7 @@ class CachedCall(ABC, Generic[R]):
 
     def _model(self) -> LLM:
         if self.llm is None:
-            raise ConfigurationError("This call needs a model, and none is configured.")
+            raise no_model_configured(f"{self.kind}()")
         return model_of(self.llm)
 
     # ----------------------------------------------------------------- the one path
