@@ -1,6 +1,6 @@
 """Habits a Playwright user brings: ``timeout=`` in milliseconds is refused by name on every
-verb, a call's timeout is a builtin ``TimeoutError``, and a call with no model says what to
-set."""
+verb (a wrapped page's ``check`` with a selector is still Playwright's own), a call's timeout
+is a builtin ``TimeoutError``, and a call with no model says what to set."""
 
 from __future__ import annotations
 
@@ -27,18 +27,20 @@ def _verbs(page: Any, stagehand: AsyncStagehand, raw: AsyncPage) -> dict[str, Ve
         "page.observe": lambda **kw: page.observe("the Go button", **kw),
         "page.agent": lambda **kw: page.agent("click Go", **kw),
         "page.workflow": lambda **kw: page.workflow("click Go", **kw),
+        "page.check": lambda **kw: page.check("a Go button is shown", **kw),
         "stagehand.act": lambda **kw: stagehand.act(raw, "click Go", **kw),
         "stagehand.extract": lambda **kw: stagehand.extract(raw, "the title", schema, **kw),
         "stagehand.observe": lambda **kw: stagehand.observe(raw, "the Go button", **kw),
         "stagehand.agent": lambda **kw: stagehand.agent(raw, "click Go", **kw),
         "stagehand.workflow": lambda **kw: stagehand.workflow(raw, "click Go", **kw),
+        "stagehand.check": lambda **kw: stagehand.check(raw, "a Go button is shown", **kw),
     }
 
 
 VERBS = [
     f"{owner}.{verb}"
     for owner in ("page", "stagehand")
-    for verb in ("act", "extract", "observe", "agent", "workflow")
+    for verb in ("act", "extract", "observe", "agent", "workflow", "check")
 ]
 
 
@@ -93,3 +95,12 @@ async def test_a_calls_timeout_is_caught_as_the_builtin_timeout_error(
         assert "ran out of time" in str(caught)
     else:
         pytest.fail(f"{verb}() with a hung model returned")
+
+
+async def test_a_checkbox_selector_with_timeout_is_still_playwrights_check(
+    async_page: AsyncPage,
+) -> None:
+    page = AsyncStagehand(llm=AsyncScriptedLLM()).wrap(async_page)
+    await page.set_content('<input type="checkbox" id="agree">')
+    await page.check("#agree", timeout=5000)
+    assert await page.locator("#agree").is_checked()
