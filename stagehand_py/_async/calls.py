@@ -31,8 +31,7 @@ from .._inputs import check_open, check_timeout
 from .._spans import AttributeValue
 from .._trace_names import call_group_name
 from .._usage import Usage
-from .._variables import MIN_CACHEABLE_CHARS, Variables
-from ..cache import ActionCache
+from .._variables import Variables
 from ..llm._caps import Budget
 from ..prompts.user_instructions import combine_instructions
 from ._deadline import DeadlineExceeded, run_blocking, run_with_deadline
@@ -309,18 +308,6 @@ class AsyncCallPath(AsyncStagehandCore):
             model=choice.model,
             llm=None if choice.llm is None else call.metered(choice.llm),
             instructions=said,
-        )
-
-    def _cache_for(self, values: Variables, settings: Settings) -> tuple[ActionCache | None, str]:
-        """The cache a call may use with these values, and a note when it may not: a value
-        too short to keep apart from an entry's own text is not cached (except under
-        ``cache_mode='require'``, where there is nothing to write)."""
-        short = values.too_short_to_cache()
-        if self.cache is None or not short or settings.cache_mode == "require":
-            return self.cache, ""
-        return None, (
-            f"Not cached: the value of {', '.join(short)} is shorter than "
-            f"{MIN_CACHEABLE_CHARS} characters, too short to keep out of a cache file."
         )
 
     def _with_fallback(self, call: AsyncCall, source: ModelSource) -> WithFallback:

@@ -2,34 +2,43 @@
 
 Entries hold placeholders (``<|PASSWORD|>``), never values; a value can still sneak in through
 an instruction or URL that contains it literally, or a model that typed it instead of the
-placeholder. Every text field an entry writes is checked, including percent-encoded forms
-(URLs). The digest and timestamps are ours, derived from nothing secret, and not checked: a
-short value like "2" would otherwise match every timestamp.
+placeholder. Every text field an entry writes is checked with the package's one redactor
+(:mod:`stagehand_py._redaction`), so every form it finds counts: percent-encoded, entity- or
+JSON-escaped, another letter case, collapsed whitespace. A value shorter than
+``SHORT_VALUE_CHARS`` ("3", "Al") counts as a whole token only, as it is redacted: a cache
+file may hold ``input[1]`` next to a quantity of 1 written as a word nowhere.
+
+Not checked: the digest and timestamps (ours, derived from nothing secret: a short value like
+"2" would otherwise match every timestamp), the variable names, and the package's own
+vocabulary (field names, a step's method, an element's tag and role).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import quote, quote_plus
 
+from .._redaction import Redactor
 from ._entry import CacheEntry
+from ._fingerprint import KEY_ATTRIBUTES
 
 _GENERATED_FIELDS = frozenset({"key", "created_at", "updated_at", "format_version"})
-
-
-def _forms(value: str) -> set[str]:
-    """The value as written, and as it appears once percent-encoded in a URL."""
-    return {value, quote(value, safe=""), quote(value), quote_plus(value)}
+# Field paths of the package's vocabulary and the variable names (not page text or values).
+_VOCABULARY = re.compile(
+    r"^(kind|variable_names\[\d+\])$|\]\.(method|fingerprint\.tag|fingerprint\.role)$"
+)
 
 
 def _strings(data: Any, path: str) -> Iterable[tuple[str, str]]:
-    """Every (field path, text) in JSON-like ``data``, dictionary keys included."""
+    """Every (field path, text) in JSON-like ``data``, attribute names other than the ones a
+    fingerprint keeps included (the entry's other keys are its schema's)."""
     if isinstance(data, str):
         yield path, data
     elif isinstance(data, dict):
         for key, value in data.items():
-            yield f"{path}.{key}" if path else str(key), str(key)
+            if path.endswith("attributes") and key not in KEY_ATTRIBUTES:
+                yield f"{path}.{key}", str(key)
             yield from _strings(value, f"{path}.{key}" if path else str(key))
     elif isinstance(data, list):
         for index, value in enumerate(data):
@@ -46,11 +55,11 @@ def _describe(path: str) -> str:
 
 def find_secret(entry: CacheEntry, secret_values: Iterable[str]) -> str | None:
     """Where in ``entry`` a secret value occurs (a field path, never the value), else None."""
-    forms = {form for value in secret_values if value for form in _forms(value)}
-    if not forms:
+    redactor = Redactor(("VALUE", value) for value in secret_values if value)
+    if not redactor:
         return None
     data = entry.model_dump(mode="json", exclude=set(_GENERATED_FIELDS))
     for path, text in _strings(data, ""):
-        if any(form in text for form in forms):
+        if not _VOCABULARY.search(path) and redactor.contains(text):
             return _describe(path)
     return None
