@@ -165,36 +165,13 @@ function selectorsFor(el, ctx, xpath, anchor) {
     : cssSelectors(el, ctx);
 }
 
-// Inside a closed shadow root, which no Playwright engine steps into: the selector is ours
-// (CLOSED_SHADOW, resolved by stagehand_py/_async/browser/closed_shadow.py), a JSON list of a
-// Playwright selector for the outermost host a Playwright engine reaches, then one
-// "tag[n]/tag[n]" path per shadow root below it (n: position among the element children).
-const CLOSED_SHADOW = "stagehand-closed=";
-function inClosedRoot(el) {
-  for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
-    if (root.mode === "closed") return true;
-  }
-  return false;
-}
-function childSteps(n, root) {
-  const parts = [];
-  for (let m = n; m !== root; m = m.parentNode) {
-    let k = 1;
-    for (let s = m.previousElementSibling; s; s = s.previousElementSibling) k++;
-    parts.unshift(m.localName + "[" + k + "]");
-  }
-  return parts.join("/");
-}
+// Inside a closed shadow root (see closedShadowSelector in shared/clickable.js): the outer
+// host by its absolute XPath, or by its css path through open roots.
 function closedSelectors(el) {
-  const steps = [];
-  let n = el;
-  do {
-    const root = n.getRootNode();
-    steps.unshift(childSteps(n, root));
-    n = root.host;
-  } while (inClosedRoot(n));
-  const xpath = absXPath(n);
-  const css = xpath ? null : cssPath(n, null);
-  const host = xpath ? "xpath=" + xpath : css ? "css=" + css.full : null;
-  return host ? [CLOSED_SHADOW + JSON.stringify([host].concat(steps))] : [];
+  const selector = closedShadowSelector(el, (host) => {
+    const xpath = absXPath(host);
+    const css = xpath ? null : cssPath(host, null);
+    return xpath ? "xpath=" + xpath : css ? "css=" + css.full : null;
+  });
+  return selector ? [selector] : [];
 }

@@ -46,6 +46,39 @@ const composedParent = (el) => {
   return root instanceof ShadowRoot ? root.host : null;
 };
 
+// Inside a closed shadow root, which no Playwright engine steps into, an element's selector is
+// stagehand_py's own (dom/_shadow.py): "stagehand-closed=" and a JSON list, a Playwright
+// selector for the outermost host an engine reaches (`hostSelector(host)`, each script's
+// own), then one "tag[n]/tag[n]" path per shadow root below it (n: the position among the
+// element children). Null when the host has no selector.
+const CLOSED_SHADOW = "stagehand-closed=";
+function inClosedRoot(el) {
+  for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+    if (root.mode === "closed") return true;
+  }
+  return false;
+}
+function childSteps(n, root) {
+  const parts = [];
+  for (let m = n; m !== root; m = m.parentNode) {
+    let k = 1;
+    for (let s = m.previousElementSibling; s; s = s.previousElementSibling) k++;
+    parts.unshift(m.localName + "[" + k + "]");
+  }
+  return parts.join("/");
+}
+function closedShadowSelector(el, hostSelector) {
+  const steps = [];
+  let n = el;
+  do {
+    const root = n.getRootNode();
+    steps.unshift(childSteps(n, root));
+    n = root.host;
+  } while (inClosedRoot(n));
+  const host = hostSelector(n);
+  return host ? CLOSED_SHADOW + JSON.stringify([host].concat(steps)) : null;
+}
+
 // A click listener of `el` itself that DevTools reads (addEventListener included).
 function scriptListener(el) {
   const read = el.ownerDocument.defaultView[CLICK_READER];
