@@ -25,7 +25,7 @@ FIGURES: dict[str, list[tuple[str, str | None]]] = {
     ],
     "agent.py": [("SDK time per step", "<= 0.25 s")],
     "aria_mode.py": [
-        ("ratio aria/dom prompt chars", "<= 0.50"),
+        ("ratio aria/dom prompt chars", "<= 0.70"),
         ("ratio aria prompt / page.content()", "<= 0.10"),
         ("ratio aria/dom snapshot time", "<= 1.5"),
         ("ratio aria/dom first act turn (packed sections)", None),

@@ -19,6 +19,7 @@ from ..._error_line import first_line
 from ..._errors import ElementNotFoundError, PageError
 from ...cache import CachedAction, ElementFingerprint
 from ...cache._fingerprint import fingerprint_from_element, load_fingerprint_js
+from ..browser.closed_shadow import scoped_locator
 from ..browser.locate import frame_scope
 from ..browser.scripts import run_page_script
 
@@ -92,7 +93,7 @@ def locate_fingerprinted(
     checked = _check_xpaths(page, selectors) if not frame else {}
     tried: list[str] = []
     for selector in selectors:
-        locator = scope.locator(selector)
+        locator = scoped_locator(page, scope, selector)
         if selector in checked:
             count, fields, error = checked[selector]
         else:
