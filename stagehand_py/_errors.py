@@ -16,6 +16,8 @@ The tree::
     │   ├── RealRequestsBlockedError  a real model request while they are switched off
     │   ├── ScriptExhaustedError      a scripted fake LLM ran out of answers
     │   └── StructuredOutputError     the answer never validated; carries the last answer
+    ├── BudgetExceededError           a model request would cross a spending cap
+    │                                 (max_cost_usd, max_total_tokens): it was not sent
     ├── ActError                      an act() did not reach its goal; carries the ActResult
     │   │                             and a ``code`` (see ``ActErrorCode``)
     │   └── ActTimeoutError           ... because its wall-clock timeout ran out (TIMEOUT);
@@ -151,6 +153,39 @@ class StructuredOutputError(LLMError):
     def __init__(self, message: str, last_answer: Any = None, errors: str = "") -> None:
         self.last_answer = last_answer
         self.errors = errors
+        super().__init__(message)
+
+
+class BudgetExceededError(StagehandError):
+    """A model request would have taken spending past a cap, so it was not sent.
+
+    ``cap`` is the setting (``"max_cost_usd"`` or ``"max_total_tokens"``) and ``scope`` whose
+    cap it is (``"call"``, ``"Stagehand"`` or ``"pytest session"``); ``limit``, ``spent`` (by
+    that scope's requests, finished and in flight) and ``request`` (the refused request's
+    estimate) are in the cap's unit: US dollars or tokens. ``call`` names the call that hit
+    it (redacted). ``usage`` is what earlier requests of the same model call cost (a re-ask
+    or a retry can be the one refused); nothing of the refused request was sent.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        cap: str,
+        scope: str,
+        limit: float,
+        spent: float,
+        request: float,
+        call: str,
+        usage: Usage | None = None,
+    ) -> None:
+        self.cap = cap
+        self.scope = scope
+        self.limit = limit
+        self.spent = spent
+        self.request = request
+        self.call = call
+        self.usage = usage if usage is not None else Usage()
         super().__init__(message)
 
 

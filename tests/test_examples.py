@@ -67,13 +67,12 @@ def test_the_checkout_suite_replays_act_observe_and_check_with_no_model_call(
         cwd=SUITE,
     )  # fmt: skip
     assert "2 passed" in second
-    assert "0 model call(s); cache: 5 hit(s), 0 miss(es), 0 healed, 0 write(s)" in second
+    assert "0 model call(s), 0 tokens; cache: 5 hit(s), 0 miss(es), 0 healed, 0 write(s)" in second
     assert "stand-in model: 0 request(s)" in second
     entries = [json.loads(p.read_text("utf-8")) for p in (tmp_path / "cache").glob("*.json")]
     assert sorted(e["kind"] for e in entries) == ["act", "act", "check", "check", "observe"]
-    assert all(
-        e["assertions"] for e in entries if e["kind"] == "check"
-    )  # the two check() calls replayed as compiled assertions
+    # The two check() calls replayed as compiled assertions.
+    assert all(e["assertions"] for e in entries if e["kind"] == "check")
 
 
 def test_scrape_many_concurrently_over_one_browser_and_one_cache() -> None:

@@ -20,6 +20,7 @@ PUBLIC = [
     "AsyncStagehandPage",
     "Box",
     "BrowserNotFoundError",
+    "BudgetExceededError",
     "CacheError",
     "CacheMissError",
     "CacheWarning",

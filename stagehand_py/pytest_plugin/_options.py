@@ -51,6 +51,20 @@ _OPTIONS: tuple[tuple[str, str, dict[str, Any]], ...] = (
         {"choices": ("auto", "full", "path")},
     ),
     (
+        "--stagehand-max-cost",
+        "Hard cap, in US dollars, on what the model requests of the whole test session may "
+        "cost, every Stagehand together (needs prices: the stagehand_prices fixture); a "
+        "request that would cross it is not sent: BudgetExceededError "
+        "(env STAGEHAND_PY_SESSION_MAX_COST_USD).",
+        {},
+    ),
+    (
+        "--stagehand-max-total-tokens",
+        "Hard cap on the tokens (prompt and answer) the model requests of the whole test "
+        "session may use (env STAGEHAND_PY_SESSION_MAX_TOTAL_TOKENS).",
+        {},
+    ),
+    (
         "--stagehand-fake",
         "Use a scripted fake model (fixture stagehand_fake) instead of a real one "
         "(env STAGEHAND_PY_FAKE=1).",

@@ -41,6 +41,7 @@ from ..._fake_support import (
     verify_answer,
 )
 from ..._usage import Usage
+from ...llm._caps import check_next_request
 from ...llm._messages import (
     ChatResponse,
     Message,
@@ -139,6 +140,7 @@ class AsyncFakeLLMBase(AsyncModel):
                 schema_name=schema.__name__,
                 options=asked.options or RequestOptions(),
             )
+            check_next_request(usage)  # a re-ask is a request: the spending caps apply
             answer, seconds = self._receive(request)
             usage = usage + estimated_usage(conversation, answer_json(answer), seconds)
             try:
