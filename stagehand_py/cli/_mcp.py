@@ -10,8 +10,8 @@ from typing import Any
 
 from .._errors import ConfigurationError
 from ..llm import PriceTable
-from ._session import api_key_from, settings_from
-from ._workflow import credential_variables
+from ._session import DEFAULT_VIEWPORT, api_key_from, settings_from
+from ._variables import add_variable_options, credential_variables
 
 
 def add_mcp_command(commands: Any, page_options: Callable[..., None]) -> None:
@@ -67,23 +67,8 @@ def add_mcp_command(commands: Any, page_options: Callable[..., None]) -> None:
         metavar="N",
         help="characters one snapshot answer holds at most (default: 12000)",
     )
-    secrets = mcp.add_argument_group("variables (named in tool arguments as <|NAME|>)")
-    secrets.add_argument(
-        "--vars-env",
-        action="append",
-        metavar="PREFIX",
-        help="variables from the environment: each NAME from PREFIX+NAME (values never shown)",
-    )
-    secrets.add_argument(
-        "--vars-file", action="append", metavar="FILE", help="variables from a .env file"
-    )
-    secrets.add_argument(
-        "--vars-keyring",
-        action="append",
-        metavar="SERVICE:NAME[,NAME]",
-        help="variables from the OS keychain (needs the keyring extra)",
-    )
-    mcp.set_defaults(run=mcp_command, var=None)
+    add_variable_options(mcp, "tool arguments")
+    mcp.set_defaults(run=mcp_command)
 
 
 def mcp_options(args: argparse.Namespace) -> Any:
@@ -105,6 +90,9 @@ def mcp_options(args: argparse.Namespace) -> Any:
         allowed_origins=origins,
         cdp_url=args.cdp_url,
         headed=args.headed,
+        channel=args.browser_channel,
+        storage_state=args.storage_state,
+        viewport=args.viewport or DEFAULT_VIEWPORT,
         timeout_s=args.timeout or 60.0,
         max_chars=args.max_chars,
         variables=credential_variables(args),

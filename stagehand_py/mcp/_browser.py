@@ -15,8 +15,6 @@ from .._error_line import first_line
 from .._errors import PageError
 from ._options import McpOptions
 
-VIEWPORT = {"width": 1280, "height": 720}
-
 
 class BrowserSession:
     """The session's Stagehand and its one page (a new tab the page opens replaces it)."""
@@ -54,7 +52,11 @@ class BrowserSession:
         if self.options.cdp_url and contexts:
             context = contexts[0]  # the user's own browser: its logged-in context
         else:
-            context = await self._browser.new_context(viewport=VIEWPORT)  # type: ignore[arg-type]
+            width, height = self.options.viewport
+            context = await self._browser.new_context(
+                viewport={"width": width, "height": height},
+                storage_state=self.options.storage_state,
+            )
         tab = context.pages[0] if context.pages else await context.new_page()
         return self.stagehand.wrap(tab)
 
@@ -65,7 +67,8 @@ class BrowserSession:
                 return await chromium.connect_over_cdp(
                     self.options.cdp_url, timeout=self.options.timeout_s * 1000
                 )
-            return await launch_chromium(chromium, headless=not self.options.headed)
+            channel = {"channel": self.options.channel} if self.options.channel else {}
+            return await launch_chromium(chromium, headless=not self.options.headed, **channel)
         except PlaywrightError as exc:
             where = self.options.cdp_url or "a local Chromium"
             raise PageError(

@@ -30,6 +30,9 @@ class McpOptions:
     allowed_origins: tuple[str, ...] = ()
     cdp_url: str | None = None
     headed: bool = False
+    channel: str | None = None  # an installed browser (chrome, msedge) instead of Chromium
+    storage_state: str | None = None  # a saved login (Playwright's context.storage_state)
+    viewport: tuple[int, int] = (1280, 720)
     timeout_s: float = 60.0
     max_chars: int = DEFAULT_MAX_CHARS
     screenshot_dir: str | None = None
