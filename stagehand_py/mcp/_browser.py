@@ -4,6 +4,7 @@ over CDP, opened on the first tool call and closed with the server."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
@@ -67,7 +68,9 @@ class BrowserSession:
                 return await chromium.connect_over_cdp(
                     self.options.cdp_url, timeout=self.options.timeout_s * 1000
                 )
-            channel = {"channel": self.options.channel} if self.options.channel else {}
+            channel: dict[str, Any] = (
+                {"channel": self.options.channel} if self.options.channel else {}
+            )
             return await launch_chromium(chromium, headless=not self.options.headed, **channel)
         except PlaywrightError as exc:
             where = self.options.cdp_url or "a local Chromium"
