@@ -5,6 +5,11 @@ in the sitemap's own order, unsummarised and unfiltered, cut at ``HINT_MAX_URLS`
 ``HINT_MAX_CHARS`` characters, whichever comes first. Sitemaps of images, news and videos
 are skipped (their entries are not pages to visit). A sitemap cut at ``MAX_BYTES`` (the fetch
 stops there) is read up to its last complete ``<loc>``.
+
+A sitemap is the site's own text, so it is held to the page's origin (:func:`same_origin`)
+and shown as data: each URL on one line, every character outside printable ASCII (line
+breaks and Unicode line separators included) percent-encoded, at most ``HINT_URL_MAX_CHARS``
+characters (a longer one is left out, never cut into a URL the site does not have).
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 TIMEOUT_S = 3.0
 MAX_BYTES = 2 * 1024 * 1024
@@ -23,6 +28,8 @@ HINT_MAX_URLS = 300
 HINT_MAX_CHARS = 10_000
 DOMAIN_MAX_URLS = 50_000  # kept in memory per site, at most
 MAX_FILES = 10  # sitemap files read per site (robots.txt's list, then an index's children)
+HINT_URL_MAX_CHARS = 500  # one URL as shown, escaped
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 _SITEMAP_LINE = re.compile(r"^\s*sitemap\s*:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
 _ROOT = re.compile(r"<(?:[\w.-]+:)?(urlset|sitemapindex)\b", re.IGNORECASE)
@@ -52,6 +59,38 @@ def is_media_sitemap(url: str) -> bool:
 
 def _is_http(url: str) -> bool:
     return url[:8].lower().startswith(("http://", "https://"))
+
+
+def _origin_key(url: str) -> tuple[str, str, int] | None:
+    """Scheme, host and port of an http(s) URL; None for anything a browser could read
+    differently (credentials, a backslash, which browsers take for a slash)."""
+    if "\\" in url:
+        return None
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in _DEFAULT_PORTS or not parts.hostname or "@" in parts.netloc:
+        return None
+    return scheme, parts.hostname.lower(), port or _DEFAULT_PORTS[scheme]
+
+
+def same_origin(url: str, origin: str) -> bool:
+    """Whether ``url`` is on ``origin`` (scheme, host and port; default ports implied)."""
+    key = _origin_key(url)
+    return key is not None and key == _origin_key(origin)
+
+
+def prompt_url(url: str) -> str | None:
+    """``url`` as one line of a prompt: every character outside printable ASCII (a space,
+    a line break, U+2028...) percent-encoded; None when it is longer than
+    ``HINT_URL_MAX_CHARS`` even so."""
+    shown = "".join(
+        c if "!" <= c <= "~" else quote(c, safe="", errors="replace") for c in url.strip()
+    )
+    return shown if len(shown) <= HINT_URL_MAX_CHARS else None
 
 
 def ungzip(data: bytes, limit: int = MAX_BYTES) -> bytes:
@@ -103,10 +142,14 @@ def parse_sitemap(data: bytes, base_url: str = "") -> SitemapDocument:
 def hint_urls(
     urls: Iterable[str], *, max_urls: int = HINT_MAX_URLS, max_chars: int = HINT_MAX_CHARS
 ) -> list[str]:
-    """The first URLs, in order, up to ``max_urls`` or ``max_chars`` (one per line)."""
+    """The first URLs, in order, as shown (:func:`prompt_url`), up to ``max_urls`` or
+    ``max_chars`` (one per line)."""
     picked: list[str] = []
     used = 0
-    for url in urls:
+    for raw in urls:
+        url = prompt_url(raw)
+        if url is None:
+            continue
         cost = len(url) + 1
         if len(picked) >= max_urls or used + cost > max_chars:
             break
