@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import quote, urljoin, urlsplit
 
+from .._secret_scope import origin_of
+
 TIMEOUT_S = 3.0
 MAX_BYTES = 2 * 1024 * 1024
 HINT_MAX_URLS = 300
@@ -29,7 +31,6 @@ HINT_MAX_CHARS = 10_000
 DOMAIN_MAX_URLS = 50_000  # kept in memory per site, at most
 MAX_FILES = 10  # sitemap files read per site (robots.txt's list, then an index's children)
 HINT_URL_MAX_CHARS = 500  # one URL as shown, escaped
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 _SITEMAP_LINE = re.compile(r"^\s*sitemap\s*:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
 _ROOT = re.compile(r"<(?:[\w.-]+:)?(urlset|sitemapindex)\b", re.IGNORECASE)
@@ -61,26 +62,19 @@ def _is_http(url: str) -> bool:
     return url[:8].lower().startswith(("http://", "https://"))
 
 
-def _origin_key(url: str) -> tuple[str, str, int] | None:
-    """Scheme, host and port of an http(s) URL; None for anything a browser could read
-    differently (credentials, a backslash, which browsers take for a slash)."""
-    if "\\" in url:
-        return None
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError:
-        return None
-    scheme = parts.scheme.lower()
-    if scheme not in _DEFAULT_PORTS or not parts.hostname or "@" in parts.netloc:
-        return None
-    return scheme, parts.hostname.lower(), port or _DEFAULT_PORTS[scheme]
-
-
 def same_origin(url: str, origin: str) -> bool:
-    """Whether ``url`` is on ``origin`` (scheme, host and port; default ports implied)."""
-    key = _origin_key(url)
-    return key is not None and key == _origin_key(origin)
+    """Whether ``url`` is an http(s) URL on ``origin`` (scheme, host and port, as the secret
+    scope compares them), refusing what a browser could read differently: credentials, or a
+    backslash (which browsers take for a slash)."""
+    if "\\" in url or not _is_http(url):
+        return False
+    try:
+        if "@" in urlsplit(url).netloc:
+            return False
+    except ValueError:
+        return False
+    here = origin_of(url)
+    return here is not None and here == origin_of(origin)
 
 
 def prompt_url(url: str) -> str | None:
