@@ -70,6 +70,11 @@ def test_placeholders_are_written_and_values_are_not(tmp_path: Path) -> None:
         ({"url": f"https://a.example/?u={quote(secret_values.EMAIL)}"}, "url"),
         ({"url": f"https://a.example/?p={quote_plus(secret_values.PASSWORD)}"}, "url"),
         ({"name": f"Signed in as {secret_values.EMAIL}"}, "action 1 fingerprint.name"),
+        # The forms a page gives a value back in (the stores share one scanner).
+        ({"name": f"SIGNED IN AS {secret_values.EMAIL.upper()}"}, "action 1 fingerprint.name"),
+        ({"name": "Welcome back, Ada.Lovelace"}, "action 1 fingerprint.name"),  # local part
+        ({"instruction": "log in as ADA.LOVELACE@analytical.TEST"}, "instruction"),
+        ({"arguments": (secret_values.PASSWORD.upper(),)}, "action 1 arguments"),
     ],
 )
 def test_entry_holding_a_value_is_refused_and_nothing_is_written(

@@ -166,8 +166,11 @@ async def _replay_step(
     # The element must match the stored fingerprint (checked by _locate) before any variable
     # value is substituted: a planted or outdated entry cannot aim a value at another element.
     located = await _locate(page, action, settings, variables)
-    # ... and the field must be one the value may go into, on its own origin (hardening #13).
-    refused = await locator_refusal(located[0], action.method, action.arguments, variables)
+    # ... and the field must be one the value may go into, on its own origin; a fingerprint
+    # the file brings is no proof, so the live field must name the variable too.
+    refused = await locator_refusal(
+        located[0], action.method, action.arguments, variables, stored=True
+    )
     if refused is not None:
         raise Drift(f"step '{action.description}': {refused}")
     values = [variables.substitute(a) for a in action.arguments]
