@@ -13,8 +13,8 @@ only, never its full URL (a GET form puts what was typed into the query string).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from types import TracebackType
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -52,11 +52,30 @@ def page_origin(url: str) -> str:
     return f"{parts.scheme}://{host}" if parts.scheme and host else ""
 
 
+@contextmanager
+def opened(
+    name: str,
+    redact: Callable[[str], str],
+    attributes: Mapping[str, AttributeValue | None] | None = None,
+) -> Iterator[Span]:
+    """``with opened("stagehand.model_request", redact) as span:`` a span while the block
+    runs, failed by an exception that leaves it."""
+    span = Span(name, redact, attributes)
+    span.start()
+    try:
+        yield span
+    except BaseException as error:
+        span.end(error)
+        raise
+    span.end()
+
+
 class Span:
-    """``with Span("stagehand.act", redact, attributes):`` one span while the block runs.
+    """One span from :meth:`start` to :meth:`end` (the current span in between, so spans
+    opened meanwhile nest under it); :func:`opened` is the ``with`` form.
 
     :meth:`set` adds attributes as they become known and :meth:`fail` marks the span failed.
-    An exception that leaves the block fails the span too, if :meth:`fail` did not."""
+    An error it ends with fails it too, if :meth:`fail` did not."""
 
     def __init__(
         self,
@@ -71,7 +90,7 @@ class Span:
         self._span: Any = None
         self._failed = False
 
-    def __enter__(self) -> Span:
+    def start(self) -> None:
         trace = _trace_api()
         if trace is not None:
             tracer = trace.get_tracer(TRACER_NAME)
@@ -80,20 +99,14 @@ class Span:
             )
             self._span = self._opened.__enter__()
             self.set(self._attributes)
-        return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
+    def end(self, error: BaseException | None = None) -> None:
         if self._opened is None:
             return
-        if exc is not None and not self._failed:
-            self.fail(exc)
-        opened, self._opened = self._opened, None
-        opened.__exit__(None, None, None)
+        if error is not None and not self._failed:
+            self.fail(error)
+        current, self._opened = self._opened, None
+        current.__exit__(None, None, None)
 
     @property
     def recording(self) -> bool:

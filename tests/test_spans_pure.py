@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from stagehand_py._spans import Span, page_origin
+from stagehand_py._spans import opened, page_origin
 from tests.otel_spans import every_text, span_exporter
 
 
@@ -33,7 +33,7 @@ def test_every_string_attribute_status_and_event_is_redacted(secret: str) -> Non
     def redact(text: str) -> str:
         return text.replace(secret, "<|SECRET|>")
 
-    with Span("stagehand.act", redact, {"stagehand.step": f"act: type {secret}"}) as span:
+    with opened("stagehand.act", redact, {"stagehand.step": f"act: type {secret}"}) as span:
         span.set({"stagehand.cache": f"miss for {secret}", "stagehand.llm_calls": 2})
         span.fail(RuntimeError(f"could not type {secret}\nsecond line {secret}"))
     [finished] = exporter.get_finished_spans()
@@ -45,7 +45,7 @@ def test_every_string_attribute_status_and_event_is_redacted(secret: str) -> Non
 
 def test_an_escaping_error_fails_the_span_once() -> None:
     exporter = span_exporter()
-    with pytest.raises(KeyError), Span("stagehand.extract", str):
+    with pytest.raises(KeyError), opened("stagehand.extract", str):
         raise KeyError("missing")
     [finished] = exporter.get_finished_spans()
     assert [e.name for e in finished.events] == ["exception"]
@@ -58,8 +58,8 @@ def test_without_opentelemetry_nothing_is_imported_or_emitted() -> None:
         import sys
         sys.modules["opentelemetry"] = None  # as if the package were not installed
         import stagehand_py
-        from stagehand_py._spans import Span
-        with Span("stagehand.act", str, {"stagehand.view": "dom"}) as span:
+        from stagehand_py._spans import opened
+        with opened("stagehand.act", str, {"stagehand.view": "dom"}) as span:
             span.set({"stagehand.cache": "hit"})
             span.fail(RuntimeError("boom"))
             assert not span.recording

@@ -80,23 +80,22 @@ def mcp_options(args: argparse.Namespace) -> Any:
     from ..mcp import McpOptions
 
     origins = tuple(o.strip() for o in (args.allowed_origins or "").split(",") if o.strip())
+    given = {field: getattr(args, _ARGUMENT.get(field, field)) for field in _AS_GIVEN}
     return McpOptions(
-        model=args.model,
-        base_url=args.base_url,
-        cache_dir=args.cache_dir,
-        cache_mode=args.cache_mode,
-        view=args.view,
-        max_cost_usd=args.max_cost,
+        **given,
         allowed_origins=origins,
-        cdp_url=args.cdp_url,
-        headed=args.headed,
-        channel=args.browser_channel,
-        storage_state=args.storage_state,
         viewport=args.viewport or DEFAULT_VIEWPORT,
         timeout_s=args.timeout or 60.0,
-        max_chars=args.max_chars,
         variables=credential_variables(args),
     )
+
+
+# The options taken from the command line as they are, and the arguments named otherwise.
+_AS_GIVEN = (
+    "model", "base_url", "cache_dir", "cache_mode", "view", "max_cost_usd", "cdp_url",
+    "headed", "channel", "storage_state", "max_chars",
+)  # fmt: skip
+_ARGUMENT = {"max_cost_usd": "max_cost", "channel": "browser_channel"}
 
 
 def _prices(spec: str | None, model: str | None) -> PriceTable | None:

@@ -81,7 +81,7 @@ class AsyncTraceGroup:
 
     async def __aenter__(self) -> AsyncTraceGroup:
         __tracebackhide__ = True
-        self.span.__enter__()
+        self.span.start()
         try:
             self._tracing = self._page.context.tracing
             # Opened unless it failed in time (one still pending gets its end all the same).
@@ -98,7 +98,7 @@ class AsyncTraceGroup:
         traceback: TracebackType | None,
     ) -> None:
         __tracebackhide__ = True
-        self.span.__exit__(exc_type, exc, traceback)
+        self.span.end(exc)
         if not self._opened:
             return
         self._opened = False

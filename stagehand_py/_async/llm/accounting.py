@@ -34,7 +34,7 @@ from pydantic import BaseModel
 from ..._config import Settings
 from ..._deadline_clock import Deadline
 from ..._errors import BudgetExceededError, LLMError
-from ..._spans import Span
+from ..._spans import Span, opened
 from ..._usage import Usage
 from ...llm._caps import Budget, estimate_request, in_flight
 from ...llm._messages import ChatResponse, Message, RequestKind, StructuredResponse
@@ -169,7 +169,7 @@ class AsyncMeteredLLM(AsyncModelWrapper):
         )
         kind = options.kind if options is not None else "other"
         said = {"gen_ai.request.model": self.model, "stagehand.request_kind": kind}
-        with Span("stagehand.model_request", str, said) as span:
+        with opened("stagehand.model_request", str, said) as span:
             reservation = self.budget.admit(self.model, estimate, kind)
             try:
                 with in_flight(reservation):
