@@ -39,7 +39,7 @@ from .browser.tracing import AsyncTraceGroup
 from .emergency import WithFallback, checked_fallback, fallback_name, fallback_source
 from .llm.accounting import AsyncMeteredLLM
 from .llm.base import AsyncLLM
-from .llm.source import call_llm_source, check_call_model, model_of
+from .llm.source import call_llm_source, check_call_model, model_of, user_model
 from .options import ModelOptions, ObserveOptions, VariablesOption
 from .session import _ASYNC_API, AsyncStagehandCore, _model_limits, _snapshot_limit
 
@@ -302,11 +302,13 @@ class AsyncCallPath(AsyncStagehandCore):
             wants_async=_ASYNC_API,
         )
         said = call.values.redact(combine_instructions(settings.instructions, choice.instructions))
+        # A user's model object is adapted to the contract first, then metered.
+        own = None if choice.llm is None else user_model(choice.llm, owner="llm=...")
         return call_llm_source(
             lambda: call.metered(self.llm),
             lambda name: call.metered(self._model_for(name)),
             model=choice.model,
-            llm=None if choice.llm is None else call.metered(choice.llm),
+            llm=None if own is None else call.metered(own),
             instructions=said,
         )
 

@@ -20,6 +20,7 @@ from playwright.async_api import Page as AsyncPage
 from stagehand_py import AsyncStagehand
 from tests import secret_values
 from tests._async.plan_llm import AsyncPlanLLM, Step
+from tests._async.test_check import _model as check_model
 
 STEPS = [
     Step("fill", r'^<input\b[^>]*id="entry"', ["<|ENTRY|>"], completed=False),
@@ -117,3 +118,23 @@ async def test_an_act_whose_entry_cannot_be_stored_safely_says_so(
     assert [note for note in result.notes if note.startswith("Not cached: ")]
     shown = [result.not_cached, *result.notes, *(r.getMessage() for r in caplog.records)]
     assert not [text for text in shown if re.search(rf"\b{re.escape(value)}\b", text)]
+
+
+@pytest.mark.parametrize("name", ["Al", "7"], ids=["name", "digit"])
+async def test_a_check_with_a_short_value_is_cached_as_its_placeholder(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path, name: str
+) -> None:
+    statement = "the page says the order is saved for <|NAME|>"
+    llm = check_model(("to_have_text", "Saved for", "Saved for <|NAME|>"))
+    stagehand = AsyncStagehand(llm=llm, cache_dir=tmp_path)
+    page = stagehand.wrap(async_page)
+    await page.goto(pages_url + "check/cart.html")
+    await page.fill("#name", name)
+    await page.click("text=Save name")
+
+    first = await page.check(statement, variables={"name": name})
+
+    assert first.compiled and first.cache == "miss" and not first.notes
+    assert _forms_found(tmp_path, name) == []
+    again = await page.check(statement, variables={"name": name})
+    assert again.cache == "hit" and llm.calls == 1

@@ -21,6 +21,7 @@ from playwright.sync_api import Page as Page
 from stagehand_py import Stagehand
 from tests import secret_values
 from tests._sync.plan_llm import PlanLLM, Step
+from tests._sync.test_check import _model as check_model
 
 STEPS = [
     Step("fill", r'^<input\b[^>]*id="entry"', ["<|ENTRY|>"], completed=False),
@@ -118,3 +119,23 @@ def test_an_act_whose_entry_cannot_be_stored_safely_says_so(
     assert [note for note in result.notes if note.startswith("Not cached: ")]
     shown = [result.not_cached, *result.notes, *(r.getMessage() for r in caplog.records)]
     assert not [text for text in shown if re.search(rf"\b{re.escape(value)}\b", text)]
+
+
+@pytest.mark.parametrize("name", ["Al", "7"], ids=["name", "digit"])
+def test_a_check_with_a_short_value_is_cached_as_its_placeholder(
+    sync_page: Page, pages_url: str, tmp_path: Path, name: str
+) -> None:
+    statement = "the page says the order is saved for <|NAME|>"
+    llm = check_model(("to_have_text", "Saved for", "Saved for <|NAME|>"))
+    stagehand = Stagehand(llm=llm, cache_dir=tmp_path)
+    page = stagehand.wrap(sync_page)
+    page.goto(pages_url + "check/cart.html")
+    page.fill("#name", name)
+    page.click("text=Save name")
+
+    first = page.check(statement, variables={"name": name})
+
+    assert first.compiled and first.cache == "miss" and not first.notes
+    assert _forms_found(tmp_path, name) == []
+    again = page.check(statement, variables={"name": name})
+    assert again.cache == "hit" and llm.calls == 1
