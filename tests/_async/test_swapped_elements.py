@@ -1,0 +1,134 @@
+"""The page changes while the model thinks: act() and the agent act only on the element the
+model saw, in both views (tests/pages/swap/account.html; the change lands between the look and
+the action on a cue the fake model gives, never by timing).
+
+- Element swaps: "Delete account" moves to where "Go" stood, a public comment box to where
+  the e-mail field stood (swapped, or a second one inserted). The element found again must
+  carry the fingerprint of the one seen.
+- A label moves (the accessibility-tree view): the "Go" label lands on a button that deletes
+  the account. The element found again must be the very node the tree showed, not only one
+  with the same role and name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from playwright.async_api import Page as AsyncPage
+
+from stagehand_py import AsyncStagehand
+from stagehand_py.llm import Message, ToolSpec
+from stagehand_py.testing import AsyncFunctionLLM, RequestContext, do_action, skip_section
+from tests import secret_values
+from tests.agent_plan import AgentPlan, Do, answer, done
+from tests.page_cue import PageCue, page_cue
+
+MODES = pytest.mark.parametrize("mode", ["dom", "aria"])
+GO = r"^<button\b[^>]*>Go(<|$)"
+EMAIL = r'^<(input|textbox)\b[^>]*(name="email"|Email for receipts)'
+UNTOUCHED = "Nothing done yet."
+
+
+def _cued(cue: PageCue, *actions: Do) -> Callable[[str], dict[str, Any]]:
+    """A planned step that lets the page change while it is being answered."""
+
+    def step(state: str) -> dict[str, Any]:
+        chosen = [action.resolve(state) for action in actions]  # from the look, as a model
+        cue.give()
+        return answer(*chosen)
+
+    return step
+
+
+def _gave_up(state: str) -> dict[str, Any]:
+    return done("the page changed under me", success=False)
+
+
+async def _agent_on_a_changing_page(
+    async_page: AsyncPage, pages_url: str, mode: str, change: str, *actions: Do
+) -> tuple[Any, AsyncPage]:
+    with page_cue() as cue:
+        plan = AgentPlan(_cued(cue, *actions), _gave_up)
+        page = AsyncStagehand(llm=AsyncFunctionLLM(structured=plan)).wrap(async_page)
+        await page.goto(cue.page_url(pages_url + "swap/account.html", change))
+        result = await page.agent(
+            "Save the e-mail or go on.",
+            variables={"email": secret_values.EMAIL},
+            snapshot=mode,  # type: ignore[arg-type]
+        )
+    return result, page
+
+
+@MODES
+@pytest.mark.parametrize("change", ["button-swap", "button-insert"])
+async def test_the_agent_clicks_the_button_it_saw_after_a_swap(
+    async_page: AsyncPage, pages_url: str, mode: str, change: str
+) -> None:
+    result, page = await _agent_on_a_changing_page(
+        async_page, pages_url, mode, change, Do("click", GO)
+    )
+    assert await page.locator("#status").inner_text() == "WENT ON", result.summary()
+    [clicked] = result.steps[0].results
+    assert clicked.status == "ok", clicked.line()
+
+
+@MODES
+@pytest.mark.parametrize("change", ["field-swap", "field-insert"])
+async def test_the_agent_types_the_email_into_the_field_it_saw_after_a_swap(
+    async_page: AsyncPage, pages_url: str, mode: str, change: str
+) -> None:
+    result, page = await _agent_on_a_changing_page(
+        async_page, pages_url, mode, change, Do("fill", EMAIL, text="<|EMAIL|>")
+    )
+    assert await page.locator("input[name=email]").input_value() == secret_values.EMAIL
+    for box in await page.locator("input[name=comment]").all():
+        assert await box.input_value() == "", result.summary()
+    assert await page.locator("#status").inner_text() == UNTOUCHED
+    [filled] = result.steps[0].results
+    assert filled.status == "ok", filled.line()
+
+
+@pytest.mark.parametrize("change", ["label-swap", "label-insert"])
+async def test_the_agent_never_follows_a_label_that_moved_to_another_node(
+    async_page: AsyncPage, pages_url: str, change: str
+) -> None:
+    result, page = await _agent_on_a_changing_page(
+        async_page, pages_url, "aria", change, Do("click", GO)
+    )
+    assert await page.locator("#status").inner_text() == UNTOUCHED, result.summary()
+    [refused] = result.steps[0].results
+    assert refused.status == "error" and refused.error is not None
+    assert "changed since you saw it" in refused.error
+    assert (result.reason, len(result.steps)) == ("failed", 2)  # the model looked again
+
+
+def _click_go_once(cue: PageCue) -> Callable[..., Any]:
+    """act's model: clicks "Go" in the look it is shown, while the page moves the label;
+    asked again, it finds nothing it wants in what it was shown."""
+
+    def chat(messages: list[Message], tools: list[ToolSpec], context: RequestContext) -> Any:
+        if cue.given.is_set():
+            return skip_section("the page changed")
+        go = context.find("Go", exact=True)
+        cue.give()
+        return do_action("click", go, step="click Go", completed=True)
+
+    return chat
+
+
+@pytest.mark.parametrize("change", ["label-swap", "label-insert"])
+async def test_act_never_follows_a_label_that_moved_while_the_model_thought(
+    async_page: AsyncPage, pages_url: str, change: str
+) -> None:
+    with page_cue() as cue:
+        llm = AsyncFunctionLLM(chat=_click_go_once(cue))
+        page = AsyncStagehand(llm=llm, snapshot="aria").wrap(async_page)
+        await page.goto(cue.page_url(pages_url + "swap/account.html", change))
+        result = await page.act("click Go", raise_on_failure=False)
+
+    assert await page.locator("#status").inner_text() == UNTOUCHED, result.message
+    assert not result.success and not result.actions
+    reasked = [r.text() for r in llm.requests if r.kind == "chat"][1]
+    assert "changed since you saw it" in reasked
