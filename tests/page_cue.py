@@ -1,10 +1,11 @@
 """A cue for a page that changes itself while the model thinks.
 
 A page under test waits for the cue (it fetches ``<cue.url>/wait``, which answers only once
-the cue is given), makes its change, then fetches ``<cue.url>/done``. A fake model calls
-:meth:`PageCue.give` inside its answer: the call returns once the page has changed, so the
-change lands between the look the model answers and the action that follows, every time,
-without any timing in the test. Used by tests/pages/swap/.
+the cue is given), makes its change, then fetches ``<cue.url>/done`` (or the page it moved to
+does). A fake model calls :meth:`PageCue.give` inside its answer: the call returns once the
+page has changed, so the change lands between the look the model answers and the action that
+follows, every time, without any timing in the test. Any other path a page fetches is only
+recorded (``cue.paths``: what the pages reported). Used by tests/pages/swap/.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import urlencode
 
 _WAIT_LIMIT_S = 30.0  # a page left waiting gives up by itself when the test never cues
 
@@ -24,10 +25,11 @@ class PageCue:
         self.url = url
         self.given = threading.Event()
         self.done = threading.Event()
+        self.paths: list[str] = []  # every request the pages made, in order
 
-    def page_url(self, base: str, change: str) -> str:
-        """``base`` (a page of tests/pages/swap/) told to make ``change`` on this cue."""
-        return f"{base}?change={change}&cue={quote(self.url, safe='')}"
+    def page_url(self, base: str, **params: str) -> str:
+        """``base`` (a page of tests/pages/swap/) with ``params`` and this cue in its query."""
+        return f"{base}?{urlencode({**params, 'cue': self.url})}"
 
     def give(self, timeout: float = 10.0) -> None:
         """Let the page change, and wait until it has (once; later calls return at once)."""
@@ -42,6 +44,7 @@ def _handler(cue: PageCue) -> type[http.server.BaseHTTPRequestHandler]:
             pass
 
         def do_GET(self) -> None:
+            cue.paths.append(self.path)
             if self.path == "/wait":
                 cue.given.wait(_WAIT_LIMIT_S)
             elif self.path == "/done":

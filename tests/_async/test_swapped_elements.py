@@ -8,17 +8,24 @@ the action on a cue the fake model gives, never by timing).
 - A label moves (the accessibility-tree view): the "Go" label lands on a button that deletes
   the account. The element found again must be the very node the tree showed, not only one
   with the same role and name.
+- The page leaves for another site (a meta refresh, a script): with ``allowed_domains``,
+  nothing runs there; the agent goes back.
 """
 
 from __future__ import annotations
 
+import logging
+import re
+import threading
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import AsyncStagehand
+from stagehand_py.agent import AgentControls
 from stagehand_py.llm import Message, ToolSpec
 from stagehand_py.testing import AsyncFunctionLLM, RequestContext, do_action, skip_section
 from tests import secret_values
@@ -42,6 +49,11 @@ def _cued(cue: PageCue, *actions: Do) -> Callable[[str], dict[str, Any]]:
     return step
 
 
+def _shown(states: list[str], site: str) -> list[str]:
+    """The states whose current tab is on ``site``."""
+    return [s for s in states if re.search(r"^Current tab: .* - " + re.escape(site), s, re.M)]
+
+
 def _gave_up(state: str) -> dict[str, Any]:
     return done("the page changed under me", success=False)
 
@@ -52,7 +64,7 @@ async def _agent_on_a_changing_page(
     with page_cue() as cue:
         plan = AgentPlan(_cued(cue, *actions), _gave_up)
         page = AsyncStagehand(llm=AsyncFunctionLLM(structured=plan)).wrap(async_page)
-        await page.goto(cue.page_url(pages_url + "swap/account.html", change))
+        await page.goto(cue.page_url(pages_url + "swap/account.html", change=change))
         result = await page.agent(
             "Save the e-mail or go on.",
             variables={"email": secret_values.EMAIL},
@@ -125,10 +137,87 @@ async def test_act_never_follows_a_label_that_moved_while_the_model_thought(
     with page_cue() as cue:
         llm = AsyncFunctionLLM(chat=_click_go_once(cue))
         page = AsyncStagehand(llm=llm, snapshot="aria").wrap(async_page)
-        await page.goto(cue.page_url(pages_url + "swap/account.html", change))
+        await page.goto(cue.page_url(pages_url + "swap/account.html", change=change))
         result = await page.act("click Go", raise_on_failure=False)
 
     assert await page.locator("#status").inner_text() == UNTOUCHED, result.message
     assert not result.success and not result.actions
     reasked = [r.text() for r in llm.requests if r.kind == "chat"][1]
     assert "changed since you saw it" in reasked
+
+
+@pytest.mark.parametrize("how", ["meta", "script"])
+async def test_a_redirect_that_lands_while_the_model_thinks_gets_no_action(
+    async_page: AsyncPage, pages_url: str, other_origin_url: str, how: str
+) -> None:
+    with page_cue() as cue:
+        elsewhere = cue.page_url(other_origin_url + "swap/elsewhere.html")
+        plan = AgentPlan(_cued(cue, Do("click", GO)), done("stayed on the shop"))
+        page = AsyncStagehand(llm=AsyncFunctionLLM(structured=plan)).wrap(async_page)
+        await page.goto(cue.page_url(pages_url + "swap/leaving.html", how=how, to=elsewhere))
+        start = page.url
+        shop = urlsplit(pages_url).netloc
+        result = await page.agent("Go on.", allowed_domains=[shop])
+
+    assert "/done" in cue.paths  # the other site was reached while the model thought...
+    assert "/clicked-go" not in cue.paths  # ...and nothing ran there
+    [refused] = result.steps[0].results
+    assert refused.status == "error" and refused.error is not None
+    assert refused.error.endswith(
+        "outside allowed_domains, before this action could run; went back"
+    )
+    assert result.success, result.summary()
+    assert page.url == start and all(step.url == start for step in result.steps)
+    assert not _shown(plan.states, other_origin_url)  # the model never saw that site
+
+
+class _PauseAfter(logging.Handler):
+    """Pauses the run when a log line containing ``when`` is emitted."""
+
+    def __init__(self, when: str, controls: AgentControls) -> None:
+        super().__init__(logging.INFO)
+        self.when, self.controls = when, controls
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.when in record.getMessage():
+            self.controls.pause()
+
+
+async def test_a_page_that_left_between_two_steps_is_never_shown_or_acted_on(
+    async_page: AsyncPage, pages_url: str, other_origin_url: str
+) -> None:
+    # The run is held between its first and second step while the page leaves: the second
+    # step's look finds it on the other site.
+    controls = AgentControls()
+    watch = _PauseAfter("agent step 1 action 1/1", controls)
+    with page_cue() as cue:
+
+        def leave_while_held() -> None:
+            if controls.wait_until_holding(timeout=20):
+                cue.give()
+            controls.resume()
+
+        elsewhere = cue.page_url(other_origin_url + "swap/elsewhere.html")
+        plan = AgentPlan([Do("click", GO)], [Do("click", GO)], done("stayed on the shop"))
+        page = AsyncStagehand(llm=AsyncFunctionLLM(structured=plan)).wrap(async_page)
+        await page.goto(cue.page_url(pages_url + "swap/leaving.html", how="script", to=elsewhere))
+        start = page.url
+        logger = logging.getLogger("stagehand_py")
+        logger.addHandler(watch)
+        controller = threading.Thread(target=leave_while_held)
+        controller.start()
+        try:
+            result = await page.agent(
+                "Go on.", allowed_domains=[urlsplit(pages_url).netloc], controls=controls
+            )
+        finally:
+            logger.removeHandler(watch)
+            controls.resume()
+            controller.join(10)
+
+    assert "/done" in cue.paths and "/clicked-go" not in cue.paths, result.summary()
+    assert not _shown(plan.states, other_origin_url)
+    assert result.success, result.summary()
+    assert result.steps[1].error is not None
+    assert result.steps[1].error.endswith("outside allowed_domains; went back")
+    assert page.url == start

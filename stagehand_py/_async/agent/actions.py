@@ -48,13 +48,14 @@ from ...agent._actions import (
 )
 from ...agent._clock import RunClock, StepFailed, StepTimedOut
 from ...agent._history import ActionOutcome, redacted
-from ...agent._navigation import domain_allowed, navigation_problem
+from ...agent._navigation import navigation_problem
 from ...agent._settings import AgentSettings
 from ..act.checked import ActionNotRun, locate_checked
 from ..browser.executor import perform, scroll
 from ..browser.secret_guard import locator_refusal
 from ..extract.read import ExtractOutcome, extract
 from ..llm.base import AsyncLLM
+from .domains import AllowedDomains, AllowedPlace, return_to
 from .observe import AsyncDownloadTracker, Observation, open_pages, same_page
 
 _WAIT_SLICE_S = 0.1
@@ -74,6 +75,9 @@ class AsyncActionContext:
     usage: Usage = field(default_factory=Usage)
     settled: bool = True  # False when the page may still be moving after the last action
     downloads: AsyncDownloadTracker | None = None  # the run's, to wait for a link's download
+    # allowed_domains and the page of the step's look (where a page that left them goes back).
+    domains: AllowedDomains | None = None
+    place: AllowedPlace | None = None
 
 
 # How long a click on a download link waits for its download to start (server answer time).
@@ -104,6 +108,9 @@ async def run_action(ctx: AsyncActionContext, action: AgentAction) -> ActionOutc
     )
     before_page, before_url = ctx.page, ctx.page.url
     ctx.clock.check()
+    if await _moved_outside(ctx, outcome):
+        outcome.url = redact(ctx.page.url)
+        return outcome
     try:
         await _dispatch(ctx, action, outcome)
     except (PageError, PlaywrightError) as exc:
@@ -116,7 +123,7 @@ async def run_action(ctx: AsyncActionContext, action: AgentAction) -> ActionOutc
         outcome.status, outcome.error = "error", redact(exc.message)
     except ActionNotRun as exc:  # the page replaced or changed the element the model chose
         outcome.status, outcome.error = "error", redact(exc.message)
-    if outcome.ok and ctx.settings.allowed_domains is not None:
+    if outcome.ok:
         await _keep_to_allowed_domains(ctx, before_page, before_url, outcome)
     outcome.url = redact(ctx.page.url)
     return outcome
@@ -316,26 +323,34 @@ async def _extract(ctx: AsyncActionContext, action: ExtractAction, outcome: Acti
     outcome.note = f"{size} characters extracted"
 
 
+async def _moved_outside(ctx: AsyncActionContext, outcome: ActionOutcome) -> bool:
+    """The page left ``allowed_domains`` since the look (a redirect that landed while the
+    model thought): the action does not run there; the page goes back."""
+    domains, place = ctx.domains, ctx.place
+    if domains is None or place is None or not domains.limited:
+        return False
+    host = domains.outside(ctx.page.url)
+    if host is None:
+        return False
+    ctx.page, undone = await return_to(ctx.page, place, ctx.clock)
+    ctx.settled = False
+    outcome.status = "error"
+    outcome.error = ctx.variables.redact(
+        f"the page moved to {host}, outside allowed_domains, before this action could run; {undone}"
+    )
+    return True
+
+
 async def _keep_to_allowed_domains(
     ctx: AsyncActionContext, before_page: AsyncPage, before_url: str, outcome: ActionOutcome
 ) -> None:
     """A click may lead anywhere the page links to: outside ``allowed_domains`` is undone."""
     url = ctx.page.url
-    if url == before_url or domain_allowed(url, ctx.settings.allowed_domains):
+    if ctx.domains is None or url == before_url or ctx.domains.allows(url):
         return
-    host = ctx.variables.redact(url)
-    if same_page(ctx.page, before_page):
-        response = await ctx.page.go_back(
-            wait_until="domcontentloaded", timeout=ctx.clock.cap_ms(30_000)
-        )
-        if response is None and ctx.page.url == url:
-            await ctx.page.goto(before_url, timeout=ctx.clock.cap_ms(30_000))
-        undone = "went back"
-    else:
-        await ctx.page.close()
-        ctx.page = before_page
-        await before_page.bring_to_front()
-        undone = "closed the tab it opened"
+    ctx.page, undone = await return_to(ctx.page, AllowedPlace(before_page, before_url), ctx.clock)
     outcome.status = "error"
-    outcome.error = f"it led to {host}, which is outside allowed_domains; {undone}"
+    outcome.error = (
+        f"it led to {ctx.variables.redact(url)}, which is outside allowed_domains; {undone}"
+    )
     ctx.settled = False

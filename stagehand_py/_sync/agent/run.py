@@ -54,6 +54,7 @@ from ..emergency import Emergency
 from ..llm.source import ModelSource
 from .actions import ActionContext
 from .batch import run_actions
+from .domains import AllowedDomains, AllowedPlace, return_to
 from .ending import Ending, agent_result, forced_summary, utc_now
 from .observe import DownloadTracker, Observation, observe
 from .think import ApprovalCallback, BoundedLLM, decide
@@ -123,6 +124,8 @@ class AgentRun:
             system_template=self.SYSTEM_TEMPLATE,
         )
         self.steps: list[StepRecord] = []
+        self._domains = AllowedDomains(settings.allowed_domains, page.url)
+        self._place = AllowedPlace(page, page.url)  # the last page allowed_domains allowed
         self._downloads = DownloadTracker(settings.downloads_dir)
         self._new_downloads: list[str] = []
         self._memory: list[str] = []
@@ -274,13 +277,26 @@ class AgentRun:
         self.page = observation.page
         state = observation.state
         record.url, record.title, record.tabs = state.url, state.title, state.tabs
+        record.timings.observe_s = time.perf_counter() - started
+        self._keep_to_allowed_domains(observation.snapshot.url)
         record.screenshot = state.screenshot
         images = [ImagePart(data=state.screenshot)] if state.screenshot else []
         previous = self.steps[-1] if self.steps else None
         text = state_message(state, previous, self._memory)
         self.messages.set_state(record.number, text, images)
-        record.timings.observe_s = time.perf_counter() - started
         return observation
+
+    def _keep_to_allowed_domains(self, url: str) -> None:
+        """The page a look shows must be within ``allowed_domains`` (a meta refresh or a
+        script may have moved it since the last step): else it goes back, and the step fails
+        before the model sees that page."""
+        host = self._domains.outside(url)
+        if host is None:
+            self._place = AllowedPlace(self.page, url)
+            return
+        self.page, undone = return_to(self.page, self._place, self.clock)
+        self._settled = False
+        raise StepFailed(f"the page moved to {host}, outside allowed_domains; {undone}")
 
     def _finished(self, done: DoneAction, record: StepRecord) -> Ending | None:
         """The model answered ``done``: the run ends (a workflow item checks it first)."""
@@ -311,6 +327,8 @@ class AgentRun:
             llm=self._llm,
             checkpoint=self._checkpoint,
             downloads=self._downloads,
+            domains=self._domains,
+            place=self._place,
         )
         try:
             run_actions(context, output.actions, record)
