@@ -26,6 +26,7 @@ class Route:
     last_modified: str = ""
     hang: bool = False
     delay_s: float = 0.0  # the server answers this late (a slow download)
+    body_after_s: float = 0.0  # the headers at once, the body this late (a download under way)
 
 
 @dataclass
@@ -70,6 +71,10 @@ def _handler(site: SiteServer) -> type[http.server.BaseHTTPRequestHandler]:
             if route.last_modified:
                 self.send_header("Last-Modified", route.last_modified)
             self.end_headers()
+            if route.body_after_s:
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self.wfile.flush()
+                site.release.wait(route.body_after_s)
             # The client may stop reading (the 2 MB cap): expected.
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                 self.wfile.write(route.body)

@@ -7,15 +7,19 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py import AsyncStagehand, AsyncStagehandPage
+from stagehand_py import AsyncStagehand, AsyncStagehandPage, LLMError, PriceTable
 from stagehand_py.agent import AgentOutput, AgentState, Approve
+from stagehand_py.llm import Message
 from stagehand_py.testing import AsyncFunctionLLM
 from tests.agent_plan import AgentPlan, Do, done
+from tests.site_server import Route, site_server
 
 SLACK_S = 1.0
 
@@ -87,3 +91,89 @@ async def test_a_slow_approver_is_waited_for_until_timeout_s(
         assert elapsed < timeout_s + SLACK_S, elapsed
         assert (result.success, result.reason) == (False, "timeout"), result.summary()
         assert result.steps[0].results == []
+
+
+# ----------------------------------------------------------------- a step cut off by the deadline
+@pytest.mark.parametrize(
+    ("link", "content_type"),
+    [
+        ("<a href=/prices.csv download>Prices</a>", "text/csv"),
+        ("<a href=/prices.bin>Prices</a>", "application/octet-stream"),
+    ],
+)
+async def test_a_step_whose_download_ends_with_the_deadline_is_still_recorded(
+    async_page: AsyncPage, tmp_path: Path, link: str, content_type: str
+) -> None:
+    # The click starts a download whose body the server holds back past timeout_s: saving it
+    # is what the deadline cuts short, after the click ran.
+    plan = AgentPlan([Do("click", r"Prices")], done("downloaded"))
+    page = AsyncStagehand(llm=AsyncFunctionLLM(structured=plan)).wrap(async_page)
+    path = link.split("href=", 1)[1].split(">", 1)[0].split(" ", 1)[0]
+    with site_server() as site:
+        site.routes["/"] = Route(
+            f"<!doctype html><title>Prices</title>{link}".encode(), content_type="text/html"
+        )
+        site.routes[path] = Route(b"lamp,24.50\n", content_type=content_type, body_after_s=20)
+        await page.goto(site.url + "/")
+        started = time.monotonic()
+        result = await page.agent("Get the price list.", downloads_dir=str(tmp_path), timeout_s=3)
+        elapsed = time.monotonic() - started
+
+    assert elapsed < 3 + SLACK_S, elapsed
+    assert result.reason == "timeout", result.summary()
+    [step] = result.steps
+    [click] = step.results
+    assert click.action == "click" and click.status != "not_run", click.line()
+    assert step.error is not None and "timeout_s" in step.error
+    assert step.model_requests == 1 and step.ended_at is not None
+    [record] = page.stagehand.history
+    assert [a.method for a in record.actions] == ["click"]
+
+
+# ----------------------------------------------------------------- every request of a failed run
+class _FailingLLM:
+    """A user's own model: each request is sent, then fails in a way that says nothing of
+    what it cost (a hang past the time limit, or an error without usage)."""
+
+    model = "failing"
+
+    def __init__(self, how: str) -> None:
+        self.how = how
+        self.calls = 0
+
+    async def chat(self, messages: Sequence[Message], tools: Any, **options: Any) -> Any:
+        raise AssertionError("the agent sends structured requests only")
+
+    async def structured(self, messages: Sequence[Message], schema: Any, **options: Any) -> Any:
+        self.calls += 1
+        if self.how == "hangs":
+            await asyncio.sleep(20)
+        raise LLMError("the provider is down")
+
+
+@pytest.mark.parametrize(
+    ("how", "limits"),
+    [
+        ("hangs", {"llm_timeout_s": 0.5, "max_failures": 2, "timeout_s": 20}),
+        ("hangs", {"timeout_s": 2}),
+        ("errs", {"max_failures": 3}),
+    ],
+)
+async def test_a_failed_run_counts_and_prices_every_request_it_sent(
+    async_page: AsyncPage, pages_url: str, how: str, limits: dict[str, Any]
+) -> None:
+    llm = _FailingLLM(how)
+    prices = PriceTable.of({"failing": {"input": 2.0, "output": 8.0}})
+    page = AsyncStagehand(llm=llm, prices=prices).wrap(async_page)
+    await page.goto(pages_url + "agent/index.html")
+    result = await page.agent("Look around.", **limits)
+
+    assert not result.success, result.summary()
+    assert llm.calls >= 1
+    assert result.usage.requests == llm.calls, result.summary()
+    assert sum(step.model_requests for step in result.steps) == llm.calls
+    assert all(step.cost is not None for step in result.steps) and result.cost is not None
+    [record] = page.stagehand.history
+    assert record.llm_calls == llm.calls
+    assert page.stagehand.usage.total.requests == llm.calls
+

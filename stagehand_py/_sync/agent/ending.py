@@ -45,6 +45,7 @@ def forced_summary(run: AgentRun, reason: AgentReason) -> Ending:
     """The forced last request after max_steps / max_failures: a summary, no actions."""
     run.clock.start_step()
     record = StepRecord(number=len(run.steps) + 1, started_at=utc_now(), summary=True)
+    run._in_flight = record
     text, data = "", None
     try:
         run._observe(record)
@@ -76,6 +77,7 @@ def forced_summary(run: AgentRun, reason: AgentReason) -> Ending:
         record.error = run._redact(first_line(exc))
     finally:
         run._finish(record)
+    run._in_flight = None
     why = {
         "max_steps": f"max_steps={run.settings.max_steps} reached",
         "max_failures": f"{run.settings.max_failures} failed steps in a row",

@@ -27,7 +27,7 @@ from ..._emergency import EmergencySettings, Escalation, changes_anything
 from ..._error_line import first_line
 from ..._errors import ConfigurationError, StagehandError
 from ..._trace_names import step_group_name
-from ..._usage import estimate_tokens
+from ..._usage import Usage, estimate_tokens
 from ..._variables import Variables
 from ...agent._actions import META_FIELDS, AgentOutput, DoneAction, output_model
 from ...agent._clock import (
@@ -60,8 +60,6 @@ from .observe import DownloadTracker, Observation, observe
 from .think import ApprovalCallback, BoundedLLM, decide
 
 logger = logging.getLogger("stagehand_py")
-# How long after timeout_s the hard deadline ends a run stuck in a page-side call.
-_BACKSTOP_S = 0.25
 _MEMORY_ITEMS = 10
 _MEMORY_CHARS = 1000
 
@@ -133,6 +131,7 @@ class AgentRun:
         self._steps_run = 0
         self._settled = False
         self._started_at = utc_now()
+        self._in_flight: StepRecord | None = None  # the step under way (or the summary's)
 
     @property
     def snapshot_mode(self) -> SnapshotMode:
@@ -149,22 +148,34 @@ class AgentRun:
         """Run to an ending; never raises for an unreached task (see ``result.reason``)."""
         self._downloads.attach(self.page)
         try:
-            # A hard deadline over page-side calls that cannot time out (a page that holds
-            # its main thread): the run ends at timeout_s whatever it waits for (issue #13).
-            # It comes a moment after the run's own clock, which ends everything else.
-            ending = run_with_deadline(
-                self._loop, self.clock.run_left() + _BACKSTOP_S, lambda: self.page
-            )
+            # The run's own deadline, held over page-side calls that cannot time out (a page
+            # that holds its main thread, a driver busy with a huge action): the run ends at
+            # timeout_s whatever it waits for, then the page is probed and stopped if busy.
+            ending = run_with_deadline(self._loop, self.clock.run_left(), lambda: self.page)
         except DeadlineExceeded as late:
+            self._cut_off(late)
+            note = f"{late.note} " if late.note else ""
             ending = Ending(
                 "timeout",
                 False,
                 f"Ran out of time: timeout_s={self.settings.timeout_s:g} s passed after "
-                f"{self._steps_run} step(s). {late.note} Raise timeout_s, or split the task.",
+                f"{self._steps_run} step(s). {note}Raise timeout_s, or split the task.",
             )
         finally:
             self._downloads.detach()
         return self._result(ending)
+
+    def _cut_off(self, late: DeadlineExceeded) -> None:
+        """The deadline stopped the run inside a step: that step is recorded all the same,
+        with what ended it and the model request it was waiting for (that one was sent)."""
+        record = self._in_flight
+        if record is None:
+            return
+        if not any(step is record for step in self.steps):
+            self.steps.append(record)  # it never reached its bookkeeping
+        record.error = record.error or "the run's timeout_s ran out during this step"
+        if late.waiting_for_model:
+            self._add_usage(record, Usage(requests=1))
 
     def _loop(self) -> Ending:
         try:
@@ -215,7 +226,7 @@ class AgentRun:
     def _step(self) -> Ending | None:
         self._steps_run += 1
         self.clock.start_step()
-        record = StepRecord(number=len(self.steps) + 1, started_at=utc_now())
+        record = self._in_flight = StepRecord(number=len(self.steps) + 1, started_at=utc_now())
         ending: Ending | None = None
         try:
             observation = self._observe(record)
@@ -235,6 +246,7 @@ class AgentRun:
             raise
         finally:
             self._finish(record)
+        self._in_flight = None
         return ending
 
     def _observe(self, record: StepRecord) -> Observation:
@@ -340,11 +352,21 @@ class AgentRun:
 
     # ----------------------------------------------------------------- bookkeeping
     def _finish(self, record: StepRecord) -> None:
-        """Post-process and finalize: downloads, memory, failure count, history, the record."""
+        """Post-process and finalize: downloads, memory, failure count, history, the record.
+        The step is recorded first: whatever happens next (the deadline cuts a download's
+        saving short), it is in the run's steps."""
         started = time.perf_counter()
-        saved = self._downloads.save_pending()
-        record.downloads = [self._redact(path) for path in saved]
-        self._new_downloads.extend(record.downloads)
+        self.steps.append(record)
+        try:
+            if self.clock.run_left() > 0:  # past the deadline, nothing more is waited for
+                saved = self._downloads.save_pending()
+                record.downloads = [self._redact(path) for path in saved]
+                self._new_downloads.extend(record.downloads)
+        finally:
+            self._close(record, started)
+
+    def _close(self, record: StepRecord, started: float) -> None:
+        """The step's bookkeeping, on the run's side only (nothing here waits)."""
         for outcome in record.results:
             if outcome.extracted is not None:
                 text = outcome.extracted
@@ -360,15 +382,21 @@ class AgentRun:
         elif not record.skipped:
             self._failures = 0
         self.emergency.step_ended(record)
-        record.model_requests = record.usage.requests
-        if self.prices is not None:
-            record.cost = self.prices.cost(self._llm.model, record.usage)
+        given_up = self.emergency.primary.take_given_up()
+        if self.emergency.fallback is not None:
+            given_up = given_up + self.emergency.fallback.take_given_up()
+        self._add_usage(record, given_up)
         self.messages.add_history(record.number, history_item(record))
-        self.steps.append(record)
         record.ended_at = utc_now()
         record.timings.post_s = time.perf_counter() - started
         if record.error:
             logger.info("stagehand_py: agent step %d failed: %s", record.number, record.error)
+
+    def _add_usage(self, record: StepRecord, usage: Usage) -> None:
+        record.usage = record.usage + usage
+        record.model_requests = record.usage.requests
+        if self.prices is not None:
+            record.cost = self.prices.cost(self._llm.model, record.usage)
 
     def _summary(self, reason: AgentReason) -> Ending:
         """The forced last request after max_steps / max_failures: a summary, no actions."""

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from ..._error_line import first_line
 from ..._errors import ConfigurationError, LLMError
+from ..._usage import Usage
 from ..._variables import Variables
 from ...agent._actions import AgentOutput
 from ...agent._approval import check_decision
@@ -64,6 +65,7 @@ class BoundedLLM(ModelWrapper):
         # The budget and temperature of the agent's own requests (the Stagehand's settings).
         self._base = base or RequestOptions(kind="agent")
         self.model = source.model if isinstance(source, LLM) else ""
+        self._given_up = Usage()
 
     def _inner(self) -> LLM:
         if not isinstance(self._source, LLM):
@@ -85,18 +87,28 @@ class BoundedLLM(ModelWrapper):
         )
 
     def _forward(self, request: ModelRequest[R]) -> R:
-        """``request`` sent to the model within the time left, which it is told."""
+        """``request`` sent to the model within the time left, which it is told. A request
+        given up at that time was sent: it is kept (:meth:`take_given_up`) for the step's
+        record, since the signal that ends the step or the run carries no usage."""
         inner = self._inner()
         limit, bounded = self._limit(request.options)
+        asked = time.monotonic()
         try:
             return call_with_deadline(
                 lambda: request.with_options(bounded).send(inner), limit
             )
         except DeadlineExceeded:
+            waited = time.monotonic() - asked
+            self._given_up = self._given_up + Usage(requests=1, wall_time_s=waited)
             self._clock.check()  # the run's or the step's deadline, when that is what passed
             raise StepFailed(
                 f"the model did not answer within llm_timeout_s={self._llm_timeout_s:g} s"
             ) from None
+
+    def take_given_up(self) -> Usage:
+        """The requests given up at their time limit since the last call (then forgotten)."""
+        given_up, self._given_up = self._given_up, Usage()
+        return given_up
 
 
 def think(
