@@ -14,7 +14,6 @@ or when cancelled. Nothing here raises for a task that was not reached: the reas
 from __future__ import annotations
 
 import time
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -55,13 +54,18 @@ from ..llm.source import ModelSource
 from .actions import ActionContext
 from .batch import run_actions
 from .domains import AllowedDomains, AllowedPlace, return_to
-from .ending import Ending, agent_result, forced_summary, utc_now
+from .ending import (
+    Ending,
+    agent_result,
+    forced_summary,
+    keep_extracted,
+    record_cut_off,
+    utc_now,
+)
 from .observe import DownloadTracker, Observation, observe
 from .think import ApprovalCallback, BoundedLLM, decide
 
 logger = logging.getLogger("stagehand_py")
-_MEMORY_ITEMS = 10
-_MEMORY_CHARS = 1000
 
 
 class AgentRun:
@@ -169,13 +173,10 @@ class AgentRun:
         """The deadline stopped the run inside a step: that step is recorded all the same,
         with what ended it and the model request it was waiting for (that one was sent)."""
         record = self._in_flight
-        if record is None:
-            return
-        if not any(step is record for step in self.steps):
-            self.steps.append(record)  # it never reached its bookkeeping
-        record.error = record.error or "the run's timeout_s ran out during this step"
-        if late.waiting_for_model:
-            self._add_usage(record, Usage(requests=1))
+        if record is not None:
+            record_cut_off(self.steps, record)
+            if late.waiting_for_model:
+                self._add_usage(record, Usage(requests=1))
 
     def _loop(self) -> Ending:
         try:
@@ -367,16 +368,7 @@ class AgentRun:
 
     def _close(self, record: StepRecord, started: float) -> None:
         """The step's bookkeeping, on the run's side only (nothing here waits)."""
-        for outcome in record.results:
-            if outcome.extracted is not None:
-                text = outcome.extracted
-                if not isinstance(text, str):
-                    text = json.dumps(text, ensure_ascii=False, default=str)
-                if len(text) > _MEMORY_CHARS:
-                    text = text[: _MEMORY_CHARS - 1] + "…"
-                what = outcome.params.get("instruction", outcome.action)
-                self._memory.append(f"step {record.number}, {outcome.action} {what!r}: {text}")
-        del self._memory[:-_MEMORY_ITEMS]
+        keep_extracted(record, self._memory)
         if record.failed:
             self._failures += 1
         elif not record.skipped:
