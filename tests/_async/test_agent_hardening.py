@@ -19,6 +19,7 @@ from stagehand_py.agent import AgentOutput, AgentState, Approve
 from stagehand_py.llm import Message
 from stagehand_py.testing import AsyncFunctionLLM
 from tests.agent_plan import AgentPlan, Do, done
+from tests.agent_sign_in import USERS, SignInModel, leaks, task
 from tests.site_server import Route, site_server
 
 SLACK_S = 1.0
@@ -177,3 +178,27 @@ async def test_a_failed_run_counts_and_prices_every_request_it_sent(
     assert record.llm_calls == llm.calls
     assert page.stagehand.usage.total.requests == llm.calls
 
+
+# ----------------------------------------------------------------- two runs on one context
+@pytest.mark.parametrize("sessions", [1, 2])
+async def test_runs_one_after_the_other_on_one_context_keep_their_secrets_apart(
+    async_page: AsyncPage, pages_url: str, sessions: int
+) -> None:
+    # A signs in on one tab; then B, on another tab of the context, lists A's tab, whose URL
+    # and title carry A's values. One session for both runs, or one each.
+    model = SignInModel()
+    stagehands = [AsyncStagehand(llm=AsyncFunctionLLM(structured=model)) for _ in range(sessions)]
+    tabs = [async_page, await async_page.context.new_page()]
+    pages = [stagehands[n % sessions].wrap(tab) for n, tab in enumerate(tabs)]
+    for page in pages:
+        await page.goto(pages_url + "agent/signin.html")
+    results = {}
+    for who, page in zip(USERS, pages, strict=True):
+        results[who] = await page.agent(task(who), variables=USERS[who], timeout_s=30)
+
+    assert all(result.success for result in results.values()), results
+    assert model.saw_the_other_tab_signed_in("B")
+    for who, other in (("A", "B"), ("B", "A")):
+        assert leaks("\n".join(model.sent[who]), of=other) == []
+        assert leaks(results[who].model_dump_json(), of=other) == []
+    assert leaks("\n".join(model.sent["A"] + model.sent["B"]), of="A") == []
