@@ -202,3 +202,26 @@ async def test_runs_one_after_the_other_on_one_context_keep_their_secrets_apart(
         assert leaks("\n".join(model.sent[who]), of=other) == []
         assert leaks(results[who].model_dump_json(), of=other) == []
     assert leaks("\n".join(model.sent["A"] + model.sent["B"]), of="A") == []
+
+
+# ----------------------------------------------------------------- a 10 MB answer and the deadline
+@pytest.mark.parametrize("where", ["fill", "memory"])
+async def test_a_10_mb_answer_cannot_carry_the_run_past_timeout_s(
+    async_page: AsyncPage, pages_url: str, where: str
+) -> None:
+    huge = "x" * 10_000_000
+    if where == "fill":
+        plan = AgentPlan(*[[Do("fill", r'^<input\b[^>]*id="note"', text=huge)]] * 100)
+    else:
+        plan = AgentPlan(*[[Do("scroll", direction="down")]] * 100, memory=huge)
+    page = AsyncStagehand(llm=AsyncFunctionLLM(structured=plan)).wrap(async_page)
+    await page.goto(pages_url + "hostile/spin.html")
+    started = time.monotonic()
+    result = await page.agent("Paste the note.", timeout_s=4, max_failures=1000)
+    elapsed = time.monotonic() - started
+
+    assert elapsed < 4 + SLACK_S, elapsed
+    assert result.reason == "timeout", result.summary()
+    refused = [step.error or "" for step in result.steps if step.model_requests]
+    assert refused and all("characters of text" in error for error in refused), refused
+    assert await async_page.locator("#note").input_value() == ""  # nothing was typed
