@@ -159,8 +159,9 @@ def agent_output(
 ) -> dict[str, Any]:
     """One step of the agent's answer: ``{thinking, evaluation_previous_goal, memory,
     next_goal, actions}`` as the agent's output model reads it. Each action is a plain dict
-    in the agent's action format (passed through as given), e.g. ``{"click": {"element": 3}}``
-    or ``{"done": {"success": True, "text": "..."}}``."""
+    in the agent's action format (passed through as given), e.g.
+    ``{"action": "click", "index": 3}`` or
+    ``{"action": "done", "success": True, "text": "Ordered."}``."""
     return {
         "thinking": thinking,
         "evaluation_previous_goal": evaluation_previous_goal,

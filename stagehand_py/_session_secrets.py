@@ -1,10 +1,14 @@
-"""Secrets remembered for the session: a value used on a page stays redacted for that page.
+"""Secrets remembered for the session: a value used on any page of a browser context stays
+redacted on every page of that context.
 
 Each ``Stagehand`` keeps a :class:`SecretRegistry`. Every call records the variables it was
-given against its page (and, when an act moves to a tab it opened, against that tab too);
-later calls on the same page redact those values as well as their own, so an email typed by
-one act is not sent to the model by the next extract or observe. Pages are held weakly: a
-closed page's entry goes with it.
+given against its page's browser context; every call on that context redacts those values as
+well as its own, so an email typed by one act is not sent to the model by the next extract,
+and two agents running at once on two tabs of one context (which list each other's tabs, and
+whose URLs and titles carry what was typed) do not show each other's values. A call reads the
+memory live (:class:`ContextMemory`): a value another call starts using while it runs is
+redacted from then on. The memory of a context is what every live session used on it.
+Contexts are held weakly: a closed context's entry goes with it.
 
 Two more consumers read what the registries hold:
 
@@ -39,27 +43,56 @@ def _page_key(page: object) -> Any:
     return getattr(page, "_impl_obj", page)
 
 
+def _context_key(page: object) -> Any:
+    """The object that identifies ``page``'s browser context (the page itself for an object
+    that has none): what the memory of used values is kept by."""
+    context = getattr(page, "context", None)
+    return _page_key(context) if context is not None else _page_key(page)
+
+
+class ContextMemory:
+    """The values every live session used on one browser context, read when a call redacts
+    (see :class:`~stagehand_py._variables.SecretMemory`)."""
+
+    def __init__(self, key: Any) -> None:
+        self._key = weakref.ref(key)
+
+    def __repr__(self) -> str:
+        return "ContextMemory()"
+
+    def version(self) -> int:
+        return _version
+
+    def pairs(self) -> list[tuple[str, SecretText]]:
+        key = self._key()
+        if key is None:
+            return []
+        with _LOCK:
+            registries = list(_REGISTRIES)
+        return [pair for registry in registries for pair in registry._known(key)]
+
+
 class SecretRegistry:
-    """Values used per page, for one Stagehand."""
+    """Values used per browser context, for one Stagehand."""
 
     def __init__(self) -> None:
-        self._by_page: weakref.WeakKeyDictionary[Any, dict[str, list[SecretText]]] = (
+        self._by_context: weakref.WeakKeyDictionary[Any, dict[str, list[SecretText]]] = (
             weakref.WeakKeyDictionary()
         )
         with _LOCK:
             _REGISTRIES.add(self)
 
     def __repr__(self) -> str:
-        return f"SecretRegistry({len(self._by_page)} page(s))"
+        return f"SecretRegistry({len(self._by_context)} context(s))"
 
     def remember(self, page: object, variables: Variables) -> None:
-        """Record ``variables``' values as used on ``page``."""
+        """Record ``variables``' values as used on ``page``'s browser context."""
         global _version
         items = variables.items()
         if not items:
             return
         with _LOCK:
-            known = self._by_page.setdefault(_page_key(page), {})
+            known = self._by_context.setdefault(_context_key(page), {})
             for name, value in items:
                 values = known.setdefault(name, [])
                 if value not in values:
@@ -69,36 +102,43 @@ class SecretRegistry:
                 recorder.add(items)
 
     def carry_over(self, source: object, target: object) -> None:
-        """A tab opened from ``source`` inherits its remembered values."""
+        """A tab opened from ``source`` inherits its remembered values (a tab opens in its
+        opener's context, so this matters only for a target kept elsewhere)."""
         global _version
+        source_key, target_key = _context_key(source), _context_key(target)
+        if source_key is target_key:
+            return
         with _LOCK:
-            known = self._by_page.get(_page_key(source))
+            known = self._by_context.get(source_key)
             if not known:
                 return
-            into = self._by_page.setdefault(_page_key(target), {})
+            into = self._by_context.setdefault(target_key, {})
             for name, values in known.items():
                 kept = into.setdefault(name, [])
                 kept.extend(v for v in values if v not in kept)
             _version += 1
 
-    def remembered(self, page: object) -> list[tuple[str, SecretText]]:
+    def _known(self, key: Any) -> list[tuple[str, SecretText]]:
         with _LOCK:
-            known = self._by_page.get(_page_key(page), {})
+            known = self._by_context.get(key, {})
             return [(name, value) for name, values in known.items() for value in values]
+
+    def remembered(self, page: object) -> list[tuple[str, SecretText]]:
+        """What this session used on ``page``'s browser context."""
+        return self._known(_context_key(page))
 
     def for_call(
         self, page: object, variables: Variables | Mapping[str, object] | None
     ) -> Variables:
-        """The call's variables, remembered for ``page`` and redacting what earlier calls
-        used there too."""
+        """The call's variables, remembered for ``page``'s browser context and redacting,
+        for as long as the call runs, what any call used on that context."""
         given = Variables.of(variables)
-        earlier = self.remembered(page)
         self.remember(page, given)
-        return given.remembering(earlier) if earlier else given
+        return given.remembering_from(ContextMemory(_context_key(page)))
 
     def all_values(self) -> list[tuple[str, SecretText]]:
         with _LOCK:
-            pages = list(self._by_page.values())
+            pages = list(self._by_context.values())
         return [
             (name, value) for known in pages for name, values in known.items() for value in values
         ]

@@ -4,8 +4,9 @@ The model is told only the *names*, written as ``<|NAME|>`` placeholders; it ans
 placeholders and we substitute the values locally, right before calling Playwright. Any
 text that leaves this process (prompts, logs, results, cache files, exception messages)
 goes through :meth:`Variables.redact` first, which finds the values in their derived forms
-too (see :mod:`stagehand_py._redaction`) and, through ``remembered``, the values used on the
-same page by earlier calls.
+too (see :mod:`stagehand_py._redaction`) and, through ``remembered`` and a live
+:class:`SecretMemory`, the values used on any page of the same browser context by other calls,
+earlier or running at the same time.
 
 Values are held as :class:`~stagehand_py._secret.SecretText`, so printing a ``Variables`` or
 a traceback's locals never shows one.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Protocol
 
 from ._errors import ConfigurationError
 from ._redaction import SHORT_VALUE_CHARS, Redactor
@@ -60,13 +62,25 @@ def _secret_text(name: str, value: object) -> tuple[SecretText, tuple[str, ...] 
     return SecretText(value), None
 
 
+class SecretMemory(Protocol):
+    """Values used elsewhere that must stay redacted, read afresh whenever ``version``
+    changes (the session's memory of a browser context, which other calls add to while this
+    one runs)."""
+
+    def version(self) -> int: ...
+
+    def pairs(self) -> list[tuple[str, SecretText]]: ...
+
+
 class Variables:
-    """An immutable set of named secret values, plus values remembered from earlier calls
-    on the same page (redacted too, but not offered to the model or substituted)."""
+    """An immutable set of named secret values, plus values remembered from other calls on
+    the same browser context (redacted too, but not offered to the model or substituted)."""
 
     __slots__ = (
         "_default_domains",
         "_domains",
+        "_memory",
+        "_memory_version",
         "_redactor",
         "_remembered",
         "_start_url",
@@ -101,6 +115,8 @@ class Variables:
         self._domains = domains
         self._remembered = tuple((n.upper(), SecretText(v)) for n, v in remembered)
         self._redactor: Redactor | None = None
+        self._memory: SecretMemory | None = None
+        self._memory_version = -1  # the memory's version the redactor was built with
         self._start_url: str | None = None
         self._default_domains: tuple[str, ...] = ()
 
@@ -121,6 +137,21 @@ class Variables:
         copy = self._copy()
         copy._remembered = (*self._remembered, *((n.upper(), SecretText(v)) for n, v in values))
         return copy
+
+    def remembering_from(self, memory: SecretMemory) -> Variables:
+        """A copy that also redacts every value ``memory`` holds, as it learns them: a value
+        another call starts using while this one runs is redacted from then on."""
+        copy = self._copy()
+        copy._memory = memory
+        copy._memory_version = -1
+        return copy
+
+    def _all_remembered(self) -> list[tuple[str, SecretText]]:
+        remembered = list(self._remembered)
+        if self._memory is not None:
+            own = set(self._values.values())
+            remembered += [(n, v) for n, v in self._memory.pairs() if v not in own]
+        return remembered
 
     def bound_to(self, start_url: str, default_domains: Sequence[str] = ()) -> Variables:
         """A copy whose values may be typed only on the origin of ``start_url`` (the page the
@@ -163,7 +194,9 @@ class Variables:
     def secret_values(self) -> list[str]:
         """Every value to keep out of text, this call's and remembered ones, longest first
         (for redaction and leak checks). Empty values skipped."""
-        values = {v for v in self._values.values() if v} | {v for _, v in self._remembered if v}
+        values = {v for v in self._values.values() if v} | {
+            v for _, v in self._all_remembered() if v
+        }
         return sorted(values, key=len, reverse=True)
 
     def substitute(self, text: str) -> str:
@@ -198,8 +231,13 @@ class Variables:
 
     @property
     def redactor(self) -> Redactor:
+        memory = self._memory
+        if memory is not None:
+            version = memory.version()  # read before the values: a later one rebuilds again
+            if version != self._memory_version:
+                self._redactor, self._memory_version = None, version
         if self._redactor is None:
-            self._redactor = Redactor([*self._values.items(), *self._remembered])
+            self._redactor = Redactor([*self._values.items(), *self._all_remembered()])
         return self._redactor
 
     def redact(self, text: str) -> str:
@@ -246,4 +284,4 @@ def _positions_rewritten(selector: str, holds: Callable[[str], bool]) -> str:
     return _XPATH_POSITION.sub(rewrite, selector)
 
 
-__all__ = ["SHORT_VALUE_CHARS", "Variables", "placeholder"]
+__all__ = ["SHORT_VALUE_CHARS", "SecretMemory", "Variables", "placeholder"]

@@ -33,7 +33,10 @@ Replies, one builder per kind of request
     agent (one request per step)
         ``agent_output(*actions, thinking="", evaluation_previous_goal="", memory="",
         next_goal="")``: a plain dict the agent's output model validates; each action is a
-        dict in the agent's action format, e.g. ``{"click": {"element": 3}}``.
+        dict in the agent's action format, named by its ``action`` field, with the element's
+        number as ``index``, e.g. ``{"action": "click", "index": 3}``,
+        ``{"action": "fill", "index": 4, "text": "<|EMAIL|>"}`` or
+        ``{"action": "done", "success": True, "text": "Ordered."}``.
 
 A scripted act with its verify answer::
 

@@ -27,6 +27,7 @@ class Route:
     hang: bool = False
     delay_s: float = 0.0  # the server answers this late (a slow download)
     location: str = ""  # sent as Location (with a 3xx status)
+    body_after_s: float = 0.0  # the headers at once, the body this late (a download under way)
 
 
 @dataclass
@@ -73,6 +74,10 @@ def _handler(site: SiteServer) -> type[http.server.BaseHTTPRequestHandler]:
             if route.location:
                 self.send_header("Location", route.location)
             self.end_headers()
+            if route.body_after_s:
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self.wfile.flush()
+                site.release.wait(route.body_after_s)
             # The client may stop reading (the 2 MB cap): expected.
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                 self.wfile.write(route.body)

@@ -23,6 +23,7 @@ from tests.llm_wire_server import (
     LLMWireServer,
     ReceivedRequest,
     openai_completion,
+    openai_error,
     openai_tool_call,
     prompt_text,
 )
@@ -161,6 +162,47 @@ def test_agent_command_json_is_one_object_on_stdout(
     failed = json.loads(out)
     assert code == 1 and failed["ok"] is False
     assert "max_steps" in failed["error"]["message"]
+
+
+@pytest.mark.parametrize("why", ["max_steps", "max_failures"])
+def test_agent_command_json_failure_says_agent_failed_and_keeps_the_steps(
+    capsys: pytest.CaptureFixture[str], wire_model: LLMWireServer, pages_url: str, why: str
+) -> None:
+    if why == "max_steps":
+        wire_model.reply(agent_answer(lambda _: [{"action": "scroll"}], "look"))
+        summary = {"thinking": "t", "text": "Gave up."}
+        wire_model.reply(openai_completion(tool_calls=[openai_tool_call("FinalSummary", summary)]))
+        limits = ["--max-steps", "1"]
+    else:  # every request fails: three failed steps, then no summary either
+        wire_model.reply(openai_error("the model is overloaded"), status=400, times=4)
+        limits = []
+    code, out, err = run_cli(
+        capsys, "agent", pages_url + "agent/index.html", "Look", "--json", "-q", *limits
+    )
+
+    failed = json.loads(out)  # the one object, error and result together
+    assert code == 1 and failed["ok"] is False, err
+    assert failed["error"]["type"] == "AgentFailed" and failed["error"]["reason"] == why
+    assert failed["result"]["reason"] == why
+    steps = failed["result"]["steps"]
+    assert len(steps) == (2 if why == "max_steps" else 4), steps
+    requests = len(wire_model.requests)
+    assert f"usage: {requests} LLM call(s)" in err
+
+
+def test_agent_command_prints_the_requests_of_a_run_that_timed_out(
+    capsys: pytest.CaptureFixture[str], wire_model: LLMWireServer, pages_url: str
+) -> None:
+    # The model answers only after the run's timeout: the request was sent, and counts.
+    wire_model.reply(agent_answer(lambda _: [{"action": "scroll"}], "look"), delay=20)
+    code, out, err = run_cli(
+        capsys, "agent", pages_url + "agent/index.html", "Look", "--timeout", "8"
+    )
+
+    assert code == 1
+    assert "-> FAILED (timeout) in 1 step(s)" in out
+    assert len(wire_model.requests) == 1
+    assert "usage: 1 LLM call(s)" in out, err
 
 
 PLUGIN_SUITE = """

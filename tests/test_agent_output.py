@@ -3,9 +3,13 @@ limit, navigation URLs and domains, and the checks against the state shown."""
 
 from __future__ import annotations
 
+import ast
+import re
+
 import pytest
 from pydantic import ValidationError
 
+from stagehand_py import testing
 from stagehand_py._variables import Variables
 from stagehand_py.agent import AgentState, TabInfo
 from stagehand_py.agent._actions import ACTION_NAMES, output_model
@@ -153,3 +157,32 @@ def test_answers_are_checked_against_the_state_they_answer() -> None:
         away, state(), variables=variables, allowed_domains=("*.shop.test",)
     )  # type: ignore[arg-type]
     assert "evil.example is not in allowed_domains" in problem
+
+
+# ----------------------------------------------------------------- the formats the docs show
+def _agent_examples(text: str) -> list[object]:
+    """Every dict literal written in ``text`` (Python syntax, as the docstrings write; a
+    ``{a, b}`` naming fields is not one)."""
+    literals = re.findall(r"``(\{[^`]*:[^`]*\})``", text)
+    return [ast.literal_eval(literal) for literal in literals]
+
+
+def _agent_section(module_doc: str) -> str:
+    """The part of ``stagehand_py.testing``'s docstring about the agent's replies."""
+    section = module_doc.split("    agent (one request per step)", 1)[1]
+    return section.split("\n\n", 1)[0]
+
+
+@pytest.mark.parametrize("where", ["the testing module's docstring", "the agent_output docstring"])
+def test_every_action_the_testing_docs_show_is_one_the_agent_accepts(where: str) -> None:
+    if where == "the agent_output docstring":
+        text = testing.agent_output.__doc__ or ""
+    else:
+        text = _agent_section(testing.__doc__ or "")
+    shown = _agent_examples(text)
+    assert shown
+    for action in shown:
+        assert isinstance(action, dict)
+        answer = testing.agent_output(action, next_goal="as the docs say")
+        parsed = output_model(1).model_validate(answer)  # the agent's own parser
+        assert parsed.actions[0].action == action.get("action"), action

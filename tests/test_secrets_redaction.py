@@ -136,6 +136,27 @@ def test_redaction_is_session_wide_per_page() -> None:
     assert registry.for_call(other, None).redact(EMAIL) == "<|EMAIL|>"
 
 
+def test_values_used_on_one_tab_are_redacted_on_every_tab_of_its_context_live() -> None:
+    class FakeContext:
+        pass
+
+    class FakePage:
+        def __init__(self, context: FakeContext) -> None:
+            self.context = context
+
+    shared, elsewhere = FakeContext(), FakeContext()
+    first, second, apart = FakePage(shared), FakePage(shared), FakePage(elsewhere)
+    one, two = SecretRegistry(), SecretRegistry()  # two sessions on one context
+    running = one.for_call(first, {"email": EMAIL})
+    other_run = two.for_call(second, None)  # started before the next value was used
+    apart_run = one.for_call(apart, None)
+    assert other_run.redact(f"tab 0: {EMAIL}") == "tab 0: <|EMAIL|>"
+    two.for_call(second, {"password": PASSWORD})  # learnt while both runs go on
+    assert running.redact(f"[1] {PASSWORD}") == "[1] <|PASSWORD|>"
+    assert running.names == ["EMAIL"]  # another run's value is redacted, never offered
+    assert apart_run.redact(EMAIL) == EMAIL  # another context is another memory
+
+
 def test_registry_does_not_keep_closed_pages_alive() -> None:
     import gc
     import weakref

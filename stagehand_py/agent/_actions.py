@@ -13,9 +13,15 @@ from typing import Annotated, Any, Literal, Union, cast
 
 from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 
+from .._errors import StructuredOutputError
 from ._navigation import url_problem
 
 _INDEX = Field(ge=0, description="the element's number in the current state")
+# The most text one answer may hold. A model's answer is bounded by its max_tokens, far below;
+# a longer one would be echoed in re-asks, redacted, typed and recorded at a cost in seconds of
+# CPU that no deadline can cut short (redacting 10 MB takes 3-5 s), so it fails the request at
+# once, before any of that (the step fails and the next one asks afresh).
+MAX_ANSWER_CHARS = 100_000
 
 
 # Optional on every action: how sure the model is (0..1) and why, in one line. Recorded on the
@@ -219,6 +225,21 @@ class AgentOutput(BaseModel):
     next_goal: str = Field(default="", description="what the actions below should achieve")
     actions: list[AgentAction] = Field(min_length=1)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _bounded(cls, answer: Any) -> Any:
+        """An answer over :data:`MAX_ANSWER_CHARS` raises past the re-ask loop (not a
+        ValueError, which pydantic would turn into a re-ask echoing the whole answer)."""
+        size = text_chars(answer)
+        if size > MAX_ANSWER_CHARS:
+            raise StructuredOutputError(
+                f"The agent's answer holds {size} characters of text, more than the "
+                f"{MAX_ANSWER_CHARS} accepted; it was not run. Keep texts short (a long "
+                "value belongs in a variable, written as its placeholder, e.g. <|NOTE|>).",
+                errors="answer too long",
+            )
+        return answer
+
     @model_validator(mode="after")
     def _done_stands_alone(self) -> AgentOutput:
         if len(self.actions) > 1 and any(isinstance(a, DoneAction) for a in self.actions):
@@ -232,6 +253,22 @@ class AgentOutput(BaseModel):
     def done(self) -> DoneAction | None:
         first = self.actions[0]
         return first if isinstance(first, DoneAction) else None
+
+
+def text_chars(value: Any) -> int:
+    """How many characters of text JSON-like ``value`` holds (keys included), without
+    copying any of it."""
+    total, pending = 0, [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, dict):
+            total += sum(len(str(key)) for key in item)
+            pending.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            pending.extend(item)
+    return total
 
 
 @functools.cache

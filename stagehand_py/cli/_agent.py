@@ -15,7 +15,7 @@ from typing import Any
 from .._variables import Variables
 from ..agent import ConsoleApprover
 from ._commands import add_codegen_option, usage_out
-from ._output import emit_json, fail, json_mode
+from ._output import emit_json, json_mode, run_failed
 from ._progress import progress
 from ._session import browser_options, build_stagehand, open_page, usage_line
 from ._variables import add_variable_options, credential_variables
@@ -72,14 +72,15 @@ def agent_command(args: argparse.Namespace) -> int:
             code = Variables(variables).redact(
                 result.to_playwright_code(args.codegen, url=args.url)
             )
+        payload: dict[str, Any] = {}
         if json_mode(args):
-            payload: dict[str, Any] = {"result": result.model_dump(mode="json")}
+            payload["result"] = result.model_dump(mode="json")
             if saved is not None:
                 payload["saved"] = str(saved)
             if code is not None:
                 payload["playwright_code"] = code
             if result.success:
-                emit_json(args, payload)
+                emit_json(args, payload)  # else it goes out with the error, below
         else:
             print(result.summary())
             if result.data is not None:
@@ -92,5 +93,5 @@ def agent_command(args: argparse.Namespace) -> int:
         usage_out(args, usage_line(stagehand.history))
     if not result.success:
         first = result.final_text.strip().splitlines()[0] if result.final_text.strip() else ""
-        return fail(args, None, message=f"the agent ended with reason {result.reason}: {first}")
+        return run_failed(args, "agent", result.reason, first, payload)
     return 0

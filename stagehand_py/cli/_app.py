@@ -252,7 +252,7 @@ def _run(argv: Sequence[str] | None) -> int:
     except PlaywrightError as exc:
         return fail(args, exc, prefix="browser: ")
     except KeyboardInterrupt:
-        return fail(args, None, message="interrupted", code=130)
+        return fail(args, None, message="interrupted", code=130, kind="Interrupted")
 
 
 def _silence_stdout() -> None:

@@ -53,14 +53,17 @@ def fail(
     prefix: str = "",
     message: str | None = None,
     code: int = 1,
+    kind: str = "",
 ) -> int:
-    """One line on stderr saying why; with ``--json`` also the error object on stdout."""
+    """One line on stderr saying why; with ``--json`` also the error object on stdout. Its
+    ``type`` is the exception's name, or ``kind`` for a failure that is not an exception
+    (``Interrupted`` for Ctrl-C)."""
     text = message if message is not None else str(error)
     first = text.strip().splitlines()[0] if text.strip() else "unknown failure"
     print(f"error: {prefix}{first}", file=sys.stderr)
     if json_mode(args):
         described: dict[str, Any] = {
-            "type": type(error).__name__ if error is not None else "Interrupted",
+            "type": type(error).__name__ if error is not None else kind or "Failed",
             "message": prefix + text.strip(),
         }
         payload: dict[str, Any] = {"error": described}
@@ -71,3 +74,19 @@ def fail(
             described.update(key=error.key, reason=error.reason, instruction=error.instruction)
         emit_json(args, payload, ok=False)
     return code
+
+
+def run_failed(
+    args: argparse.Namespace, kind: str, reason: str, message: str, payload: dict[str, Any]
+) -> int:
+    """A run (an agent's, a workflow's) that ended without doing its task: not an exception.
+    One line on stderr; with ``--json`` the one object on stdout holds the error (``type``
+    ``AgentFailed`` or ``WorkflowFailed``, the run's ``reason``) next to ``payload``, the run's
+    result with every step."""
+    why = f"the {kind} ended with reason {reason}: {message}"
+    first = why.strip().splitlines()[0]
+    print(f"error: {first}", file=sys.stderr)
+    if json_mode(args):
+        error = {"type": f"{kind.capitalize()}Failed", "reason": reason, "message": why}
+        emit_json(args, {"error": error, **payload}, ok=False)
+    return 1

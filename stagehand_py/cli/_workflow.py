@@ -17,7 +17,7 @@ from .._errors import ConfigurationError
 from .._variables import Variables
 from ..workflow._history import HISTORY_DIR_ENV, SiteHistory, WorkflowHistory
 from ._commands import usage_out
-from ._output import add_json_option, emit_json, fail, json_mode, note
+from ._output import add_json_option, emit_json, json_mode, run_failed
 from ._progress import progress
 from ._session import browser_options, build_stagehand, open_page, usage_line
 from ._variables import add_variable_options, credential_variables
@@ -96,8 +96,11 @@ def workflow_command(args: argparse.Namespace) -> int:
                 sitemap=False if args.no_sitemap else None,
                 **limits,
             )
+        payload: dict[str, Any] = {}
         if json_mode(args):
-            _emit_workflow(args, result.model_dump(mode="json"), result.success, result.message)
+            payload["result"] = result.model_dump(mode="json")
+            if result.success:
+                emit_json(args, payload)  # else it goes out with the error, below
         else:
             print(result.summary())
             print("checklist:")
@@ -106,23 +109,8 @@ def workflow_command(args: argparse.Namespace) -> int:
                 print(f"replayed from history: items {', '.join(map(str, result.replayed))}")
         usage_out(args, usage_line(stagehand.history))
     if not result.success:
-        why = f"the workflow ended with reason {result.reason}: {result.message}"
-        if json_mode(args):  # the JSON object, with the result, is already on stdout
-            note(f"error: {why}")
-            return 1
-        return fail(args, None, message=why)
+        return run_failed(args, "workflow", result.reason, result.message, payload)
     return 0
-
-
-def _emit_workflow(
-    args: argparse.Namespace, result: dict[str, Any], success: bool, message: str
-) -> None:
-    """The workflow's one JSON object: its result, and on failure the error too."""
-    if success:
-        emit_json(args, {"result": result})
-        return
-    error = {"type": "WorkflowFailed", "reason": result["reason"], "message": message}
-    emit_json(args, {"error": error, "result": result}, ok=False)
 
 
 def _history(args: argparse.Namespace) -> WorkflowHistory:

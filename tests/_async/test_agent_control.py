@@ -52,24 +52,31 @@ async def test_every_approval_decision_and_nothing_runs_before_it(
     llm = AsyncFunctionLLM(structured=plan)
     page = await shop(async_page, pages_url, llm)
     decisions = [Retry("search for lamps, not vases"), Approve(), Skip("not now"), Cancel("enough")]
-    seen: list[tuple[int, list[str], str, str]] = []
+    seen: list[tuple[int, list[str], int, str]] = []
+    # The approver runs in a worker thread (where Playwright's sync API cannot be used): what
+    # ran before it decides is read from the run's log of actions.
+    ran = _Watch("agent step", lambda: None)
 
-    async def approve(step: int, output: AgentOutput, state: AgentState) -> Any:
-        # What the page looks like while the approver decides: untouched by this step.
-        typed = await page.locator("#q").input_value()
-        seen.append((step, [a.action for a in output.actions], typed, state.url))
+    def approve(step: int, output: AgentOutput, state: AgentState) -> Any:
+        actions_run = sum(f"agent step {step} action" in line for line in ran.lines)
+        seen.append((step, [a.action for a in output.actions], actions_run, state.url))
         return decisions.pop(0)
 
-    result = await page.agent("Search for lamps.", approval=approve)
+    logger = logging.getLogger("stagehand_py")
+    logger.addHandler(ran)
+    try:
+        result = await page.agent("Search for lamps.", approval=approve)
+    finally:
+        logger.removeHandler(ran)
 
     assert result.reason == "cancelled" and not result.success
     assert result.final_text == "Cancelled: the approver cancelled the run (enough)."
     index = pages_url + "agent/index.html"
     assert seen == [
-        (1, ["fill", "click"], "", index),  # the whole batch, shown before any of it ran
-        (1, ["fill", "click"], "", index),
-        (2, ["click"], "lamp", index),
-        (3, ["click"], "lamp", index),  # skip left the page where it was
+        (1, ["fill", "click"], 0, index),  # the whole batch, shown before any of it ran
+        (1, ["fill", "click"], 0, index),
+        (2, ["click"], 0, index),
+        (3, ["click"], 0, index),  # skip left the page where it was
     ]
     assert "search for lamps, not vases" in llm.requests[1].messages[-1].content
     assert llm.requests[1].messages[-2].role == "assistant"  # the rejected proposal

@@ -1,11 +1,13 @@
 """The agent's hands: one proposed action, run through the package's one executor.
 
-Element actions go through the browser room's executor (``perform``: the allow-list, the
-stored selectors, label clicks, new-tab following, settling); scrolling through its
-``scroll``; reading through :func:`extract`. The agent adds
-only what is not about an element: navigation, tabs and waiting. Variable values are
-substituted here, right before the executor runs, and never stored. A failure becomes an
-``error`` outcome for the model to read next step, never an exception.
+An element action's element is found through act()'s checked locate (:func:`locate_checked`:
+the element the model saw, by fingerprint, and in the accessibility-tree view the very node
+the tree showed; a page that swapped it meanwhile gets no action), then run by the browser
+room's executor (``perform``: the allow-list, label clicks, new-tab following, settling);
+scrolling goes through its ``scroll``; reading through :func:`extract`. The agent adds only
+what is not about an element: navigation, tabs and waiting. Variable values are substituted
+here, right before the executor runs, and never stored. A failure becomes an ``error``
+outcome for the model to read next step, never an exception.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
 from ..._error_line import first_line
@@ -45,13 +48,14 @@ from ...agent._actions import (
 )
 from ...agent._clock import RunClock, StepFailed, StepTimedOut
 from ...agent._history import ActionOutcome, redacted
-from ...agent._navigation import domain_allowed, navigation_problem
+from ...agent._navigation import navigation_problem
 from ...agent._settings import AgentSettings
+from ..act.checked import ActionNotRun, locate_checked
 from ..browser.executor import perform, scroll
-from ..browser.locate import locate_selectors
-from ..browser.secret_guard import secret_refusal
+from ..browser.secret_guard import locator_refusal
 from ..extract.read import ExtractOutcome, extract
 from ..llm.base import AsyncLLM
+from .domains import AllowedDomains, AllowedPlace, return_to
 from .observe import AsyncDownloadTracker, Observation, open_pages, same_page
 
 _WAIT_SLICE_S = 0.1
@@ -71,6 +75,9 @@ class AsyncActionContext:
     usage: Usage = field(default_factory=Usage)
     settled: bool = True  # False when the page may still be moving after the last action
     downloads: AsyncDownloadTracker | None = None  # the run's, to wait for a link's download
+    # allowed_domains and the page of the step's look (where a page that left them goes back).
+    domains: AllowedDomains | None = None
+    place: AllowedPlace | None = None
 
 
 # How long a click on a download link waits for its download to start (server answer time).
@@ -101,6 +108,9 @@ async def run_action(ctx: AsyncActionContext, action: AgentAction) -> ActionOutc
     )
     before_page, before_url = ctx.page, ctx.page.url
     ctx.clock.check()
+    if await _moved_outside(ctx, outcome):
+        outcome.url = redact(ctx.page.url)
+        return outcome
     try:
         await _dispatch(ctx, action, outcome)
     except (PageError, PlaywrightError) as exc:
@@ -111,7 +121,9 @@ async def run_action(ctx: AsyncActionContext, action: AgentAction) -> ActionOutc
         raise
     except StepFailed as exc:  # the model of an extract did not answer in time
         outcome.status, outcome.error = "error", redact(exc.message)
-    if outcome.ok and ctx.settings.allowed_domains is not None:
+    except ActionNotRun as exc:  # the page replaced or changed the element the model chose
+        outcome.status, outcome.error = "error", redact(exc.message)
+    if outcome.ok:
         await _keep_to_allowed_domains(ctx, before_page, before_url, outcome)
     outcome.url = redact(ctx.page.url)
     return outcome
@@ -141,14 +153,15 @@ async def _element_action(
 ) -> None:
     element = ctx.observation.snapshot.element(index)
     method, args = call
+    located = await _located(ctx, element)
     # A variable goes only into a plausible field on the origin the run started on (#13).
-    refused = await secret_refusal(
-        ctx.page, element, method, args, ctx.variables, timeout_ms=ctx.clock.cap_ms(2000)
+    refused = await locator_refusal(
+        located[0], method, args, ctx.variables, timeout_ms=ctx.clock.cap_ms(2000)
     )
     if refused is not None:
         outcome.status, outcome.error = "error", refused
         return
-    downloads_seen = await _download_link_clicked(ctx, element, method)
+    downloads_seen = await _download_link_clicked(ctx, located[0], element, method)
     performed = await perform(
         ctx.page,
         method=method,
@@ -158,6 +171,7 @@ async def _element_action(
         timeout_ms=ctx.clock.cap_ms(ctx.settings.action_timeout_ms),
         follow_new_tabs=True,
         settle_timeout_ms=ctx.clock.cap_ms(ctx.settings.settle_timeout_ms),
+        located=located,
         tag=element.tag,
     )
     if downloads_seen is not None and ctx.downloads is not None:
@@ -177,15 +191,26 @@ async def _element_action(
     ctx.settled = True
 
 
+async def _located(ctx: AsyncActionContext, element: Element) -> tuple[AsyncLocator, str]:
+    """The element the model saw, through act()'s checked locate (raises ActionNotRun when
+    the page replaced or changed it since the look)."""
+    return await locate_checked(
+        ctx.page,
+        element,
+        ctx.observation.version,
+        timeout_ms=lambda: ctx.clock.cap_ms(ctx.settings.action_timeout_ms),
+        check_time=ctx.clock.check,
+    )
+
+
 async def _download_link_clicked(
-    ctx: AsyncActionContext, element: Element, method: str
+    ctx: AsyncActionContext, locator: AsyncLocator, element: Element, method: str
 ) -> int | None:
     """For a click on an ``<a download>`` link: the downloads seen before it (the click
     returns before the download starts); None for any other action."""
     if method != "click" or element.tag != "a" or ctx.downloads is None:
         return None
     try:
-        locator, _ = await locate_selectors(ctx.page, element.frame, element.selectors)
         marked = await locator.get_attribute("download", timeout=ctx.clock.cap_ms(2000))
     except (PageError, PlaywrightError):
         return None  # perform() reports a missing element itself
@@ -197,7 +222,7 @@ async def _scroll(ctx: AsyncActionContext, action: ScrollAction, outcome: Action
         locator = ctx.page.locator(":root")
     else:
         element = ctx.observation.snapshot.element(action.index)
-        locator, selector = await locate_selectors(ctx.page, element.frame, element.selectors)
+        locator, selector = await _located(ctx, element)
         outcome.selector = ctx.variables.redact(selector)
         outcome.frame = [ctx.variables.redact(s) for s in element.frame]
     where = await scroll(
@@ -298,26 +323,34 @@ async def _extract(ctx: AsyncActionContext, action: ExtractAction, outcome: Acti
     outcome.note = f"{size} characters extracted"
 
 
+async def _moved_outside(ctx: AsyncActionContext, outcome: ActionOutcome) -> bool:
+    """The page left ``allowed_domains`` since the look (a redirect that landed while the
+    model thought): the action does not run there; the page goes back."""
+    domains, place = ctx.domains, ctx.place
+    if domains is None or place is None or not domains.limited:
+        return False
+    host = domains.outside(ctx.page.url)
+    if host is None:
+        return False
+    ctx.page, undone = await return_to(ctx.page, place, ctx.clock)
+    ctx.settled = False
+    outcome.status = "error"
+    outcome.error = ctx.variables.redact(
+        f"the page moved to {host}, outside allowed_domains, before this action could run; {undone}"
+    )
+    return True
+
+
 async def _keep_to_allowed_domains(
     ctx: AsyncActionContext, before_page: AsyncPage, before_url: str, outcome: ActionOutcome
 ) -> None:
     """A click may lead anywhere the page links to: outside ``allowed_domains`` is undone."""
     url = ctx.page.url
-    if url == before_url or domain_allowed(url, ctx.settings.allowed_domains):
+    if ctx.domains is None or url == before_url or ctx.domains.allows(url):
         return
-    host = ctx.variables.redact(url)
-    if same_page(ctx.page, before_page):
-        response = await ctx.page.go_back(
-            wait_until="domcontentloaded", timeout=ctx.clock.cap_ms(30_000)
-        )
-        if response is None and ctx.page.url == url:
-            await ctx.page.goto(before_url, timeout=ctx.clock.cap_ms(30_000))
-        undone = "went back"
-    else:
-        await ctx.page.close()
-        ctx.page = before_page
-        await before_page.bring_to_front()
-        undone = "closed the tab it opened"
+    ctx.page, undone = await return_to(ctx.page, AllowedPlace(before_page, before_url), ctx.clock)
     outcome.status = "error"
-    outcome.error = f"it led to {host}, which is outside allowed_domains; {undone}"
+    outcome.error = (
+        f"it led to {ctx.variables.redact(url)}, which is outside allowed_domains; {undone}"
+    )
     ctx.settled = False

@@ -47,6 +47,20 @@ def not_run(
     )
 
 
+def cut_off(
+    action: AgentAction, error: BaseException, state: AgentState, redact: Callable[[str], str]
+) -> ActionOutcome:
+    """The record of an action that was running when the step or the run was stopped: it
+    started (a click may have begun a download), so it is an error, not an action not run."""
+    outcome = not_run(action, "", state, redact)
+    outcome.status = "error"
+    if isinstance(error, StepFailed):
+        outcome.error = redact(error.message)
+    else:
+        outcome.error = "the run was stopped (its timeout_s ran out) while this action ran"
+    return outcome
+
+
 async def run_actions(
     context: AsyncActionContext, actions: Sequence[AgentAction], record: StepRecord
 ) -> None:
@@ -95,6 +109,10 @@ class _AgentHands:
         page_before.on("framenavigated", on_navigated)
         try:
             outcome = await run_action(self.context, action)
+        except BaseException as error:  # stopped while it ran: recorded as started
+            state = self.context.observation.state
+            self.record.results.append(cut_off(action, error, state, self.redact))
+            raise
         finally:
             page_before.remove_listener("framenavigated", on_navigated)
         self.record.results.append(outcome)

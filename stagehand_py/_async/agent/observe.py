@@ -30,7 +30,7 @@ from ...agent._settings import AgentSettings
 from ...agent._state import AgentState, TabInfo
 from ..browser.inspect import take_snapshot
 from ..browser.locate import frame_scope
-from ..browser.settle import settle
+from ..browser.settle import PageVersion, page_version, settle
 
 logger = logging.getLogger("stagehand_py")
 _SCREENSHOT_TIMEOUT_MS = 10_000
@@ -45,6 +45,9 @@ class Observation:
     snapshot: Snapshot
     page: AsyncPage
     mode: SnapshotMode = "dom"  # the view the snapshot was taken in (Settings.snapshot)
+    # The page's version read right before the snapshot (None: unknown); while the page still
+    # has it, an accessibility-tree element is found through the snapshot's aria-ref.
+    version: PageVersion | None = None
 
 
 def same_page(a: object, b: object) -> bool:
@@ -92,6 +95,7 @@ async def observe(
     page = live_page(page)
     if settle_first:
         await settle(page, timeout_ms=clock.cap_ms(settings.settle_timeout_ms))
+    version = await page_version(page)
     snapshot = await take_snapshot(page, mode=mode)
     view: list[float] = await page.evaluate(load_agent_js("view.js"), snapshot.scroll_container)
     window_y, inner_h, inner_w, scroll_top, scroll_h, client_h = view
@@ -126,7 +130,7 @@ async def observe(
         time_left_s=max(0.0, clock.run_left()),
         screenshot=screenshot,
     )
-    return Observation(state=state, snapshot=snapshot, page=page, mode=mode)
+    return Observation(state=state, snapshot=snapshot, page=page, mode=mode, version=version)
 
 
 async def _secret_locators(

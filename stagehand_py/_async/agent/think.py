@@ -11,7 +11,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from ..._error_line import first_line
-from ..._errors import LLMError
+from ..._errors import ConfigurationError, LLMError
+from ..._usage import Usage
 from ..._variables import Variables
 from ...agent._actions import AgentOutput
 from ...agent._approval import check_decision
@@ -24,7 +25,7 @@ from ...agent._settings import AgentSettings
 from ...agent._state import AgentState, ApprovalDecision, Approve, Cancel, Retry, Skip
 from ...llm._messages import RequestOptions
 from ...llm._request_context import RequestContext, request_context
-from .._deadline import DeadlineExceeded, call_with_deadline
+from .._deadline import DeadlineExceeded, call_with_deadline, run_blocking
 from ..llm.accounting import ask_recorded
 from ..llm.base import AsyncLLM, AsyncModelWrapper, ModelRequest
 from ..llm.source import ModelSource, model_of
@@ -63,6 +64,7 @@ class AsyncBoundedLLM(AsyncModelWrapper):
         # The budget and temperature of the agent's own requests (the Stagehand's settings).
         self._base = base or RequestOptions(kind="agent")
         self.model = source.model if isinstance(source, AsyncLLM) else ""
+        self._given_up = Usage()
 
     def _inner(self) -> AsyncLLM:
         if not isinstance(self._source, AsyncLLM):
@@ -84,18 +86,28 @@ class AsyncBoundedLLM(AsyncModelWrapper):
         )
 
     async def _forward(self, request: ModelRequest[R]) -> R:
-        """``request`` sent to the model within the time left, which it is told."""
+        """``request`` sent to the model within the time left, which it is told. A request
+        given up at that time was sent: it is kept (:meth:`take_given_up`) for the step's
+        record, since the signal that ends the step or the run carries no usage."""
         inner = self._inner()
         limit, bounded = self._limit(request.options)
+        asked = time.monotonic()
         try:
             return await call_with_deadline(
                 lambda: request.with_options(bounded).send(inner), limit
             )
         except DeadlineExceeded:
+            waited = time.monotonic() - asked
+            self._given_up = self._given_up + Usage(requests=1, wall_time_s=waited)
             self._clock.check()  # the run's or the step's deadline, when that is what passed
             raise StepFailed(
                 f"the model did not answer within llm_timeout_s={self._llm_timeout_s:g} s"
             ) from None
+
+    def take_given_up(self) -> Usage:
+        """The requests given up at their time limit since the last call (then forgotten)."""
+        given_up, self._given_up = self._given_up, Usage()
+        return given_up
 
 
 async def think(
@@ -154,14 +166,36 @@ async def _settled(value: object) -> ApprovalDecision:
 async def ask_approval(
     approval: ApprovalCallback, output: AgentOutput, state: AgentState, clock: RunClock
 ) -> ApprovalDecision:
-    """The approver's decision on every action of the step, before any of them runs. An
-    async approver is cut off when the run's time is up."""
+    """The approver's decision on every action of the step, before any of them runs.
+
+    The approver is called in a worker thread waited on with the run's time left, and an
+    ``async def`` approver's coroutine is then awaited on the run's own loop with what is left
+    of it: whether it blocks (a console prompt nobody answers) or is slow, the run still ends
+    at ``timeout_s``."""
     state.time_left_s = max(0.0, clock.run_left())
-    raw = approval(state.step, output, state)
     try:
+        raw = await run_blocking(
+            functools.partial(_call_approver, approval, output, state), clock.run_left()
+        )
         return await call_with_deadline(lambda: _settled(raw), clock.run_left())
     except DeadlineExceeded:
         raise RunTimedOut from None
+
+
+def _call_approver(
+    approval: ApprovalCallback, output: AgentOutput, state: AgentState
+) -> ApprovalDecision | Awaitable[ApprovalDecision]:
+    try:
+        return approval(state.step, output, state)
+    except Exception as exc:
+        if type(exc).__module__ == "greenlet":  # Playwright's sync API, from this thread
+            raise ConfigurationError(
+                "The approval callback called Playwright's sync API. It runs in a worker "
+                "thread (so that timeout_s can end a run whose approver blocks), where that "
+                "API cannot be used: decide from the state it is given (its url, title, "
+                "elements and, with use_vision=True, screenshot)."
+            ) from None
+        raise
 
 
 async def decide(

@@ -65,33 +65,56 @@ async def check_element(page: AsyncPage, element: Element) -> list[RungCheck]:
 
 async def same_node(locator: AsyncLocator, element: Element, *, timeout_ms: float) -> bool:
     """True when ``locator`` (found through a lower rung after the page changed) is still the
-    node the tree showed: the same role and accessible name, read through Playwright's own
-    snapshot of that element. A re-rendered "Pay 24.00" button that now says "Pay 26.50" is
-    not; the model must see the new one before anything is done to it."""
-    if element.role in _UNCOMPARABLE_ROLES:
-        return True
+    very node the tree showed, read through Playwright's own snapshot of that element.
+
+    Playwright keeps a node's ``ref`` across snapshots for as long as its role and accessible
+    name stay what they were; a node that only took the name over (a label moved to another
+    button, a re-rendered copy) gets a ref of its own. So the same ref proves the same node
+    with the same role and name: a "Go" label moved onto the "Delete account" button, or a
+    "Pay 24.00" button that now says "Pay 26.50", is not it, and the model must see the page
+    as it is before anything is done there. An element the tree gave no ref is compared by
+    role and accessible name; one inside a closed shadow root, where Playwright's tree does
+    not reach, by the role and name the aria view gave it, computed again the same way."""
     if element.selectors and is_closed_shadow(element.selectors[0]):
         return await _same_closed_node(locator, element)
     try:
-        nodes = parse_aria_snapshot(await locator.aria_snapshot(timeout=timeout_ms))
+        nodes = parse_aria_snapshot(await locator.aria_snapshot(mode="ai", timeout=timeout_ms))
     except (PlaywrightError, SerializationError):
         return False
     if not nodes:
+        # Playwright's per-element snapshot may leave such a node out: nothing to compare.
+        return element.role in _UNCOMPARABLE_ROLES
+    node = nodes[0]
+    if element.ref:
+        return node.ref == element.ref and _same_role_and_name(node.role, node.name, element)
+    if element.role in _UNCOMPARABLE_ROLES:
+        return True
+    return _same_role_and_name(node.role, node.name, element)
+
+
+def _same_role_and_name(role: str, name: str, element: Element) -> bool:
+    return role == element.role and " ".join(name.split()) == " ".join(element.name.split())
+
+
+async def still_attached(page: AsyncPage, element: Element) -> bool:
+    """True when the node the tree showed is still in the page (whatever it reads now), as far
+    as the latest snapshot's ``aria-ref`` map can tell; False when it is gone (or the map no
+    longer knows it). Ask before any other snapshot of the frame replaces that map."""
+    if not element.ref:
         return False
-    return _same_name(nodes[0].role, nodes[0].name, element)
+    scope = await frame_scope(page, element.frame)
+    try:
+        return await scope.locator(f"aria-ref={element.ref}").count() == 1
+    except PlaywrightError:  # a frame that is gone
+        return False
 
 
 async def _same_closed_node(locator: AsyncLocator, element: Element) -> bool:
-    """:func:`same_node` inside a closed shadow root, where Playwright's tree does not reach:
-    the role and name the aria view gave the element, computed again the same way."""
+    """:func:`same_node` inside a closed shadow root (see there)."""
     try:
         seen = await locator.evaluate(load_js("closed_node"))
     except PlaywrightError:
         return False
     if not isinstance(seen, dict):
         return False
-    return _same_name(str(seen.get("role")), str(seen.get("name")), element)
-
-
-def _same_name(role: str, name: str, element: Element) -> bool:
-    return role == element.role and " ".join(name.split()) == " ".join(element.name.split())
+    return _same_role_and_name(str(seen.get("role")), str(seen.get("name")), element)

@@ -4,6 +4,7 @@ and the :class:`~stagehand_py.agent.AgentResult` built from the run's record."""
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from dataclasses import dataclass
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
     from .run import AgentRun
 
 logger = logging.getLogger("stagehand_py")
+# What the run keeps of the data extract actions read: the last items, each cut to a length.
+_MEMORY_ITEMS = 10
+_MEMORY_CHARS = 1000
 
 
 @dataclass
@@ -41,10 +45,33 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def keep_extracted(record: StepRecord, memory: list[str]) -> None:
+    """Add what the step's extract actions read to the run's ``memory`` (its last items)."""
+    for outcome in record.results:
+        if outcome.extracted is not None:
+            text = outcome.extracted
+            if not isinstance(text, str):
+                text = json.dumps(text, ensure_ascii=False, default=str)
+            if len(text) > _MEMORY_CHARS:
+                text = text[: _MEMORY_CHARS - 1] + "…"
+            what = outcome.params.get("instruction", outcome.action)
+            memory.append(f"step {record.number}, {outcome.action} {what!r}: {text}")
+    del memory[:-_MEMORY_ITEMS]
+
+
+def record_cut_off(steps: list[StepRecord], record: StepRecord) -> None:
+    """The step the run's deadline stopped is in ``steps``, saying so (it may have been cut
+    off before its own bookkeeping)."""
+    if not any(step is record for step in steps):
+        steps.append(record)
+    record.error = record.error or "the run's timeout_s ran out during this step"
+
+
 def forced_summary(run: AgentRun, reason: AgentReason) -> Ending:
     """The forced last request after max_steps / max_failures: a summary, no actions."""
     run.clock.start_step()
     record = StepRecord(number=len(run.steps) + 1, started_at=utc_now(), summary=True)
+    run._in_flight = record
     text, data = "", None
     try:
         run._observe(record)
@@ -76,6 +103,7 @@ def forced_summary(run: AgentRun, reason: AgentReason) -> Ending:
         record.error = run._redact(first_line(exc))
     finally:
         run._finish(record)
+    run._in_flight = None
     why = {
         "max_steps": f"max_steps={run.settings.max_steps} reached",
         "max_failures": f"{run.settings.max_failures} failed steps in a row",

@@ -14,7 +14,6 @@ or when cancelled. Nothing here raises for a task that was not reached: the reas
 from __future__ import annotations
 
 import time
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -27,7 +26,7 @@ from ..._emergency import EmergencySettings, Escalation, changes_anything
 from ..._error_line import first_line
 from ..._errors import BudgetExceededError, ConfigurationError, StagehandError
 from ..._trace_names import step_group_name
-from ..._usage import estimate_tokens
+from ..._usage import Usage, estimate_tokens
 from ..._variables import Variables
 from ...agent._actions import META_FIELDS, AgentOutput, DoneAction, output_model
 from ...agent._clock import (
@@ -54,15 +53,19 @@ from ..emergency import Emergency
 from ..llm.source import ModelSource
 from .actions import ActionContext
 from .batch import run_actions
-from .ending import Ending, agent_result, forced_summary, utc_now
+from .domains import AllowedDomains, AllowedPlace, return_to
+from .ending import (
+    Ending,
+    agent_result,
+    forced_summary,
+    keep_extracted,
+    record_cut_off,
+    utc_now,
+)
 from .observe import DownloadTracker, Observation, observe
 from .think import ApprovalCallback, BoundedLLM, decide
 
 logger = logging.getLogger("stagehand_py")
-# How long after timeout_s the hard deadline ends a run stuck in a page-side call.
-_BACKSTOP_S = 0.25
-_MEMORY_ITEMS = 10
-_MEMORY_CHARS = 1000
 
 
 class AgentRun:
@@ -123,6 +126,8 @@ class AgentRun:
             system_template=self.SYSTEM_TEMPLATE,
         )
         self.steps: list[StepRecord] = []
+        self._domains = AllowedDomains(settings.allowed_domains, page.url)
+        self._place = AllowedPlace(page, page.url)  # the last page allowed_domains allowed
         self._downloads = DownloadTracker(settings.downloads_dir)
         self._new_downloads: list[str] = []
         self._memory: list[str] = []
@@ -130,6 +135,7 @@ class AgentRun:
         self._steps_run = 0
         self._settled = False
         self._started_at = utc_now()
+        self._in_flight: StepRecord | None = None  # the step under way (or the summary's)
 
     @property
     def snapshot_mode(self) -> SnapshotMode:
@@ -146,22 +152,31 @@ class AgentRun:
         """Run to an ending; never raises for an unreached task (see ``result.reason``)."""
         self._downloads.attach(self.page)
         try:
-            # A hard deadline over page-side calls that cannot time out (a page that holds
-            # its main thread): the run ends at timeout_s whatever it waits for (issue #13).
-            # It comes a moment after the run's own clock, which ends everything else.
-            ending = run_with_deadline(
-                self._loop, self.clock.run_left() + _BACKSTOP_S, lambda: self.page
-            )
+            # The run's own deadline, held over page-side calls that cannot time out (a page
+            # that holds its main thread, a driver busy with a huge action): the run ends at
+            # timeout_s whatever it waits for, then the page is probed and stopped if busy.
+            ending = run_with_deadline(self._loop, self.clock.run_left(), lambda: self.page)
         except DeadlineExceeded as late:
+            self._cut_off(late)
+            note = f"{late.note} " if late.note else ""
             ending = Ending(
                 "timeout",
                 False,
                 f"Ran out of time: timeout_s={self.settings.timeout_s:g} s passed after "
-                f"{self._steps_run} step(s). {late.note} Raise timeout_s, or split the task.",
+                f"{self._steps_run} step(s). {note}Raise timeout_s, or split the task.",
             )
         finally:
             self._downloads.detach()
         return self._result(ending)
+
+    def _cut_off(self, late: DeadlineExceeded) -> None:
+        """The deadline stopped the run inside a step: that step is recorded all the same,
+        with what ended it and the model request it was waiting for (that one was sent)."""
+        record = self._in_flight
+        if record is not None:
+            record_cut_off(self.steps, record)
+            if late.waiting_for_model:
+                self._add_usage(record, Usage(requests=1))
 
     def _loop(self) -> Ending:
         try:
@@ -212,7 +227,7 @@ class AgentRun:
     def _step(self) -> Ending | None:
         self._steps_run += 1
         self.clock.start_step()
-        record = StepRecord(number=len(self.steps) + 1, started_at=utc_now())
+        record = self._in_flight = StepRecord(number=len(self.steps) + 1, started_at=utc_now())
         ending: Ending | None = None
         try:
             observation = self._observe(record)
@@ -234,6 +249,7 @@ class AgentRun:
             raise
         finally:
             self._finish(record)
+        self._in_flight = None
         return ending
 
     def _observe(self, record: StepRecord) -> Observation:
@@ -276,13 +292,26 @@ class AgentRun:
         self.page = observation.page
         state = observation.state
         record.url, record.title, record.tabs = state.url, state.title, state.tabs
+        record.timings.observe_s = time.perf_counter() - started
+        self._keep_to_allowed_domains(observation.snapshot.url)
         record.screenshot = state.screenshot
         images = [ImagePart(data=state.screenshot)] if state.screenshot else []
         previous = self.steps[-1] if self.steps else None
         text = state_message(state, previous, self._memory)
         self.messages.set_state(record.number, text, images)
-        record.timings.observe_s = time.perf_counter() - started
         return observation
+
+    def _keep_to_allowed_domains(self, url: str) -> None:
+        """The page a look shows must be within ``allowed_domains`` (a meta refresh or a
+        script may have moved it since the last step): else it goes back, and the step fails
+        before the model sees that page."""
+        host = self._domains.outside(url)
+        if host is None:
+            self._place = AllowedPlace(self.page, url)
+            return
+        self.page, undone = return_to(self.page, self._place, self.clock)
+        self._settled = False
+        raise StepFailed(f"the page moved to {host}, outside allowed_domains; {undone}")
 
     def _finished(self, done: DoneAction, record: StepRecord) -> Ending | None:
         """The model answered ``done``: the run ends (a workflow item checks it first)."""
@@ -313,6 +342,8 @@ class AgentRun:
             llm=self._llm,
             checkpoint=self._checkpoint,
             downloads=self._downloads,
+            domains=self._domains,
+            place=self._place,
         )
         try:
             run_actions(context, output.actions, record)
@@ -324,35 +355,42 @@ class AgentRun:
 
     # ----------------------------------------------------------------- bookkeeping
     def _finish(self, record: StepRecord) -> None:
-        """Post-process and finalize: downloads, memory, failure count, history, the record."""
+        """Post-process and finalize: downloads, memory, failure count, history, the record.
+        The step is recorded first: whatever happens next (the deadline cuts a download's
+        saving short), it is in the run's steps."""
         started = time.perf_counter()
-        saved = self._downloads.save_pending()
-        record.downloads = [self._redact(path) for path in saved]
-        self._new_downloads.extend(record.downloads)
-        for outcome in record.results:
-            if outcome.extracted is not None:
-                text = outcome.extracted
-                if not isinstance(text, str):
-                    text = json.dumps(text, ensure_ascii=False, default=str)
-                if len(text) > _MEMORY_CHARS:
-                    text = text[: _MEMORY_CHARS - 1] + "…"
-                what = outcome.params.get("instruction", outcome.action)
-                self._memory.append(f"step {record.number}, {outcome.action} {what!r}: {text}")
-        del self._memory[:-_MEMORY_ITEMS]
+        self.steps.append(record)
+        try:
+            if self.clock.run_left() > 0:  # past the deadline, nothing more is waited for
+                saved = self._downloads.save_pending()
+                record.downloads = [self._redact(path) for path in saved]
+                self._new_downloads.extend(record.downloads)
+        finally:
+            self._close(record, started)
+
+    def _close(self, record: StepRecord, started: float) -> None:
+        """The step's bookkeeping, on the run's side only (nothing here waits)."""
+        keep_extracted(record, self._memory)
         if record.failed:
             self._failures += 1
         elif not record.skipped:
             self._failures = 0
         self.emergency.step_ended(record)
-        record.model_requests = record.usage.requests
-        if self.prices is not None:
-            record.cost = self.prices.cost(self._llm.model, record.usage)
+        given_up = self.emergency.primary.take_given_up()
+        if self.emergency.fallback is not None:
+            given_up = given_up + self.emergency.fallback.take_given_up()
+        self._add_usage(record, given_up)
         self.messages.add_history(record.number, history_item(record))
-        self.steps.append(record)
         record.ended_at = utc_now()
         record.timings.post_s = time.perf_counter() - started
         if record.error:
             logger.info("stagehand_py: agent step %d failed: %s", record.number, record.error)
+
+    def _add_usage(self, record: StepRecord, usage: Usage) -> None:
+        record.usage = record.usage + usage
+        record.model_requests = record.usage.requests
+        if self.prices is not None:
+            record.cost = self.prices.cost(self._llm.model, record.usage)
 
     def _summary(self, reason: AgentReason) -> Ending:
         """The forced last request after max_steps / max_failures: a summary, no actions."""

@@ -111,13 +111,17 @@ def ask_counted(
 
 
 def ask_recorded(record: UsageRecord, request: Callable[[], AnswerT]) -> AnswerT:
-    """:func:`ask_counted` (no deadline of its own) for a record that keeps only the usage."""
+    """:func:`ask_counted` (no deadline of its own) for a record that keeps only the usage:
+    its ``requests`` count every request, as the tally's ``llm_calls`` does."""
     __tracebackhide__ = True
     spent = _Spent()
     try:
         return ask_counted(spent, request)
     finally:
-        record.usage = record.usage + spent.usage
+        usage = spent.usage
+        if usage.requests < spent.llm_calls:  # a failure that said nothing of what it sent
+            usage = usage.model_copy(update={"requests": spent.llm_calls})
+        record.usage = record.usage + usage
 
 
 def ask_structured(
