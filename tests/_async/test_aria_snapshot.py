@@ -36,6 +36,7 @@ def control(snap: Snapshot, role: str, name: str, nth: int = 0) -> Element:
 
 
 @pytest.mark.parametrize("name", ALL_PAGES)
+@pytest.mark.no_sync_twin(keep=["aria/shadow_frame.html", "cookie.html"])
 async def test_every_stored_rung_resolves_to_exactly_the_chosen_element(
     async_page: AsyncPage, pages_url: str, name: str
 ) -> None:
@@ -55,6 +56,7 @@ async def test_every_stored_rung_resolves_to_exactly_the_chosen_element(
                 assert await located.evaluate("e => e.localName") == element.tag
 
 
+@pytest.mark.no_sync_twin
 async def test_controls_told_apart_by_role_and_label_only(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -115,6 +117,7 @@ async def test_duplicated_labels_fall_to_the_first_unique_lower_rung(
         assert not any("internal:role" in s for s in control(snap, "button", "Edit", n).selectors)
 
 
+@pytest.mark.no_sync_twin
 async def test_canvas_is_listed_with_size_and_name_and_never_actionable(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -131,6 +134,7 @@ async def test_canvas_is_listed_with_size_and_name_and_never_actionable(
     assert control(snap, "button", "Continue").interactive
 
 
+@pytest.mark.no_sync_twin
 async def test_shadow_roots_and_frames_act_through_the_unchanged_executor(
     async_page: AsyncPage, pages_url: str
 ) -> None:
