@@ -82,30 +82,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line(
-        "markers",
-        "no_sync_twin(keep=[ids]): the generated sync twin of this async test is deselected "
-        "(but for the parameter ids in keep): other twins cover the sync code it drives "
-        "(chosen by scripts/pick_sync_twins.py)",
-    )
-
-
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect the sync twins marked ``no_sync_twin``, then run async tests before sync ones.
+    """Deselect the sync twins marked ``no_sync_twin``, then run async tests before sync ones,
+    and within each the ``slow`` ones first.
 
     The sync Playwright API keeps its own event loop marked as running in this thread for
     as long as pytest-playwright's session fixture lives, and asyncio refuses to start a
     second loop then. Async tests first (their browser stays open, idle, meanwhile) avoids it.
     Under pytest-xdist each worker is handed tests in this order (``--dist load`` sends them
-    from the front of the list), so no worker runs an async test after a sync one either.
+    from the front of the list), so no worker runs an async test after a sync one either; and
+    the long tests do not come last, where one would keep a worker busy after the others end.
     """
     if not config.getoption("all_sync_twins"):
         dropped = [item for item in items if _is_dropped_twin(item)]
         if dropped:
             config.hook.pytest_deselected(items=dropped)
             items[:] = [item for item in items if not _is_dropped_twin(item)]
-    items.sort(key=lambda item: item.get_closest_marker("asyncio") is None)
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("asyncio") is None,
+            item.get_closest_marker("slow") is None,
+        )
+    )
 
 
 def _is_dropped_twin(item: pytest.Item) -> bool:

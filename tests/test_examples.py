@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
