@@ -7,4 +7,7 @@ python scripts/unasync.py --check
 ruff check .
 ruff format --check .
 mypy
-python -m pytest -q -p no:cacheprovider "$@"
+# In parallel, one pytest-xdist worker per core (each with its own browsers and page servers).
+# --dist load hands every worker its tests in the order tests/conftest.py sorts them, so no
+# worker runs an async test after a sync one. STAGEHAND_PY_TEST_WORKERS=0 runs serially.
+python -m pytest -q -p no:cacheprovider -n "${STAGEHAND_PY_TEST_WORKERS:-auto}" --dist load "$@"
