@@ -1,8 +1,8 @@
 """The package's own time per action in act(), against the same steps written by hand.
 
-Run: ``python benchmarks/act_latency.py [--runs N]`` (default 15). Serves the project's signup
-form fixture from 127.0.0.1 and times, in one run and alternating so every variant sees the
-same machine load, from a freshly loaded page until the form's result is shown:
+Run: ``python benchmarks/act_latency.py [--runs N] [--quick]`` (default 15 runs). Serves the
+project's signup form fixture from 127.0.0.1 and times, in one run and alternating so every
+variant sees the same machine load, from a freshly loaded page until the result is shown:
 
 * ``act, batched``: ``page.act(...)`` with an instant plan-following fake model that batches
   the four steps (fill, fill a variable, select, submit) in one reply, then verify;
@@ -18,7 +18,6 @@ duration / 4), its ratio to the hand-written steps, and where the batched act's 
 
 from __future__ import annotations
 
-import argparse
 import collections
 import functools
 import statistics
@@ -34,9 +33,10 @@ from playwright.sync_api import Page, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import stagehand_py._sync.act.batch as batch_module  # noqa: E402
+import stagehand_py._sync.act.checked as checked_module  # noqa: E402
 import stagehand_py._sync.act.loop as act_module  # noqa: E402
 import stagehand_py._sync.browser.executor as executor_module  # noqa: E402
+from benchmarks._report import figure, parser  # noqa: E402
 from stagehand_py import Stagehand, launch_chromium  # noqa: E402
 from stagehand_py.testing import serve_directory  # noqa: E402
 from tests._sync.plan_llm import PlanLLM, Step  # noqa: E402
@@ -55,7 +55,7 @@ PHASES = [
     (act_module, "settle", "settle (first look)"),
     (act_module, "take_snapshot", "serialize"),
     (act_module, "page_version", "version reads"),
-    (batch_module, "locate_fingerprinted", "element check"),
+    (checked_module, "locate_fingerprinted", "element check"),
     (executor_module, "arm", "arm before action"),
     (executor_module, "_run", "Playwright action"),
     (executor_module, "settle", "settle after action"),
@@ -112,9 +112,8 @@ def phase_timer(spent: dict[str, float]) -> Iterator[None]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=15)
-    runs = parser.parse_args().runs
+    args = parser(__doc__, runs=15).parse_args()
+    runs = 1 if args.quick else args.runs
     variants = ["act, batched", "act, 1 per reply", "by hand"]
     times: dict[str, list[float]] = {name: [] for name in variants}
     shares: dict[str, list[float]] = collections.defaultdict(list)
@@ -151,7 +150,10 @@ def main() -> None:
     for _, _, label in PHASES:
         if shares[label]:
             print(f"  {label:<22}{100 * statistics.median(shares[label]):>5.0f}%")
-    print("\ntarget: at most 0.12 s per action (issue 12, item 10)")
+    print()
+    per_action = statistics.median(times["act, batched"]) / ACTIONS
+    figure("per action, act batched", f"{per_action:.3f} s", "<= 0.12 s")
+    figure("act batched x by hand", f"{statistics.median(times['act, batched']) / hand:.1f}x")
 
 
 if __name__ == "__main__":

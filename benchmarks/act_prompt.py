@@ -1,6 +1,6 @@
 """Prompt size and model calls per act() on each fixture page, before and after batching.
 
-Run: ``python benchmarks/act_prompt.py``. For every page: how many elements and chunks the
+Run: ``python benchmarks/act_prompt.py [--quick]``. For every page: how many elements and chunks the
 serializer produced, the characters of the first act prompt (system + user message), the
 characters of the whole page rendered, and the model calls, serializations and seconds one
 typical act took with a plan-following fake model (it skips parts without the element it
@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Page, sync_playwright
 
@@ -33,15 +34,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import stagehand_py._sync.act.loop as act_module  # noqa: E402
+from benchmarks._report import figure, parser  # noqa: E402
 from benchmarks.serialize import catalogue_page  # noqa: E402
 from stagehand_py import Stagehand, launch_chromium, take_snapshot  # noqa: E402
-from stagehand_py.dom import Snapshot  # noqa: E402
+from stagehand_py._snapshot import Snapshot  # noqa: E402
 from stagehand_py.prompts.act import build_act_messages  # noqa: E402
 from stagehand_py.testing import serve_directory  # noqa: E402
 from tests._sync.plan_llm import PlanLLM, Step  # noqa: E402
 
 BUTTON = r"^<button\b[^>]*>.*"
 CATALOGUE = "catalogue (5k)"
+CARDS = 250  # the catalogue's cards; the target is in the last one
+QUICK = ("form.html", "scroll_div.html", CATALOGUE)  # --quick: these, with a 20-card catalogue
 CASES: dict[str, tuple[str, list[Step]]] = {
     "form.html": (
         "fill the signup form and submit it",
@@ -87,11 +91,16 @@ CASES: dict[str, tuple[str, list[Step]]] = {
             Step("click", BUTTON + "Finish"),
         ],
     ),
-    CATALOGUE: (
-        "add product 249 to the comparison",
-        [Step("check", r'^<input\b[^>]*"Compare product 249"')],
-    ),
 }
+
+
+def catalogue_case(cards: int) -> tuple[str, list[Step]]:
+    """The act on the generated catalogue: its target is in the last card."""
+    last = cards - 1
+    return (
+        f"add product {last} to the comparison",
+        [Step("check", rf'^<input\b[^>]*"Compare product {last}"')],
+    )
 
 
 @dataclass
@@ -150,9 +159,9 @@ def run_act(
     counted = [0]
     original = act_module.take_snapshot
 
-    def counting(target: Page) -> Snapshot:
+    def counting(target: Page, **options: Any) -> Snapshot:
         counted[0] += 1
-        return original(target)
+        return original(target, **options)
 
     act_module.take_snapshot = counting  # type: ignore[assignment]
     reuse = act_module.ActRun._still_current
@@ -173,6 +182,12 @@ def run_act(
 
 
 def main() -> None:
+    quick = parser(__doc__).parse_args().quick
+    cards = 20 if quick else CARDS
+    cases = {**CASES, CATALOGUE: catalogue_case(cards)}
+    if quick:
+        cases = {name: case for name, case in cases.items() if name in QUICK}
+    calls: dict[str, tuple[Run, Run]] = {}
     mark, count_tokens = _token_counter()
     header = (
         f"{'page':<16}{'elements':>9}{'chunks':>7}{'prompt chars':>14}{'tokens':>8}"
@@ -183,10 +198,10 @@ def main() -> None:
     )
     print(header)
     print("-" * len(header))
-    catalogue = catalogue_page()
+    catalogue = catalogue_page(cards)
     with serve_directory(ROOT / "tests" / "pages") as base, sync_playwright() as playwright:
         browser = launch_chromium(playwright.chromium)
-        for name, (instruction, steps) in CASES.items():
+        for name, (instruction, steps) in cases.items():
             page = browser.new_page(viewport={"width": 1280, "height": 720})
 
             def load(page: Page = page, name: str = name) -> None:
@@ -201,6 +216,7 @@ def main() -> None:
             now_prompt = first_prompt(snapshot, instruction, 6000)
             before = run_act(page, load, instruction, steps, now=False)
             now = run_act(page, load, instruction, steps, now=True)
+            calls[name] = (before, now)
 
             def pair(old: object, new: object, failed: tuple[bool, bool] = (True, True)) -> str:
                 return f"{old}{'' if failed[0] else '!'}/{new}{'' if failed[1] else '!'}"
@@ -220,8 +236,19 @@ def main() -> None:
     print(
         "\ncalls include the verify_act_completion request; '!' marks an act that failed; "
         "'serialized' counts the act loop's snapshots.\nprompt chars: the first prompt with "
-        "one chunk / packed, both with today's system prompt; tokens: of the packed one."
+        "one chunk / packed, both with today's system prompt; tokens: of the packed one.\n"
     )
+    form, scroll = calls["form.html"][1], calls["scroll_div.html"][1]
+    figure("LLM calls, form.html", f"{form.calls}{'' if form.success else ' (failed)'}", "<= 2")
+    figure(
+        "LLM calls, scroll_div.html",
+        f"{scroll.calls}{'' if scroll.success else ' (failed)'}",
+        "<= 3",
+    )
+    worse = [
+        name for name, (before, now) in calls.items() if now.calls > before.calls or not now.success
+    ]
+    figure("pages worse than before", f"{len(worse)} {worse or ''}".strip(), "0")
 
 
 if __name__ == "__main__":

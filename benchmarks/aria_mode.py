@@ -1,6 +1,6 @@
 """Accessibility-tree mode against DOM mode, side by side in one run.
 
-Run: ``python benchmarks/aria_mode.py [--runs N]``. On the 5,000-element catalogue page of
+Run: ``python benchmarks/aria_mode.py [--runs N] [--quick]``. On the 5,000-element catalogue page of
 ``benchmarks/serialize.py`` and on the project's fixture pages:
 
 - characters the model sees of the page per act: the section of the list one act turn sends,
@@ -22,7 +22,6 @@ aria snapshot + ladder <= 1.5 x the DOM serializer's time.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 from pathlib import Path
@@ -32,12 +31,13 @@ from playwright.sync_api import Page, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._report import figure, parser  # noqa: E402
 from benchmarks.serialize import catalogue_page, interleaved_medians  # noqa: E402
 from stagehand_py._config import Settings  # noqa: E402
 from stagehand_py._sections import first_group  # noqa: E402
+from stagehand_py._snapshot import Snapshot  # noqa: E402
 from stagehand_py._sync.browser.inspect import take_snapshot  # noqa: E402
 from stagehand_py._sync.browser.launch import launch_chromium  # noqa: E402
-from stagehand_py.dom import Snapshot  # noqa: E402
 from stagehand_py.prompts.act import build_act_messages  # noqa: E402
 from stagehand_py.testing import serve_directory  # noqa: E402
 
@@ -110,18 +110,18 @@ class Row:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
-    args = parser.parse_args()
+    args = parser(__doc__, runs=5).parse_args()
+    runs = 1 if args.quick else args.runs
+    fixtures = FIXTURES[:2] if args.quick else FIXTURES
     rows: list[Row] = []
     with sync_playwright() as playwright, serve_directory(ROOT / "tests" / "pages") as base:
         browser = launch_chromium(playwright.chromium)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
-        for name in FIXTURES:
+        for name in fixtures:
             page.goto(base + name)
             page.wait_for_load_state("load")
-            rows.append(Row(name, page, args.runs))
-        page.set_content(catalogue_page())
+            rows.append(Row(name, page, runs))
+        page.set_content(catalogue_page(20 if args.quick else 250))
         rows.append(Row("catalogue (5,000 el.)", page, 1))
         medians = interleaved_medians(
             {
@@ -129,7 +129,7 @@ def main() -> None:
                 "aria": lambda: take_snapshot(page, mode="aria"),
                 "playwright": lambda: page.aria_snapshot(mode="ai", boxes=True),
             },
-            args.runs,
+            runs,
         )
         browser.close()
     print("characters of the page the model sees per act (mean over sections), and the whole")
@@ -157,21 +157,21 @@ def main() -> None:
     fixtures_aria = sum(r.aria for r in rows[:-1])
     fixtures_dom = sum(r.dom for r in rows[:-1])
     print(f"\nfixture pages, summed: aria/dom page chars {fixtures_aria / fixtures_dom:.2f}")
-    print(f"ratio aria/dom prompt chars {big.aria / big.dom:.2f}  (target <= 0.50)")
-    print(f"ratio aria/dom whole act prompt {big.aria_prompt / big.dom_prompt:.2f}")
+    figure("ratio aria/dom prompt chars", f"{big.aria / big.dom:.2f}", "<= 0.50")
+    figure("ratio aria/dom whole act prompt", f"{big.aria_prompt / big.dom_prompt:.2f}")
     turn_a, turn_d = big.first_turn
-    print(f"ratio aria/dom first act turn (packed sections) {turn_a / turn_d:.2f}")
-    print(f"ratio aria prompt / page.content() {big.aria / big.content:.3f}  (target <= 0.10)")
+    figure("ratio aria/dom first act turn (packed sections)", f"{turn_a / turn_d:.2f}")
+    figure("ratio aria prompt / page.content()", f"{big.aria / big.content:.3f}", "<= 0.10")
     print(
-        f"\nbig page, medians over {args.runs} interleaved runs (a loaded machine skews these):"
+        f"\nbig page, medians over {runs} interleaved runs (a loaded machine skews these):"
         f"\n  DOM take_snapshot (evaluate + parse)            {medians['dom']:.3f} s"
         f"\n  aria take_snapshot (snapshot + facts + ladder)  {medians['aria']:.3f} s"
         f"\n  of which Playwright's aria_snapshot alone       {medians['playwright']:.3f} s"
     )
-    print(f"ratio aria/dom snapshot time {medians['aria'] / medians['dom']:.2f}  (target <= 1.5)")
-    print(
-        f"ratio Playwright aria_snapshot alone / DOM snapshot "
-        f"{medians['playwright'] / medians['dom']:.2f}"
+    figure("ratio aria/dom snapshot time", f"{medians['aria'] / medians['dom']:.2f}", "<= 1.5")
+    figure(
+        "ratio Playwright aria_snapshot alone / DOM snapshot",
+        f"{medians['playwright'] / medians['dom']:.2f}",
     )
 
 

@@ -1,6 +1,7 @@
 """A cached act() replay against the same steps written by hand in plain Playwright.
 
-Run: ``python benchmarks/cache.py [--runs N]``. Serves the project's signup form fixture from
+Run: ``python benchmarks/cache.py [--runs N] [--quick]``.
+Serves the project's signup form fixture from
 127.0.0.1, records the act once (a plan-following fake model fills the cache), then times, in
 one run and alternating so both see the same machine load:
 
@@ -14,7 +15,6 @@ Target (issue 7): replay median at most 1.3x the hand-written median.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import tempfile
@@ -27,6 +27,7 @@ from playwright.sync_api import Page, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._report import figure, parser  # noqa: E402
 from stagehand_py import Stagehand, launch_chromium  # noqa: E402
 from stagehand_py.testing import serve_directory  # noqa: E402
 from tests._sync.plan_llm import PlanLLM, Step  # noqa: E402
@@ -58,9 +59,8 @@ def timed(page: Page, url: str, run: Callable[[], object]) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=15)
-    args = parser.parse_args()
+    args = parser(__doc__, runs=15).parse_args()
+    runs = 1 if args.quick else args.runs
     with (
         serve_directory(ROOT / "tests" / "pages") as base,
         sync_playwright() as playwright,
@@ -80,7 +80,7 @@ def main() -> None:
         plain_page = browser.new_page()
         cached: list[float] = []
         plain: list[float] = []
-        for _ in range(args.runs):
+        for _ in range(runs):
             cached.append(
                 timed(
                     cached_page,
@@ -94,11 +94,11 @@ def main() -> None:
 
     cached_median = statistics.median(cached)
     plain_median = statistics.median(plain)
-    print(f"runs: {args.runs} each, alternating; 4 steps (3 fills, 1 click)")
+    print(f"runs: {runs} each, alternating; 4 steps (3 fills, 1 click)")
     print(f"first act (model path, fake model): {first.duration_s * 1000:8.1f} ms")
     print(f"cached replay  median: {cached_median * 1000:8.1f} ms  (0 model calls)")
     print(f"by hand        median: {plain_median * 1000:8.1f} ms")
-    print(f"ratio replay / by hand: {cached_median / plain_median:.2f}x  (target <= 1.3x)")
+    figure("ratio replay / by hand", f"{cached_median / plain_median:.2f}x", "<= 1.3x")
 
 
 if __name__ == "__main__":

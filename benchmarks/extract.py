@@ -1,6 +1,7 @@
 """Prompt characters per extract(): cleaned page text against raw ``page.content()``.
 
-Run: ``python benchmarks/extract.py``. Serves tests/pages on 127.0.0.1, opens the 10-viewport
+Run: ``python benchmarks/extract.py [--quick]``.
+Serves tests/pages on 127.0.0.1, opens the 10-viewport
 fixture (tests/pages/long.html) and a generated shop page with the weight real pages carry
 (class names, inline JSON state, styles, SVG icons, a hidden mega-menu), runs a real
 extract() on each with a model stand-in that finds nothing (so every chunk is sent), and
@@ -16,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _report import figure, parser
 from playwright.sync_api import Page, sync_playwright
 from pydantic import BaseModel
 
@@ -61,7 +63,7 @@ def nothing_found(messages: list[Message], schema: type[BaseModel]) -> dict[str,
     return {"data": {}, "complete": False}
 
 
-def measure(page: Page, url: str) -> None:
+def measure(page: Page, url: str, label: str) -> None:
     page.goto(url)
     raw = len(page.content())
     started = time.perf_counter()
@@ -77,20 +79,22 @@ def measure(page: Page, url: str) -> None:
         f"{raw / len(text.text):5.1f}x | raw/prompt {raw / prompt:5.1f}x | "
         f"read+clean {read_s * 1000:.0f} ms"
     )
+    figure(f"ratio raw / prompts, {label}", f"{raw / prompt:.1f}x")
 
 
 def main() -> None:
+    quick = parser(__doc__).parse_args().quick
     with (
         tempfile.TemporaryDirectory() as extra,
         serve_directory(PAGES) as fixtures,
         serve_directory(extra) as generated,
         sync_playwright() as playwright,
     ):
-        (Path(extra) / "shop.html").write_text(shop_page(), encoding="utf-8")
+        (Path(extra) / "shop.html").write_text(shop_page(10 if quick else 120), encoding="utf-8")
         browser = launch_chromium(playwright.chromium)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
-        measure(page, fixtures + "long.html")
-        measure(page, generated + "shop.html")
+        measure(page, fixtures + "long.html", "long.html")
+        measure(page, generated + "shop.html", "generated shop page")
         browser.close()
 
 

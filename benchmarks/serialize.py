@@ -1,7 +1,7 @@
 """Time our page serializer against Playwright's own ARIA snapshot on a 5,000-element page,
 and compare it, its parsing and the prompt it renders with the version before issue 12.
 
-Run: ``python benchmarks/serialize.py [--runs N] [--baseline-ref REF]``. Generates a
+Run: ``python benchmarks/serialize.py [--runs N] [--baseline-ref REF] [--quick]``. Generates a
 product-catalogue page (about 5,250 elements, about 1,500 of them interactive) with what real
 catalogues have on top of plain controls: every card clickable through a script listener
 (cursor:pointer on the whole card) and a wishlist heart drawn by CSS. Launches Chromium with
@@ -18,18 +18,19 @@ run, alternating, and prints medians:
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 from collections.abc import Callable
 from typing import Any
 
 from _baseline import Baseline, load_baseline
+from _report import figure, parser
 from playwright.sync_api import Page, sync_playwright
 
 from stagehand_py._sync.browser.inspect import take_snapshot
 from stagehand_py._sync.browser.launch import launch_chromium
-from stagehand_py.dom import load_js, parse_snapshot
+from stagehand_py.dom._js import load_js
+from stagehand_py.dom._wire import parse_snapshot
 
 # One card: 21 elements, 6 of them interactive (button, link, label, input, select, checkbox),
 # plus the heart; the card itself opens the product (a listener, not a link).
@@ -141,15 +142,15 @@ def parse_actions(ours: str, baseline: Baseline | None, base_json: str) -> dict[
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--baseline-ref", default=None, help="git revision to compare with")
-    args = parser.parse_args()
+    options = parser(__doc__, runs=15)
+    options.add_argument("--baseline-ref", default=None, help="git revision to compare with")
+    args = options.parse_args()
+    runs = 1 if args.quick else args.runs
     baseline = load_baseline(args.baseline_ref) if args.baseline_ref else load_baseline()
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright.chromium)
         page = browser.new_page(viewport={"width": 1280, "height": 720})
-        page.set_content(catalogue_page())
+        page.set_content(catalogue_page(20 if args.quick else 250))
         total, interactive = page_counts(page)
         script = load_js("serializer")
         options = {"chunkRatio": 0.75}
@@ -161,11 +162,11 @@ def main() -> None:
         if baseline is not None:
             old_js = baseline.serializer_js
             actions["base"] = lambda: page.evaluate(old_js, {"chunkRatio": 0.75, "maxText": 150})
-        medians = interleaved_medians(actions, args.runs)
+        medians = interleaved_medians(actions, runs)
         cpu_scripts = {"ours": script}
         if baseline is not None:
             cpu_scripts["base"] = baseline.serializer_js
-        cpu = renderer_cpu_medians(page, cpu_scripts, args.runs)
+        cpu = renderer_cpu_medians(page, cpu_scripts, runs)
         ours_json = page.evaluate(script, options)
         base_json = (
             page.evaluate(baseline.serializer_js, {"chunkRatio": 0.75, "maxText": 150})
@@ -173,7 +174,7 @@ def main() -> None:
             else ""
         )
         browser.close()
-    parsing = interleaved_medians(parse_actions(ours_json, baseline, base_json), args.runs)
+    parsing = interleaved_medians(parse_actions(ours_json, baseline, base_json), runs)
     snapshot = parse_snapshot(ours_json)
     ours, full, aria = medians["ours"], medians["full"], medians["aria"]
     print(
@@ -181,7 +182,7 @@ def main() -> None:
         f"{len(snapshot.elements)} numbered elements in {len(snapshot.chunks)} chunks"
     )
     print(
-        f"serializer (evaluate)             median {ours:.3f} s over {args.runs} runs, "
+        f"serializer (evaluate)             median {ours:.3f} s over {runs} runs, "
         f"{len(ours_json) / 1000:.0f} KB JSON"
     )
     if baseline is not None:
@@ -195,8 +196,8 @@ def main() -> None:
     print(cpu_line)
     print(f"take_snapshot (evaluate + parse)  median {full:.3f} s")
     print(f"locator('body').aria_snapshot()   median {aria:.3f} s")
-    print(f"ratio serializer / aria_snapshot  {ours / aria:.2f}  (target <= 0.30)")
-    print(f"ratio take_snapshot / aria        {full / aria:.2f}")
+    figure("ratio serializer / aria_snapshot", f"{ours / aria:.2f}", "<= 0.30")
+    figure("ratio take_snapshot / aria", f"{full / aria:.2f}")
     for name, seconds in parsing.items():
         print(f"{name:<33} median {seconds * 1000:.1f} ms")
     chars = prompt_chars(snapshot)
@@ -209,10 +210,8 @@ def main() -> None:
             f"{parsing['baseline parse_snapshot'] / parsing['parse + every element']:.1f}x "
             "(every element)"
         )
-        print(
-            f"prompt (all chunks) {chars} chars, baseline {base_chars}: "
-            f"ratio {chars / base_chars:.3f}  (target <= 1.15)"
-        )
+        print(f"prompt (all chunks) {chars} chars, baseline {base_chars}")
+        figure("ratio prompt chars / baseline", f"{chars / base_chars:.3f}", "<= 1.15")
     else:
         print(f"prompt (all chunks) {chars} chars (no baseline: git revision not available)")
 

@@ -1,6 +1,7 @@
 """The Playwright trace of a three-action act(), before and after installing page scripts once.
 
-Run: ``python benchmarks/trace_size.py [--runs N]``. Serves the project's sign-in fixture from
+Run: ``python benchmarks/trace_size.py [--runs N] [--quick]``.
+Serves the project's sign-in fixture from
 127.0.0.1 and records, in one run and alternating, the trace of the same act (a plan-following
 fake model: fill the email, fill the password, pick the plan; then the verify look):
 
@@ -16,7 +17,6 @@ injected script).
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import tempfile
@@ -28,8 +28,9 @@ from playwright.sync_api import Browser, sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._report import figure, parser  # noqa: E402
 from stagehand_py import Stagehand, launch_chromium  # noqa: E402
-from stagehand_py._sync import page_scripts  # noqa: E402
+from stagehand_py._sync.browser import scripts as page_scripts  # noqa: E402
 from stagehand_py.testing import serve_directory  # noqa: E402
 from tests._sync.plan_llm import PlanLLM, Step  # noqa: E402
 
@@ -64,15 +65,14 @@ def trace_of_one_act(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    args = parser.parse_args()
+    args = parser(__doc__, runs=3).parse_args()
+    runs = 1 if args.quick else args.runs
     sizes: dict[bool, list[tuple[int, int]]] = {False: [], True: []}
     with serve_directory(ROOT / "tests" / "pages") as base, sync_playwright() as p:
         browser = launch_chromium(p.chromium)
         url = base + "ci/signin.html"
         with tempfile.TemporaryDirectory() as tmp:
-            for run in range(args.runs):
+            for run in range(runs):
                 for install_once in (False, True):  # alternating: same machine load
                     path = Path(tmp) / f"trace-{run}-{install_once}.zip"
                     sizes[install_once].append(
@@ -83,11 +83,15 @@ def main() -> None:
     def kb(samples: list[tuple[int, int]], which: int) -> float:
         return statistics.median(s[which] for s in samples) / 1024
 
-    print(f"trace of a 3-action act, median of {args.runs} run(s) (snapshots/screenshots off)")
+    print(f"trace of a 3-action act, median of {runs} run(s) (snapshots/screenshots off)")
     print(f"{'':28}{'before':>10}{'after':>10}{'ratio':>8}")
     for which, label in ((0, "trace zip (KB)"), (1, "trace.trace calls (KB)")):
         before, after = kb(sizes[False], which), kb(sizes[True], which)
         print(f"{label:28}{before:>10.1f}{after:>10.1f}{after / before:>8.2f}")
+    print()
+    for which, label in ((0, "trace zip"), (1, "trace.trace calls")):
+        ratio = kb(sizes[True], which) / kb(sizes[False], which)
+        figure(f"ratio {label} after / before", f"{ratio:.2f}")
 
 
 if __name__ == "__main__":

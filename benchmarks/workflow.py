@@ -1,6 +1,6 @@
 """A checklist workflow's first run against its replay from the per-site history.
 
-Run: ``python benchmarks/workflow.py [--runs N] [--model-latency SECONDS]``. Serves the
+Run: ``python benchmarks/workflow.py [--runs N] [--model-latency SECONDS] [--quick]``. Serves the
 bookshop of tests/pages/workflow/ from 127.0.0.1 and runs the ADR's three-item Japanese
 request (search, filter by rating and price, add the first match to the cart) with a scripted
 model that follows a plan and waits ``--model-latency`` seconds per request (0.5 s by default:
@@ -18,7 +18,6 @@ It prints, per round, model requests and wall time of both, and the median ratio
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import tempfile
@@ -31,6 +30,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks._report import figure, parser  # noqa: E402
 from stagehand_py import Stagehand, WorkflowHistory, launch_chromium  # noqa: E402
 from stagehand_py.llm import Message  # noqa: E402
 from stagehand_py.testing import FunctionLLM, serve_directory  # noqa: E402
@@ -96,15 +96,15 @@ def one_round(browser: Any, base: str, latency: float) -> tuple[float, int, floa
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--model-latency", type=float, default=0.5)
-    args = parser.parse_args()
+    options = parser(__doc__, runs=3)
+    options.add_argument("--model-latency", type=float, default=0.5)
+    args = options.parse_args()
+    runs, latency = (1, 0.05) if args.quick else (args.runs, args.model_latency)
     ratios = []
     with serve_directory(ROOT / "tests" / "pages") as base, sync_playwright() as p:
         browser = launch_chromium(p.chromium)
-        for number in range(1, args.runs + 1):
-            first, first_calls, again, again_calls = one_round(browser, base, args.model_latency)
+        for number in range(1, runs + 1):
+            first, first_calls, again, again_calls = one_round(browser, base, latency)
             ratios.append(again / first)
             print(
                 f"round {number}: first run {first:.2f} s ({first_calls} model requests), "
@@ -113,10 +113,8 @@ def main() -> None:
             )
         browser.close()
     median = statistics.median(ratios)
-    print(
-        f"median replay/first: {median:.2f} ({(1 - median) * 100:.0f}% faster; model latency "
-        f"{args.model_latency:g} s per request)"
-    )
+    figure("median replay / first", f"{median:.2f}", "<= 0.5 with 0.5 s per model request")
+    print(f"({(1 - median) * 100:.0f}% faster; model latency {latency:g} s per request)")
 
 
 if __name__ == "__main__":

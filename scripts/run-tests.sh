@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Set everything up, then run the whole check: generated sync code current, lint, format, types,
-# and the test suite (real Chromium, fake models, no network). Extra arguments go to pytest.
+# Set everything up, then run the whole check: generated sync code current, lint, format, the
+# docs site, types, and the test suite (real Chromium, fake models, no network).
+# Extra arguments go to pytest.
 set -euo pipefail
 . "$(dirname "$0")/setup.sh"
 python scripts/unasync.py --check
 ruff check .
 ruff format --check .
+NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet  # the docs site, into site/
 mypy
 # In parallel, one pytest-xdist worker per core (each with its own browsers and page servers).
 # --dist load hands every worker its tests in the order tests/conftest.py sorts them, so no

@@ -16,9 +16,9 @@ from ._async.page import AsyncStagehandPage
 from ._async.stagehand import AsyncStagehand
 from ._chromium import find_chromium
 from ._config import Settings
+from ._emergency import EmergencySettings, Escalation
 from ._errors import (
     ActError,
-    ActErrorCode,
     ActTimeoutError,
     BrowserNotFoundError,
     CacheError,
@@ -41,17 +41,16 @@ from ._errors import (
 from ._history import CallRecord
 from ._inspect_api import annotated_screenshot, take_snapshot
 from ._secret import Secret
+from ._snapshot import Box, Chunk, Element, Snapshot
 from ._sync.browser.launch import launch_chromium
 from ._sync.page import StagehandPage
 from ._sync.stagehand import Stagehand
 from ._trace_scrub import scrub_trace
-from ._types import ActionRecord, ActResult, ObserveResult, Verification
+from ._types import ActErrorCode, ActionRecord, ActResult, ObserveResult, Verification
 from .agent import AgentControls, AgentResult, AgentSettings
 from .cache import CacheWarning
-from .dom import Box, Chunk, Element, Snapshot
 from .llm import PriceTable, Usage
-from .workflow import EmergencySettings, Escalation, WorkflowHistory, WorkflowSettings
-from .workflow._result import WorkflowItem, WorkflowResult
+from .workflow import WorkflowHistory, WorkflowItem, WorkflowResult, WorkflowSettings
 
 __version__ = "0.1.0"
 

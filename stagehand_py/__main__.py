@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import sys
 
+from .cli import main as run
+
 
 def main() -> int:
     """Entry point of the ``pystagehand`` console script."""
-    from .cli import main as run
-
     return run(sys.argv[1:])
 
 

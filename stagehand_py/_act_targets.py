@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ._act_decision import Decision, DoAction
-from .dom import Element, Snapshot
+from ._snapshot import Element, Snapshot
 
 
 def refusal(element: Element) -> str | None:

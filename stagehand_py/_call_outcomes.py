@@ -1,8 +1,8 @@
 """The results and errors of public calls that ended before their work did (pure).
 
 A deadline that ends a call outside the act loop (a cache replay, an observed action, an
-extract or observe) and a variable refused for an observed action are reported here, with
-every string redacted.
+extract or observe), a variable refused for an observed action, and a call that needs the
+model under ``cache_mode='require'`` are reported here, with every string redacted.
 """
 
 from __future__ import annotations
@@ -10,9 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 from ._config import Settings
-from ._errors import StagehandTimeoutError
+from ._errors import CacheMissError, StagehandTimeoutError
 from ._types import ActResult, ObserveResult
 from ._variables import Variables
+
+# Why each call that always needs the model has no cached answer, and what to do instead.
+_NOT_CACHED = {
+    "extract": "extract() results are not cached (the data on a page changes). Use "
+    "cache_mode='read-only' where extract() runs.",
+    "agent": "agent runs are not in the action cache (each step asks the model). Use "
+    "cache_mode='read-only' where agent() runs, or replace the run with act() calls the cache "
+    "replays (AgentResult.to_playwright_code() turns a saved run into plain Playwright code).",
+    "workflow": "workflows are not in the action cache (the checklist and each item's steps "
+    "ask the model). Use cache_mode='read-only' where workflow() runs.",
+}
 
 
 def out_of_time(call: str, seconds: float, note: str) -> StagehandTimeoutError:
@@ -55,4 +66,16 @@ def refused_observed(
         message=values.redact(f"The observed action was not run. {reason}"),
         instruction=values.redact(observed.description),
         page=page,
+    )
+
+
+def needs_the_model(call: str, instruction: str) -> CacheMissError:
+    """A ``call`` (extract, agent, workflow) refused by ``cache_mode='require'``, which never
+    calls the model; ``instruction`` is redacted already."""
+    return CacheMissError(
+        f"{call}({instruction!r}) needs the model, and cache_mode='require' never calls it: "
+        + _NOT_CACHED[call],
+        instruction=instruction,
+        key="",
+        reason="miss",
     )

@@ -10,12 +10,14 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, ValidationError, field_validator
 
+from ._emergency import EmergencySettings
 from ._errors import ConfigurationError
+from ._secret_scope import parse_patterns
+from ._settings_model import SettingsModel
 from .agent._settings import AgentSettings
 from .llm._options import parse_max_tokens
-from .workflow._escalation import EmergencySettings
 from .workflow._settings import WorkflowSettings
 
 SnapshotMode = Literal["dom", "aria"]
@@ -40,10 +42,8 @@ _ENV_SETTINGS: dict[str, tuple[str, Callable[[str], object]]] = {
 }
 
 
-class Settings(BaseModel):
+class Settings(SettingsModel):
     """Tunable limits. Defaults suit ordinary pages; raise them for slow sites."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     max_steps: int = Field(default=10, ge=1, description="actions one act() may take")
     timeout_s: float = Field(default=120.0, gt=0, description="wall-clock budget of one act()")
@@ -130,8 +130,6 @@ class Settings(BaseModel):
                 "secret_domains takes a list of domain patterns, e.g. ['*.example.com']."
             )
         if isinstance(value, (list, tuple)):
-            from ._secret_scope import parse_patterns
-
             parse_patterns(value)  # a malformed pattern is named here
         return value
 
@@ -164,24 +162,6 @@ class Settings(BaseModel):
                 ) from None
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls.checked(values)
-
-    @classmethod
-    def checked(cls, values: dict[str, object]) -> Settings:
-        """Validate ``values``; a bad or unknown setting is a :class:`ConfigurationError`."""
-        try:
-            return cls.model_validate(values)
-        except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-            )
-            known = ", ".join(cls.model_fields)
-            raise ConfigurationError(
-                f"Invalid setting(s): {problems}. Known settings: {known}."
-            ) from None
-
-    def updated(self, **changes: object) -> Settings:
-        """A copy with ``changes`` applied and validated."""
-        return Settings.checked({**self.model_dump(), **changes})
 
 
 def check_arguments(owner: str, given: Iterable[str], accepted: Iterable[str]) -> None:

@@ -48,26 +48,12 @@ to do about it; none of them ever contains the value of a secret variable.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
+
+from ._usage import Usage
 
 if TYPE_CHECKING:
-    from ._types import ActResult
-    from .llm._usage import Usage
-
-ActErrorCode = Literal[
-    "TARGET_NOT_FOUND",
-    "VLIST_NOT_REACHED",
-    "CANVAS_UNSUPPORTED",
-    "ALL_SECTIONS_SKIPPED",
-    "GOAL_NOT_REACHED",
-    "NO_USABLE_REPLY",
-    "MAX_STEPS",
-    "TIMEOUT",
-    "PAGE_EMPTY",
-    "ELEMENT_REPLACED",
-    "MODEL_ERROR",
-]
-"""Why an act() stopped without reaching its goal (``ActError.code``, ``ActResult.code``)."""
+    from ._types import ActErrorCode, ActResult
 
 
 class StagehandError(Exception):
@@ -121,8 +107,6 @@ class LLMError(StagehandError):
 
     @property
     def usage(self) -> Usage:
-        from .llm._usage import Usage  # imported late: the llm package imports this module
-
         return self._usage if self._usage is not None else Usage()
 
     @usage.setter

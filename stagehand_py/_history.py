@@ -11,13 +11,16 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ._types import ActionRecord, Verification
-from .llm._usage import Usage
+from ._usage import Usage
+
+CallKind = Literal["act", "extract", "observe", "agent", "workflow"]
+"""The public calls a history records (a new verb adds its name here)."""
 
 
 class CallRecord(BaseModel):
     """One act(), extract(), observe(), agent() or workflow() call."""
 
-    kind: Literal["act", "extract", "observe", "agent", "workflow"]
+    kind: CallKind
     instruction: str
     success: bool
     message: str = ""

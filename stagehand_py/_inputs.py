@@ -8,10 +8,13 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from ._errors import ConfigurationError, PageError
+from ._types import ObserveResult
+from .prompts.act import ALLOWED_METHODS
 
 if TYPE_CHECKING:
-    from ._types import ObserveResult
     from ._variables import Variables
 
 _SCREENSHOT_SUFFIXES = (".png", ".jpg", ".jpeg")
@@ -79,8 +82,6 @@ def check_screenshot_path(path: str | os.PathLike[str]) -> None:
 
 def check_action(action: object) -> None:
     """act() takes an instruction or an ObserveResult (from observe())."""
-    from ._types import ObserveResult
-
     if isinstance(action, ObserveResult):
         return
     if not isinstance(action, str):
@@ -106,8 +107,6 @@ def check_placeholders(call: str, text: str, variables: Variables) -> None:
 
 def check_observed(observed: ObserveResult, variables: Variables) -> None:
     """An ObserveResult handed to act() must name an allowed method with its arguments."""
-    from .prompts.act import ALLOWED_METHODS
-
     if observed.method not in ALLOWED_METHODS:
         raise ConfigurationError(
             f"ObserveResult.method {observed.method!r} is not one act() can run; use one of: "
@@ -131,8 +130,6 @@ def check_observed(observed: ObserveResult, variables: Variables) -> None:
 
 def check_schema(schema: Any) -> None:
     """extract() needs a model *class* with fields, a JSON-schema dict, or None."""
-    from pydantic import BaseModel
-
     if schema is BaseModel:
         raise ConfigurationError(
             "extract(schema=BaseModel) names pydantic's base class, which has no fields to "

@@ -20,8 +20,8 @@ from playwright.sync_api import Page as SyncPage
 from ._async.browser import in_time as async_in_time
 from ._config import SnapshotMode
 from ._errors import ConfigurationError
+from ._snapshot import Snapshot
 from ._sync.browser import in_time as sync_in_time
-from .dom import Snapshot
 
 
 def _check(page: object) -> None:

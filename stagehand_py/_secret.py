@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ._errors import ConfigurationError
+from ._secret_scope import parse_patterns
+
 MASK = "**********"
 
 
@@ -63,8 +66,6 @@ class Secret:
     __slots__ = ("_domains", "_value")
 
     def __init__(self, value: str, *, domains: Sequence[str] | None = None) -> None:
-        from ._errors import ConfigurationError
-
         if not isinstance(value, str):
             raise ConfigurationError(
                 f"Secret() takes the value as a string, not {type(value).__name__}."
@@ -80,8 +81,6 @@ class Secret:
         self._value = SecretText(value)
         self._domains: tuple[str, ...] | None = None if domains is None else tuple(domains)
         if self._domains is not None:
-            from ._secret_scope import parse_patterns
-
             parse_patterns(self._domains)  # a malformed pattern fails here, not mid-act
 
     @property

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
-from .dom import Snapshot
+from ._snapshot import Snapshot
 
 _NUMBER = re.compile(r"^\d+:", re.MULTILINE)
 # A chunk whose content keeps changing (a clock, a ticker) is offered again at most this often

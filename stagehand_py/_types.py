@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ._errors import ActErrorCode
-from .llm._usage import Usage
-from .workflow._escalation import Escalation
-
-CodeStyle = Literal["sync", "async"]
-CodeVariables = Literal["env", "params"]
+from ._emergency import Escalation
+from ._usage import Usage
+from .codegen import WritesPlaywrightCode, playwright_code
 
 CacheStatus = Literal["off", "miss", "hit", "healed"]
+
+ActErrorCode = Literal[
+    "TARGET_NOT_FOUND",
+    "VLIST_NOT_REACHED",
+    "CANVAS_UNSUPPORTED",
+    "ALL_SECTIONS_SKIPPED",
+    "GOAL_NOT_REACHED",
+    "NO_USABLE_REPLY",
+    "MAX_STEPS",
+    "TIMEOUT",
+    "PAGE_EMPTY",
+    "ELEMENT_REPLACED",
+    "MODEL_ERROR",
+]
+"""Why an act() stopped without reaching its goal (``ActError.code``, ``ActResult.code``)."""
 
 
 class ActionRecord(BaseModel):
@@ -42,7 +55,7 @@ class Verification(BaseModel):
     reason: str = ""
 
 
-class ActResult(BaseModel):
+class ActResult(WritesPlaywrightCode, BaseModel):
     """What an act() did. ``success`` is False when the goal was not reached."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -82,34 +95,11 @@ class ActResult(BaseModel):
     def __bool__(self) -> bool:
         return self.success
 
-    def to_playwright_code(
-        self,
-        style: CodeStyle = "sync",
-        *,
-        variables: CodeVariables = "env",
-        function_name: str = "run",
-        url: str | None = None,
-    ) -> str:
-        """Plain Playwright Python that redoes this act's actions with no model.
-
-        A module defining ``run(page)`` (``async def`` with ``style="async"``); variables are
-        ``os.environ["NAME"]`` lookups, or parameters with ``variables="params"``; never
-        values. Each step uses its most durable selector. ``url`` adds a ``page.goto`` first.
-        See :mod:`stagehand_py.codegen`.
-        """
-        from .codegen import playwright_code
-
-        return playwright_code(
-            self.actions,
-            style=style,
-            variables=variables,
-            function_name=function_name,
-            url=url,
-            title=f"act: {self.instruction}",
-        )
+    def _code_parts(self) -> tuple[Callable[..., str], Sequence[Any], str]:
+        return playwright_code, self.actions, f"act: {self.instruction}"
 
 
-class ObserveResult(BaseModel):
+class ObserveResult(WritesPlaywrightCode, BaseModel):
     """An element observe() found, ready to hand to act() (which then needs no LLM call)."""
 
     selector: str
@@ -122,23 +112,5 @@ class ObserveResult(BaseModel):
     # Accessibility-tree mode: the locator ladder as readable calls (see ActionRecord.ladder).
     ladder: list[str] = Field(default_factory=list)
 
-    def to_playwright_code(
-        self,
-        style: CodeStyle = "sync",
-        *,
-        variables: CodeVariables = "env",
-        function_name: str = "run",
-        url: str | None = None,
-    ) -> str:
-        """Plain Playwright Python for this element's action (see
-        :meth:`ActResult.to_playwright_code`)."""
-        from .codegen import playwright_code
-
-        return playwright_code(
-            [self],
-            style=style,
-            variables=variables,
-            function_name=function_name,
-            url=url,
-            title=f"observe: {self.description}",
-        )
+    def _code_parts(self) -> tuple[Callable[..., str], Sequence[Any], str]:
+        return playwright_code, [self], f"observe: {self.description}"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from ._errors import ConfigurationError
 from ._redaction import SHORT_VALUE_CHARS, Redactor, stripped_length
 from ._secret import Secret, SecretText, reveal
 from ._secret_scope import SecretScope
@@ -36,8 +37,6 @@ def _placeholder_names(text: str) -> list[str]:
 
 
 def _checked_mapping(values: object) -> Mapping[object, object]:
-    from ._errors import ConfigurationError
-
     if values is None:
         return {}
     if not isinstance(values, Mapping):
@@ -50,8 +49,6 @@ def _checked_mapping(values: object) -> Mapping[object, object]:
 
 
 def _secret_text(name: str, value: object) -> tuple[SecretText, tuple[str, ...] | None]:
-    from ._errors import ConfigurationError
-
     if isinstance(value, Secret):
         return value.text, value.domains
     if value is None or isinstance(value, bool) or not isinstance(value, (str, int, float)):
@@ -82,8 +79,6 @@ class Variables:
         *,
         remembered: Iterable[tuple[str, str]] = (),
     ) -> None:
-        from ._errors import ConfigurationError
-
         # pytest prints the locals of frames in a traceback; this one holds the raw mapping.
         __tracebackhide__ = True
         given = _checked_mapping(values)

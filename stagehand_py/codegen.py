@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
-from typing import Literal, Protocol
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Literal, Protocol
 
 from ._errors import ConfigurationError
 
@@ -322,3 +322,37 @@ def module_code(
     keyword = "async def" if style == "async" else "def"
     header.append(f"{keyword} {function_name}(page: Page{params}) -> None:")
     return "\n".join([*header, *("    " + line for line in body)]) + "\n"
+
+
+class WritesPlaywrightCode:
+    """Gives a result ``to_playwright_code()``: the result names the writer, its steps and the
+    title (:meth:`_code_parts`), this class the one signature every result shares."""
+
+    def _code_parts(self) -> tuple[Callable[..., str], Sequence[Any], str]:
+        raise NotImplementedError
+
+    def to_playwright_code(
+        self,
+        style: Style = "sync",
+        *,
+        variables: VariablesAs = "env",
+        function_name: str = "run",
+        url: str | None = None,
+    ) -> str:
+        """Plain Playwright Python that redoes what this result did, with no model.
+
+        A module defining ``run(page)`` (``async def`` with ``style="async"``); variables are
+        ``os.environ["NAME"]`` lookups, or parameters with ``variables="params"``; never
+        values. Each step uses its most durable selector; an agent run keeps only its actions
+        that succeeded. ``url`` adds a ``page.goto`` first. See :mod:`stagehand_py.codegen`
+        (and :mod:`stagehand_py.codegen_agent` for an agent run).
+        """
+        write, steps, title = self._code_parts()
+        return write(
+            steps,
+            style=style,
+            variables=variables,
+            function_name=function_name,
+            url=url,
+            title=title,
+        )

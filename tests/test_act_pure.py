@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from stagehand_py import Chunk, Element, Snapshot
 from stagehand_py._act_decision import (
     DoAction,
     InvalidReply,
@@ -17,7 +18,6 @@ from stagehand_py._config import Settings
 from stagehand_py._errors import ConfigurationError
 from stagehand_py._sections import SectionTracker, chunk_groups, first_group
 from stagehand_py._variables import Variables, placeholder
-from stagehand_py.dom import Chunk, Element, Snapshot
 from stagehand_py.llm._messages import ChatResponse, ToolCall
 from stagehand_py.prompts.act import ACT_TOOLS, ALLOWED_METHODS, DO_ACTION, build_act_messages
 

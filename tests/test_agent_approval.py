@@ -17,8 +17,8 @@ from stagehand_py.agent import (
     Retry,
     RuleApprover,
     Skip,
-    output_model,
 )
+from stagehand_py.agent._actions import output_model
 from stagehand_py.agent._approval import check_decision
 
 STATE = AgentState(

@@ -3,8 +3,9 @@ counted, the order of budget cuts, and the variables filter."""
 
 from __future__ import annotations
 
+from stagehand_py._usage import estimate_tokens
 from stagehand_py._variables import Variables
-from stagehand_py.agent import MessageManager, estimate_tokens
+from stagehand_py.agent import MessageManager
 from stagehand_py.llm import ImagePart
 from tests import secret_values
 

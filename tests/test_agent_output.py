@@ -7,16 +7,10 @@ import pytest
 from pydantic import ValidationError
 
 from stagehand_py._variables import Variables
-from stagehand_py.agent import (
-    ACTION_NAMES,
-    AgentState,
-    TabInfo,
-    domain_allowed,
-    navigation_problem,
-    output_model,
-    url_problem,
-)
+from stagehand_py.agent import AgentState, TabInfo
+from stagehand_py.agent._actions import ACTION_NAMES, output_model
 from stagehand_py.agent._checks import answer_problems
+from stagehand_py.agent._navigation import domain_allowed, navigation_problem, url_problem
 
 Output = output_model(3)
 

@@ -7,9 +7,12 @@ import re
 import pytest
 from playwright._impl.isomorphic import locator_utils as playwright_selectors
 
-from stagehand_py.aria import LADDER_ORDER, parse_aria_snapshot, public_form
+from stagehand_py import Element
+from stagehand_py._snapshot import render_element
+from stagehand_py.aria import public_form
 from stagehand_py.aria._assemble import NodeFacts, Scroll, candidate_rungs
 from stagehand_py.aria._ladder import (
+    LADDER_ORDER,
     label_rung,
     normalized_text_pattern,
     normalized_text_rung,
@@ -21,8 +24,7 @@ from stagehand_py.aria._ladder import (
     testid_rung as make_testid_rung,
 )
 from stagehand_py.aria._lines import collect_lines, role_census
-from stagehand_py.dom import Element
-from stagehand_py.dom._snapshot import render_element
+from stagehand_py.aria._parser import parse_aria_snapshot
 
 AWKWARD = ["Save", 'Say "hi"', "back\\slash", "Größe: 42", "a  b", "O'Neil >> next"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from stagehand_py import SerializationError
-from stagehand_py.aria import AriaNode, BoxPx, parse_aria_snapshot
+from stagehand_py.aria._parser import AriaNode, BoxPx, parse_aria_snapshot
 
 # The shapes Playwright writes (see renderAriaSnapshotAsYaml): nested blocks, inline text,
 # properties, quoted keys (a ': ' inside a name), quoted values, states, frames.

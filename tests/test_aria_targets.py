@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from stagehand_py import Snapshot
 from stagehand_py._act_decision import DoAction, SkipSection
 from stagehand_py._act_targets import (
     canvas_choice,
@@ -18,7 +19,6 @@ from stagehand_py.aria._ladder import readable_ladder
 from stagehand_py.aria._render import render_aria_element
 from stagehand_py.aria._text import aria_page_text
 from stagehand_py.aria._vlist import ListContainer
-from stagehand_py.dom import Snapshot
 from stagehand_py.llm._messages import ToolCall
 
 CALL = ToolCall(id="c1", name="doAction", arguments={})

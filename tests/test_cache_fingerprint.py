@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from stagehand_py.cache import ElementFingerprint, fingerprint_from_element
-from stagehand_py.dom import Element
+from stagehand_py import Element
+from stagehand_py.cache import ElementFingerprint
+from stagehand_py.cache._fingerprint import fingerprint_from_element
 
 fp = ElementFingerprint.from_element_fields
 

@@ -6,7 +6,8 @@ import pytest
 
 from stagehand_py._errors import CacheError
 from stagehand_py._variables import Variables
-from stagehand_py.cache import CACHE_FORMAT_VERSION, ActionCache, CacheKey, normalize_url
+from stagehand_py.cache import ActionCache, CacheKey
+from stagehand_py.cache._key import CACHE_FORMAT_VERSION, normalize_url
 
 
 @pytest.mark.parametrize(

@@ -14,10 +14,8 @@ from stagehand_py.cache import (
     CachedAction,
     CacheEntry,
     CacheWarning,
-    clear_entries,
-    list_entries,
-    show_entry,
 )
+from stagehand_py.cache._manage import clear_entries, list_entries, show_entry
 
 START = datetime(2026, 11, 1, 9, 30, tzinfo=timezone.utc)
 

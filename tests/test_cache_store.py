@@ -10,14 +10,9 @@ from pathlib import Path
 import pytest
 
 from stagehand_py._errors import CacheError
-from stagehand_py.cache import (
-    CACHE_DIR_ENV,
-    CACHE_FORMAT_VERSION,
-    ActionCache,
-    CachedAction,
-    CacheEntry,
-    CacheWarning,
-)
+from stagehand_py.cache import ActionCache, CachedAction, CacheEntry, CacheWarning
+from stagehand_py.cache._key import CACHE_FORMAT_VERSION
+from stagehand_py.cache._store import CACHE_DIR_ENV
 from tests.cache_writer_proc import INSTRUCTION, VARIABLES, build_entry
 
 

@@ -7,15 +7,14 @@ from typing import Any
 
 import pytest
 
-from stagehand_py import ElementNotFoundError
+from stagehand_py import Element, ElementNotFoundError, Snapshot
+from stagehand_py._fake_support import answer_with_function
 from stagehand_py._js_compact import compact_js
 from stagehand_py._trace_names import action_group_name, call_group_name, step_group_name
 from stagehand_py._variables import Variables
 from stagehand_py.agent._history import ActionOutcome
 from stagehand_py.codegen_agent import agent_playwright_code
-from stagehand_py.dom import Element, Snapshot
 from stagehand_py.llm import Message
-from stagehand_py.llm._fake_support import answer_with_function
 from stagehand_py.prompts.user_instructions import (
     USER_INSTRUCTIONS_HEADER,
     combine_instructions,

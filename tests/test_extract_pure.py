@@ -11,8 +11,11 @@ from pydantic import BaseModel, Field, HttpUrl, ValidationError, field_validator
 from pydantic.fields import FieldInfo
 
 from stagehand_py._errors import ConfigurationError
-from stagehand_py.extract import Block, ExtractTarget, merge, page_text, split_chunks
-from stagehand_py.extract._schema import SchemaPlan, url_shape
+from stagehand_py.extract._chunks import split_chunks
+from stagehand_py.extract._merge import merge
+from stagehand_py.extract._schema import SchemaPlan, subclass_of, url_shape
+from stagehand_py.extract._target import ExtractTarget
+from stagehand_py.extract._text import Block, page_text
 from stagehand_py.prompts.extract import build_extract_messages
 
 NOISY_PAGE = """<!doctype html><html><head><title>T</title><base href="/shop/">
@@ -325,3 +328,17 @@ def test_what_no_chunk_found_takes_defaults_or_an_empty_list() -> None:
     assert target.finish({"items": None, "note": None, "shop": None}) == Listing(items=[])
     with pytest.raises(ValidationError, match="title"):  # a required scalar stays missing
         target.finish({"items": ["a"], "shop": {"title": None, "homepageLink": "x"}})
+
+
+def test_a_list_of_models_is_planned_on_every_python() -> None:
+    # Python 3.10 reports list[Row] as a type, and issubclass() then raises TypeError.
+    class Row(BaseModel):
+        name: str
+
+    class Table(BaseModel):
+        rows: list[Row]
+        best: Row | None = None
+
+    assert not subclass_of(list[Row], BaseModel)
+    assert subclass_of(Row, BaseModel)
+    assert ExtractTarget.from_schema(Table).kind == "model"

@@ -19,10 +19,10 @@ from stagehand_py.llm import (
     UsageMeter,
     block_real_requests,
     check_request_allowed,
-    parse_model_string,
     real_requests_blocked,
 )
 from stagehand_py.llm._guard import is_loopback_url
+from stagehand_py.llm._model_string import parse_model_string
 from stagehand_py.llm._tool_arguments import parse_arguments, tool_calls_from_text
 from stagehand_py.prompts.act import ACT_TOOLS
 

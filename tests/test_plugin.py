@@ -12,7 +12,8 @@ import textwrap
 
 import pytest
 
-from stagehand_py.pytest_plugin import _flag, _option
+from stagehand_py.pytest_plugin._options import flag as _flag
+from stagehand_py.pytest_plugin._options import option as _option
 from tests import secret_values
 from tests.llm_wire_server import LLMWireServer, openai_completion
 

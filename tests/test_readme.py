@@ -1,4 +1,5 @@
-"""Every code block of README.md runs, as written, offline: new blocks are picked up by themselves.
+"""Every code block of README.md and of the docs (``docs/**/*.md``) runs, as written, offline:
+new blocks and new pages are picked up by themselves.
 
 How each fenced block runs (in a fresh temporary directory, one process per block):
 
@@ -6,10 +7,12 @@ How each fenced block runs (in a fresh temporary directory, one process per bloc
   package's plugin (pytest-playwright's ``page``, ``--base-url https://shop.example``);
 - ``python`` that starts Playwright itself (``sync_playwright()`` / ``async_playwright()``):
   run as a script;
-- any other ``python`` block is a *fragment*: it runs after a preamble (:data:`FRAGMENTS`) that
+- any other ``python`` block is a *fragment*: it runs after a preamble
+  (``readme_harness/run_fragments.py``) that
   gives it ``page`` (a new wrapped sync page on ``https://shop.example/``), ``sh`` (its own
-  ``Stagehand``) and the ``Product`` model of the quick start. Fragments share one process and
-  one browser (each gets fresh globals and a fresh page), which keeps this test fast;
+  ``Stagehand``) and the ``Product`` model of the quick start. Fragments of every file share
+  one process and one browser (each gets fresh globals, a fresh page and a fresh working
+  directory), which keeps this test fast;
 - ``bash``: run with ``bash -euo pipefail`` (``pystagehand`` and ``python`` are this venv's);
 - other languages (``text``, ...) are not code and are not run.
 
@@ -24,6 +27,9 @@ A block that truly cannot run here (it installs packages, needs a real server or
 with an HTML comment on the line right above its fence, giving the reason::
 
     <!-- readme-test: skip: needs a running Playwright server -->
+
+The models pages' snippets also run against the loopback wire server, with their real
+clients: ``tests/test_docs_models.py``.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 
@@ -43,54 +50,17 @@ pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the 
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+SOURCES = [README, *sorted(DOCS.rglob("*.md"))]
 HARNESS = Path(__file__).resolve().parent / "readme_harness"
 _FENCE = re.compile(r"^```(\w*)\s*$")
 _DIRECTIVE = re.compile(r"^<!--\s*readme-test:\s*(.*?)\s*-->$")
 _RUNS = ("python", "bash")
 
-# Runs every fragment file named on its command line; writes "fragment-LINE.out" for each,
-# ending in "FRAGMENT OK" or the traceback.
-FRAGMENTS = """\
-import contextlib
-import io
-import sys
-import traceback
-
-from playwright.sync_api import sync_playwright
-from pydantic import BaseModel
-from stagehand_py import Stagehand, launch_chromium
-
-
-class Product(BaseModel):
-    name: str
-    price: float
-
-
-with sync_playwright() as playwright:
-    browser = launch_chromium(playwright.chromium)
-    for name in sys.argv[1:]:
-        line = name.removeprefix("fragment-").removesuffix(".py")
-        sh = Stagehand(model="openai/gpt-4.1-mini")
-        page = sh.wrap(browser.new_page())
-        page.goto("https://shop.example/")
-        names = {"__name__": "__main__", "Product": Product, "sh": sh, "page": page}
-        output = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(output), contextlib.redirect_stderr(output):
-                source = open(name, encoding="utf-8").read()
-                exec(compile(source, f"README.md:{line}", "exec"), names)
-            output.write("FRAGMENT OK\\n")
-        except BaseException:
-            output.write(traceback.format_exc())
-        page.context.close()
-        with open(f"fragment-{line}.out", "w", encoding="utf-8") as report:
-            report.write(output.getvalue())
-    browser.close()
-"""
-
 
 @dataclass(frozen=True)
 class Block:
+    path: str  # relative to the repository, e.g. "README.md" or "docs/guides/cache.md"
     line: int  # of the opening fence, 1-based
     language: str
     source: str
@@ -107,13 +77,17 @@ class Block:
         return "fragment"
 
     @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
+
+    @property
     def skip_reason(self) -> str | None:
         if not self.directive.startswith("skip"):
             return None
         return self.directive.partition(":")[2].strip()
 
 
-def readme_blocks(text: str) -> list[Block]:
+def readme_blocks(text: str, path: str = "README.md") -> list[Block]:
     """Every fenced block of ``text`` with its language and the directive above it."""
     blocks: list[Block] = []
     lines = text.splitlines()
@@ -130,6 +104,7 @@ def readme_blocks(text: str) -> list[Block]:
         directive = _DIRECTIVE.match(above)
         blocks.append(
             Block(
+                path=path,
                 line=index + 1,
                 language=opening.group(1),
                 source="\n".join(lines[index + 1 : end]) + "\n",
@@ -140,7 +115,16 @@ def readme_blocks(text: str) -> list[Block]:
     return blocks
 
 
-BLOCKS = [block for block in readme_blocks(README.read_text("utf-8")) if block.language in _RUNS]
+BLOCKS = [
+    block
+    for source in SOURCES
+    for block in readme_blocks(source.read_text("utf-8"), source.relative_to(ROOT).as_posix())
+    if block.language in _RUNS
+]
+# Project history has no place in user docs: issue numbers, commit ids, design records.
+_HISTORY = re.compile(
+    r"\bissues? #?\d+|\bgit show\b|\bcommit [0-9a-f]{7,40}\b|\bADR\b", re.IGNORECASE
+)
 
 
 def _environment() -> dict[str, str]:
@@ -157,78 +141,114 @@ def _environment() -> dict[str, str]:
         STAGEHAND_PY_MODEL="openai/gpt-4.1-mini",
         OPENAI_API_KEY="sk-readme-test-not-a-key",
         ANTHROPIC_API_KEY="sk-ant-readme-test-not-a-key",
+        OPENROUTER_API_KEY="sk-or-docs-test-not-a-key",
+        GEMINI_API_KEY="docs-test-not-a-key",
+        AZURE_OPENAI_API_KEY="docs-test-not-a-key",
         SHOP_PASSWORD=secret_values.PASSWORD,
         SIGNUP_PASSWORD=secret_values.PASSWORD,
     )
     return env
 
 
-def _command(block: Block, workdir: Path) -> list[str]:
-    if block.kind == "bash":
-        (workdir / "block.sh").write_text(block.source, encoding="utf-8")
-        return ["bash", "-euo", "pipefail", "block.sh"]
-    if block.kind == "pytest":
-        (workdir / "test_block.py").write_text(block.source, encoding="utf-8")
-        return [
-            sys.executable, "-m", "pytest", "-q", "-p", "no:playwright-asyncio",
-            "-p", "no:cacheprovider", "--base-url", "https://shop.example", "test_block.py",
-        ]  # fmt: skip
-    (workdir / "block.py").write_text(block.source, encoding="utf-8")
-    return [sys.executable, "block.py"]
-
-
-@pytest.fixture(scope="module")
-def fragment_outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, str]:
-    """Run every fragment once, in one process: README line -> what it printed."""
-    workdir = tmp_path_factory.mktemp("readme-fragments")
-    fragments = [b for b in BLOCKS if b.kind == "fragment" and b.skip_reason is None]
-    for block in fragments:
-        (workdir / f"fragment-{block.line}.py").write_text(block.source, encoding="utf-8")
-    (workdir / "run_fragments.py").write_text(FRAGMENTS, encoding="utf-8")
-    done = subprocess.run(
-        [sys.executable, "run_fragments.py", *(f"fragment-{b.line}.py" for b in fragments)],
-        cwd=workdir,
-        env=_environment(),
-        capture_output=True,
-        text=True,
-        timeout=600,
+def _run(command: list[str], workdir: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command, cwd=workdir, env=_environment(), capture_output=True, text=True, timeout=900
     )
+
+
+def _shared_run(kind: str, workdir: Path) -> dict[str, str]:
+    """Run every block of ``kind`` (fragment or script) in one process of its runner:
+    "file:line" -> what the block printed, ending in "BLOCK OK" when it ran through."""
+    blocks = [b for b in BLOCKS if b.kind == kind and b.skip_reason is None]
+    for number, block in enumerate(blocks):
+        (workdir / f"{kind}-{number}.py").write_text(block.source, encoding="utf-8")
+        (workdir / f"{kind}-{number}.where").write_text(block.where, encoding="utf-8")
+    runner = str(HARNESS / f"run_{kind}s.py")
+    done = _run([sys.executable, runner, *(f"{kind}-{n}.py" for n in range(len(blocks)))], workdir)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return {
-        block.line: (workdir / f"fragment-{block.line}.out").read_text("utf-8")
-        for block in fragments
+        block.where: (workdir / f"{kind}-{number}.out").read_text("utf-8")
+        for number, block in enumerate(blocks)
     }
 
 
-def test_the_readme_has_blocks_of_every_kind() -> None:
+def _pytest_run(workdir: Path) -> dict[str, str]:
+    """Run every pytest block in one pytest session: "file:line" -> "BLOCK OK" or its failures."""
+    blocks = [b for b in BLOCKS if b.kind == "pytest" and b.skip_reason is None]
+    for number, block in enumerate(blocks):
+        (workdir / f"test_block_{number}.py").write_text(block.source, encoding="utf-8")
+    done = _run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:playwright-asyncio",
+            "-p",
+            "no:cacheprovider",
+            "--base-url",
+            "https://shop.example",
+            "--junitxml=run.xml",
+        ],
+        workdir,
+    )
+    assert secret_values.PASSWORD not in done.stdout + done.stderr, "a pytest block printed it"
+    assert (workdir / "run.xml").exists(), done.stdout[-3000:] + done.stderr[-3000:]
+    cases = ElementTree.parse(workdir / "run.xml").getroot().iter("testcase")
+    outcome = {block.where: "no test ran\n" for block in blocks}
+    for case in cases:
+        block = blocks[int(case.get("classname", "").removeprefix("test_block_"))]
+        problems = [child.text or child.get("message", "") for child in case if child.tag in
+                    ("failure", "error", "skipped")]  # fmt: skip
+        if problems:
+            outcome[block.where] = "\n".join(problems)
+        elif outcome[block.where] == "no test ran\n":
+            outcome[block.where] = "BLOCK OK\n"
+    return outcome
+
+
+@pytest.fixture(scope="module")
+def block_outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """What every shared-process block printed ("file:line" -> output), run once per kind."""
+    outputs = _shared_run("fragment", tmp_path_factory.mktemp("fragments"))
+    outputs |= _shared_run("script", tmp_path_factory.mktemp("scripts"))
+    return outputs | _pytest_run(tmp_path_factory.mktemp("pytest-blocks"))
+
+
+def test_the_docs_have_blocks_of_every_kind() -> None:
     kinds = {block.kind for block in BLOCKS if block.skip_reason is None}
     assert kinds == {"bash", "pytest", "script", "fragment"}
+    assert {block.path for block in BLOCKS} > {"README.md"}  # the docs' pages are read too
     for block in BLOCKS:
         if block.directive:
-            assert block.skip_reason, f"README.md:{block.line}: an opt-out must say why"
+            assert block.skip_reason, f"{block.where}: an opt-out must say why"
+
+
+USER_DOCS = [*SOURCES, ROOT / "CHANGELOG.md"]
 
 
 @pytest.mark.parametrize(
-    "block", BLOCKS, ids=[f"line{block.line}-{block.kind}" for block in BLOCKS]
+    "source", USER_DOCS, ids=[s.relative_to(ROOT).as_posix() for s in USER_DOCS]
 )
+def test_user_docs_hold_no_project_history(source: Path) -> None:
+    found = [m.group(0) for m in _HISTORY.finditer(source.read_text("utf-8"))]
+    assert not found, f"{source.relative_to(ROOT)} speaks of the project's history: {found}"
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[f"{b.where}-{b.kind}" for b in BLOCKS])
 def test_readme_block_runs_as_written(
     block: Block, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     if block.skip_reason is not None:
-        pytest.skip(f"README.md:{block.line} opts out: {block.skip_reason}")
-    if block.kind == "fragment":
-        output = request.getfixturevalue("fragment_outputs")[block.line]
-        assert output.endswith("FRAGMENT OK\n"), f"README.md:{block.line} failed:\n{output}"
-        assert secret_values.PASSWORD not in output, f"README.md:{block.line} printed a secret"
+        pytest.skip(f"{block.where} opts out: {block.skip_reason}")
+    if block.kind != "bash":
+        output = request.getfixturevalue("block_outputs")[block.where]
+        assert output.endswith("BLOCK OK\n"), f"{block.where} ({block.kind}) failed:\n{output}"
+        assert secret_values.PASSWORD not in output, f"{block.where} printed a secret"
         return
-    done = subprocess.run(
-        _command(block, tmp_path),
-        cwd=tmp_path,
-        env=_environment(),
-        capture_output=True,
-        text=True,
-        timeout=240,
-    )
+    (tmp_path / "block.sh").write_text(block.source, encoding="utf-8")
+    done = _run(["bash", "-euo", "pipefail", "block.sh"], tmp_path)
     output = done.stdout + done.stderr
-    assert done.returncode == 0, f"README.md:{block.line} ({block.kind}) failed:\n{output[-4000:]}"
-    assert secret_values.PASSWORD not in output, f"README.md:{block.line} printed a secret"
+    assert done.returncode == 0, f"{block.where} ({block.kind}) failed:\n{output[-4000:]}"
+    assert secret_values.PASSWORD not in output, f"{block.where} printed a secret"

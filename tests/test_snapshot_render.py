@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 
 from stagehand_py import ElementNotFoundError, PageError, SerializationError
-from stagehand_py.dom import Chunk, Element, Snapshot, order_chunks, parse_snapshot
-from stagehand_py.dom._render import render_element
-from stagehand_py.dom._wire import FramePart, snapshot_from_wire
+from stagehand_py._snapshot import Chunk, Element, Snapshot, order_chunks, render_element
+from stagehand_py.dom._wire import FramePart, parse_snapshot, snapshot_from_wire
 
 # Rows as the serializer (dom/serializer/80_rows.js) writes them: tag, text, attributes,
 # selectors (or the index of the row whose selectors are shared), frame index, chunk, box,

@@ -8,7 +8,7 @@ from pydantic import BaseModel
 from stagehand_py import AsyncStagehand, ConfigurationError, Settings, Stagehand
 from stagehand_py.prompts.act import VerifyAnswer
 from stagehand_py.prompts.observe import ObserveAnswer
-from stagehand_py.pytest_plugin import _FakeSwitch
+from stagehand_py.pytest_plugin._fixtures import FakeSwitch as _FakeSwitch
 from stagehand_py.testing import (
     AsyncFunctionLLM,
     AsyncScriptedLLM,

@@ -7,13 +7,13 @@ import pytest
 from pydantic import ValidationError
 
 from stagehand_py.agent._prompts import SYSTEM_PROMPT
-from stagehand_py.workflow import (
+from stagehand_py.workflow._checklist import (
     ChecklistAnswer,
     checklist_strings,
     derive_next_step,
-    registrable_domain,
     render_progress,
 )
+from stagehand_py.workflow._domains import registrable_domain
 from stagehand_py.workflow._prompts import ITEM_SYSTEM, check_messages, item_task
 
 

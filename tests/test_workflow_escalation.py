@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from stagehand_py._async.act.emergency import ActEmergency
-from stagehand_py._async.agent.emergency import AsyncEmergency
 from stagehand_py._async.agent.think import AsyncBoundedLLM
-from stagehand_py.agent._clock import RunClock
-from stagehand_py.testing import AsyncScriptedLLM
-from stagehand_py.workflow import (
+from stagehand_py._async.emergency import ActEmergency, AsyncEmergency
+from stagehand_py._emergency import (
     EmergencyMonitor,
     EmergencySettings,
     changes_anything,
     plan_escalation,
 )
+from stagehand_py.agent._clock import RunClock
+from stagehand_py.testing import AsyncScriptedLLM
 
 NOTHING = (
     "nothing could be switched: no fallback_model is configured and the page is already read as DOM"

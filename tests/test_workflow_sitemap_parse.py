@@ -6,8 +6,14 @@ from __future__ import annotations
 
 import gzip
 
-from stagehand_py.workflow import hint_urls, parse_sitemap, sitemaps_in_robots
-from stagehand_py.workflow._sitemap import HINT_MAX_CHARS, HINT_MAX_URLS, is_media_sitemap
+from stagehand_py.workflow._sitemap import (
+    HINT_MAX_CHARS,
+    HINT_MAX_URLS,
+    hint_urls,
+    is_media_sitemap,
+    parse_sitemap,
+    sitemaps_in_robots,
+)
 from tests.site_server import sitemap_index, urlset
 
 BASE = "https://shop.example"

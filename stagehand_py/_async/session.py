@@ -1,5 +1,5 @@
 """The state of an AsyncStagehand (model, settings, cache, history, values used per page) and
-the helpers its public calls share: which model a call asks, its variables, its records."""
+what its calls read from it: the session's model, a call's variables and settings."""
 
 from __future__ import annotations
 
@@ -7,41 +7,30 @@ import inspect
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from playwright.async_api import Page as AsyncPage
 
 from .._config import Settings, SnapshotMode, check_arguments
-from .._deadline_clock import Deadline
-from .._errors import (
-    CacheMissError,
-    ConfigurationError,
-    LLMError,
-    StagehandError,
-)
+from .._errors import ConfigurationError
 from .._history import CallRecord
 from .._session_secrets import SecretRegistry
 from .._variables import Variables
 from ..agent import AgentSettings
 from ..cache import ActionCache
-from ..llm._fake_support import check_llm_flavour
-from ..llm._usage import PriceTable, Usage, UsageMeter
-from ..prompts.user_instructions import combine_instructions
+from ..llm._flavour import check_llm_flavour
+from ..llm._usage import PriceTable, UsageMeter
 from ..workflow._history import WorkflowHistory
-from ._deadline import run_blocking
-from .act.emergency import WithFallback
-from .agent.emergency import checked_fallback, fallback_name, fallback_source
-from .extract.read import ExtractOutcome
+from .emergency import checked_fallback
 from .llm.base import AsyncLLM
 from .llm.factory import create_llm, model_spec
-from .llm.source import call_llm_source, check_call_model
-from .observe.ask import ObserveOutcome
 from .workflow.run import open_history
 
 
 class AsyncStagehandCore:
     """What an :class:`AsyncStagehand` holds (model, settings, cache, history, the values
-    used per page) and the helpers its public calls share; the calls are in ``stagehand.py``."""
+    used per page); the path every call takes is in ``calls.py``, the verbs in
+    ``stagehand.py``."""
 
     _ARGUMENTS = (
         "model",
@@ -120,82 +109,6 @@ class AsyncStagehandCore:
         values = self._secrets.for_call(page, variables)
         return values.bound_to(page.url, settings.secret_domains)
 
-    def _refuse_in_require_mode(
-        self,
-        kind: Literal["agent", "workflow"],
-        instruction: str,
-        page: AsyncPage,
-        values: Variables,
-        what_to_do: str,
-    ) -> None:
-        """``cache_mode='require'`` never calls the model: a call that always needs it is a
-        :class:`CacheMissError` before any request, recorded in the history."""
-        __tracebackhide__ = True
-        if self.settings.cache_mode != "require":
-            return
-        said = values.redact(instruction)
-        error = CacheMissError(
-            f"{kind}({said!r}) needs the model, and cache_mode='require' never calls it: "
-            + what_to_do,
-            instruction=said,
-            key="",
-            reason="miss",
-        )
-        self._record_failure(kind, instruction, page, error, values)
-        raise error
-
-    def _record_failure(
-        self,
-        kind: Literal["act", "extract", "observe", "agent", "workflow"],
-        instruction: str | None,
-        page: AsyncPage,
-        error: StagehandError,
-        values: Variables,
-        spent: ExtractOutcome | ObserveOutcome | None = None,
-    ) -> None:
-        """History and usage of a call that raised: every model request it sent counts.
-
-        The error itself leaves redacted: a message may name the page, whose URL can carry a
-        value a GET form put there."""
-        error.args = tuple(values.redact(a) if isinstance(a, str) else a for a in error.args)
-        usage = spent.usage if spent is not None else Usage()
-        calls = spent.llm_calls if spent is not None else 0
-        if spent is None and isinstance(error, LLMError):
-            usage, calls = error.usage, error.usage.requests
-        self.usage.add(kind, usage, model=self._model_name())
-        self.history.append(
-            CallRecord(
-                kind=kind,
-                instruction=values.redact(instruction or ""),
-                success=False,
-                message=values.redact(f"{type(error).__name__}: {error}"),
-                url=values.redact(page.url),
-                llm_calls=calls,
-                usage=usage,
-                duration_s=spent.duration_s if spent is not None else 0.0,
-            )
-        )
-
-    def _call_llm(
-        self,
-        kind: str,
-        values: Variables,
-        settings: Settings,
-        model: str | None,
-        llm: AsyncLLM | None,
-        instructions: str | None,
-    ) -> Callable[[], AsyncLLM]:
-        """The model this call asks (its own ``model=``/``llm=`` or the session's), carrying
-        the session's and the call's ``instructions``, redacted by the call's variables."""
-        owner = f"{type(self).__name__}.{kind}"
-        check_call_model(
-            owner, model=model, llm=llm, base_url=self._base_url, wants_async=_ASYNC_API
-        )
-        said = values.redact(combine_instructions(settings.instructions, instructions))
-        return call_llm_source(
-            lambda: self.llm, self._model_for, model=model, llm=llm, instructions=said
-        )
-
     def _model_for(self, model: str) -> AsyncLLM:
         """A client for a per-call ``model=`` string, made once per string."""
         if model not in self._call_models:
@@ -203,10 +116,6 @@ class AsyncStagehandCore:
                 model, api_key=self._api_key, base_url=self._base_url
             )
         return self._call_models[model]
-
-    def _with_fallback(self, source: Callable[[], AsyncLLM]) -> WithFallback:
-        """act()'s model with emergency mode's fallback (Stagehand(fallback_model=...))."""
-        return WithFallback(source, fallback_source(self._fallback), fallback_name(self._fallback))
 
     def _agent_settings(
         self, limits: Mapping[str, Any], snapshot: SnapshotMode | None
@@ -224,22 +133,6 @@ class AsyncStagehandCore:
     def _snapshot_mode(self, snapshot: SnapshotMode | None) -> SnapshotMode:
         """The call's ``snapshot=`` (checked), else ``Settings.snapshot``."""
         return self._settings(_snapshot_limit(snapshot)).snapshot
-
-    async def _model_in_time(self, source: Callable[[], AsyncLLM], deadline: Deadline) -> AsyncLLM:
-        """The call's model, created within the call's deadline (the first client of a
-        provider imports its SDK, which takes seconds)."""
-        return await run_blocking(source, deadline.remaining())
-
-    async def _model_source(
-        self, source: Callable[[], AsyncLLM], deadline: Deadline
-    ) -> Callable[[], AsyncLLM]:
-        """The model for a call that may not need one (a cache hit): created in time now,
-        or, when none is configured, an error raised only where it is needed."""
-        try:
-            llm = await self._model_in_time(source, deadline)
-        except ConfigurationError:
-            return source
-        return lambda: llm
 
 
 # True here, False in the generated sync twin (where `async def` becomes `def`).

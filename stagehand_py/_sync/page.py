@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from playwright.sync_api import Page as Page
@@ -18,18 +18,17 @@ from pydantic import BaseModel
 from .._config import SnapshotMode
 from .._inputs import check_page_type
 from .._session_secrets import redact_known
+from .._snapshot import Snapshot
 from .._types import ActResult, ObserveResult
-from .._variables import Variables
-from ..agent import AgentControls, AgentResult, TokenCounter
-from ..dom import Snapshot
+from ..agent import AgentResult
 from .browser.in_time import within
 from .browser.inspect import annotated_screenshot, take_snapshot
 
 if TYPE_CHECKING:
-    from ..workflow._history import WorkflowHistory
+    from typing_extensions import Unpack
+
     from ..workflow._result import WorkflowResult
-    from .agent.think import ApprovalCallback
-    from .llm.base import LLM
+    from .options import ActOptions, AgentOptions, ExtractOptions, ObserveOptions, WorkflowOptions
     from .stagehand import Stagehand
 
 M = TypeVar("M", bound=BaseModel)
@@ -54,66 +53,30 @@ class StagehandPage(Page):
         """The SDK this page reports to (its model, limits, cache and history)."""
         return self._stagehand
 
-    def act(
-        self,
-        action: str | ObserveResult,
-        *,
-        variables: Mapping[str, object] | None = None,
-        raise_on_failure: bool = True,
-        **limits: Any,
-    ) -> ActResult:
+    def act(self, action: str | ObserveResult, **options: Unpack[ActOptions]) -> ActResult:
         """Do what ``action`` says on this page (or run an observe() result with no LLM call).
 
         ``variables`` values are substituted locally for ``<|NAME|>`` / ``%name%`` and never
         reach the model, logs or results. On failure raises :class:`~stagehand_py.ActError`
         (its ``.result`` says what happened); pass ``raise_on_failure=False`` to get the
-        unsuccessful :class:`~stagehand_py.ActResult` instead. ``limits`` override settings for
-        this call, e.g. ``max_steps=3, timeout_s=20, max_tokens=512, snapshot="aria"``;
+        unsuccessful :class:`~stagehand_py.ActResult` instead. Any
+        :class:`~stagehand_py.Settings` field overrides its setting for this call, e.g.
+        ``max_steps=3, timeout_s=20, max_tokens=512, snapshot="aria"``;
         ``model="openai/gpt-4.1"`` or ``llm=`` asks another model than the session's, and
         ``instructions=`` adds to the session's own instructions, for this call only (the same
         three work on extract, observe, agent).
         """
         __tracebackhide__ = True
-        try:
-            values = Variables.of(variables)
-        finally:
-            del variables  # raw values stay out of this frame's locals (tracebacks print them)
-        return self._stagehand.act(
-            self, action, variables=values, raise_on_failure=raise_on_failure, **limits
-        )
+        return self._stagehand._act(self, action, options)
 
     @overload
     def extract(
-        self,
-        instruction: str,
-        schema: type[M],
-        *,
-        selector: str | None = None,
-        variables: Mapping[str, object] | None = None,
-        timeout_s: float | None = None,
-        max_tokens: int | dict[str, int] | None = None,
-        temperature: float | None = None,
-        snapshot: SnapshotMode | None = None,
-        model: str | None = None,
-        llm: LLM | None = None,
-        instructions: str | None = None,
+        self, instruction: str, schema: type[M], **options: Unpack[ExtractOptions]
     ) -> M: ...
 
     @overload
     def extract(
-        self,
-        instruction: str,
-        schema: dict[str, Any],
-        *,
-        selector: str | None = None,
-        variables: Mapping[str, object] | None = None,
-        timeout_s: float | None = None,
-        max_tokens: int | dict[str, int] | None = None,
-        temperature: float | None = None,
-        snapshot: SnapshotMode | None = None,
-        model: str | None = None,
-        llm: LLM | None = None,
-        instructions: str | None = None,
+        self, instruction: str, schema: dict[str, Any], **options: Unpack[ExtractOptions]
     ) -> dict[str, Any]: ...
 
     @overload
@@ -121,32 +84,14 @@ class StagehandPage(Page):
         self,
         instruction: str | None = None,
         schema: None = None,
-        *,
-        selector: str | None = None,
-        variables: Mapping[str, object] | None = None,
-        timeout_s: float | None = None,
-        max_tokens: int | dict[str, int] | None = None,
-        temperature: float | None = None,
-        snapshot: SnapshotMode | None = None,
-        model: str | None = None,
-        llm: LLM | None = None,
-        instructions: str | None = None,
+        **options: Unpack[ExtractOptions],
     ) -> str: ...
 
     def extract(
         self,
         instruction: str | None = None,
         schema: type[BaseModel] | dict[str, Any] | None = None,
-        *,
-        selector: str | None = None,
-        variables: Mapping[str, object] | None = None,
-        timeout_s: float | None = None,
-        max_tokens: int | dict[str, int] | None = None,
-        temperature: float | None = None,
-        snapshot: SnapshotMode | None = None,
-        model: str | None = None,
-        llm: LLM | None = None,
-        instructions: str | None = None,
+        **options: Unpack[ExtractOptions],
     ) -> Any:
         """Structured data from the page: an instance of a pydantic ``schema``, validated data
         for a JSON-schema dict, or the page's readable text when ``schema`` is omitted.
@@ -156,40 +101,13 @@ class StagehandPage(Page):
         ``snapshot="aria"`` reads the accessibility tree instead of the cleaned HTML (default:
         ``Settings.snapshot``)."""
         __tracebackhide__ = True
-        try:
-            values = Variables.of(variables)
-        finally:
-            del variables  # raw values stay out of this frame's locals (tracebacks print them)
-        outcome = self._stagehand.extract(
-            self,
-            instruction,
-            schema,
-            selector=selector,
-            variables=values,
-            timeout_s=timeout_s,
-            max_tokens=max_tokens,
-            temperature=temperature,
-            snapshot=snapshot,
-            model=model,
-            llm=llm,
-            instructions=instructions,
-        )
+        outcome = self._stagehand._extract(self, instruction, schema, options)
         if schema is None:
             return outcome.value["text"]
         return outcome.value
 
     def observe(
-        self,
-        instruction: str | None = None,
-        *,
-        variables: Mapping[str, object] | None = None,
-        timeout_s: float | None = None,
-        max_tokens: int | dict[str, int] | None = None,
-        temperature: float | None = None,
-        snapshot: SnapshotMode | None = None,
-        model: str | None = None,
-        llm: LLM | None = None,
-        instructions: str | None = None,
+        self, instruction: str | None = None, **options: Unpack[ObserveOptions]
     ) -> list[ObserveResult]:
         """Elements matching ``instruction`` (or the page's main controls), best first; pass
         one to :meth:`act` to run it without a model call. ``timeout_s`` bounds the call;
@@ -197,35 +115,10 @@ class StagehandPage(Page):
         call only (see :meth:`act`); so does ``snapshot`` for ``Settings.snapshot`` (``"dom"``
         or ``"aria"``)."""
         __tracebackhide__ = True
-        try:
-            values = Variables.of(variables)
-        finally:
-            del variables  # raw values stay out of this frame's locals (tracebacks print them)
-        outcome = self._stagehand.observe(
-            self,
-            instruction,
-            variables=values,
-            timeout_s=timeout_s,
-            max_tokens=max_tokens,
-            temperature=temperature,
-            snapshot=snapshot,
-            model=model,
-            llm=llm,
-            instructions=instructions,
-        )
+        outcome = self._stagehand._observe(self, instruction, options)
         return outcome.results
 
-    def agent(
-        self,
-        task: str,
-        *,
-        variables: Mapping[str, object] | None = None,
-        approval: ApprovalCallback | None = None,
-        controls: AgentControls | None = None,
-        count_tokens: TokenCounter | None = None,
-        snapshot: SnapshotMode | None = None,
-        **limits: Any,
-    ) -> AgentResult:
+    def agent(self, task: str, **options: Unpack[AgentOptions]) -> AgentResult:
         """Let the model drive this page, step by step and across tabs, until ``task`` is done.
 
         Each step it sees the page's numbered elements in view, answers with 1 to
@@ -233,39 +126,17 @@ class StagehandPage(Page):
         ``approval(step, proposed_output, state)`` sees every action of a step before any
         runs and returns ``Approve()``, ``Retry(feedback)``, ``Skip()`` or ``Cancel()`` (an
         async function works too); ``controls`` pauses, resumes or stops the run from another
-        task or thread. ``limits`` override ``Settings.agent`` for this run, e.g.
-        ``max_steps=20, timeout_s=300, use_vision=True, allowed_domains=["*.example.com"]``.
+        task or thread. :class:`~stagehand_py.AgentSettings` fields override ``Settings.agent``
+        for this run, e.g. ``max_steps=20, timeout_s=300, use_vision=True,
+        allowed_domains=["*.example.com"]``.
         ``snapshot`` overrides ``Settings.snapshot`` (how each step reads the page).
         Returns an :class:`~stagehand_py.agent.AgentResult` (``success``, ``final_text``,
         ``data``, ``reason``, ``steps``...); it never raises for a task that was not reached.
         """
         __tracebackhide__ = True
-        try:
-            values = Variables.of(variables)
-        finally:
-            del variables  # raw values stay out of this frame's locals (tracebacks print them)
-        return self._stagehand.agent(
-            self,
-            task,
-            variables=values,
-            approval=approval,
-            controls=controls,
-            count_tokens=count_tokens,
-            snapshot=snapshot,
-            **limits,
-        )
+        return self._stagehand._agent(self, task, options)
 
-    def workflow(
-        self,
-        text: str,
-        *,
-        variables: Mapping[str, object] | None = None,
-        fallback_model: str | LLM | None = None,
-        history_dir: str | os.PathLike[str] | WorkflowHistory | None = None,
-        sitemap: bool | None = None,
-        clock: Callable[[], float] | None = None,
-        **limits: Any,
-    ) -> WorkflowResult:
+    def workflow(self, text: str, **options: Unpack[WorkflowOptions]) -> WorkflowResult:
         """Turn ``text`` into a checklist with one model request, then work through it item
         by item on this page until each item's completion check says it is done.
 
@@ -274,25 +145,13 @@ class StagehandPage(Page):
         ``fallback_model`` and the DOM view for the rest of the item. With a history
         (``history_dir=``, ``$STAGEHAND_PY_HISTORY_DIR``) items that worked before replay with
         no model call. ``sitemap=False`` turns sitemap hints off; ``clock`` is the monotonic
-        clock emergency mode measures a stall with. ``limits`` override ``Settings.workflow``,
-        e.g. ``max_attempts=8, timeout_s=300, view="dom"``. Returns a
-        :class:`~stagehand_py.WorkflowResult`; it never raises for a goal not reached.
+        clock emergency mode measures a stall with. :class:`~stagehand_py.WorkflowSettings`
+        fields override ``Settings.workflow``, e.g. ``max_attempts=8, timeout_s=300,
+        view="dom"``. Returns a :class:`~stagehand_py.WorkflowResult`; it never raises for a
+        goal not reached.
         """
         __tracebackhide__ = True
-        try:
-            values = Variables.of(variables)
-        finally:
-            del variables  # raw values stay out of this frame's locals (tracebacks print them)
-        return self._stagehand.workflow(
-            self,
-            text,
-            variables=values,
-            fallback_model=fallback_model,
-            history_dir=history_dir,
-            sitemap=sitemap,
-            clock=clock,
-            **limits,
-        )
+        return self._stagehand._workflow(self, text, options)
 
     def snapshot(
         self, mode: SnapshotMode | None = None, *, timeout_s: float | None = None

@@ -5,25 +5,15 @@ generated sync twin); users call it as ``page.agent(task, ...)``.
 Approvers return one of :class:`Approve`, :class:`Retry`, :class:`Skip`, :class:`Cancel`.
 """
 
-from ._actions import (
-    ACTION_NAMES,
-    AgentAction,
-    AgentOutput,
-    DoneAction,
-    FinalSummary,
-    describe_action,
-    output_model,
-)
-from ._approval import ApprovalRule, ConsoleApprover, RuleApprover, proposed_lines
+from ._actions import AgentAction, AgentOutput, DoneAction
+from ._approval import ApprovalRule, ConsoleApprover, RuleApprover
 from ._controls import AgentControls
-from ._conversation import BuiltRequest, MessageManager, TokenCounter, estimate_tokens
+from ._conversation import MessageManager, TokenCounter
 from ._history import ActionOutcome, AgentReason, AgentResult, PhaseTimings, StepRecord
-from ._navigation import domain_allowed, navigation_problem, url_problem
 from ._settings import AgentSettings
 from ._state import AgentState, ApprovalDecision, Approve, Cancel, Retry, Skip, TabInfo
 
 __all__ = [
-    "ACTION_NAMES",
     "ActionOutcome",
     "AgentAction",
     "AgentControls",
@@ -35,11 +25,9 @@ __all__ = [
     "ApprovalDecision",
     "ApprovalRule",
     "Approve",
-    "BuiltRequest",
     "Cancel",
     "ConsoleApprover",
     "DoneAction",
-    "FinalSummary",
     "MessageManager",
     "PhaseTimings",
     "Retry",
@@ -48,11 +36,4 @@ __all__ = [
     "StepRecord",
     "TabInfo",
     "TokenCounter",
-    "describe_action",
-    "domain_allowed",
-    "estimate_tokens",
-    "navigation_problem",
-    "output_model",
-    "proposed_lines",
-    "url_problem",
 ]

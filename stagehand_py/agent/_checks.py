@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from .._snapshot import Element, Snapshot
 from .._variables import Variables
-from ..dom import Element, Snapshot
 from ._actions import (
     AgentOutput,
     CloseTabAction,

@@ -16,11 +16,11 @@ stored history stays whole, and each cut is reported (``BuiltRequest.cuts``).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .._usage import estimate_tokens
 from ..llm._messages import ImagePart, Message
 from . import _prompts
 
@@ -28,11 +28,6 @@ TokenCounter = Callable[[str], int]
 EntryKind = Literal["system", "task", "variables", "example", "history", "state", "turn"]
 _PROTECTED: frozenset[EntryKind] = frozenset({"system", "task", "variables", "example", "turn"})
 _CUT_NOTE = "\n[... cut here to fit the token budget]"
-
-
-def estimate_tokens(text: str) -> int:
-    """About four characters per token."""
-    return math.ceil(len(text) / 4)
 
 
 @dataclass

@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field
 
+from .._emergency import Escalation
 from .._errors import ConfigurationError
-from .._history import CallRecord
-from .._types import ActionRecord, CodeStyle, CodeVariables
-from ..llm._usage import Usage
-from ..workflow._escalation import Escalation
+from .._history import CallKind, CallRecord
+from .._types import ActionRecord
+from .._usage import Usage
+from ..codegen import WritesPlaywrightCode
+from ..codegen_agent import agent_playwright_code
 from ._state import TabInfo
 
 AgentReason = Literal["done", "failed", "max_steps", "max_failures", "timeout", "cancelled"]
@@ -136,7 +138,7 @@ class StepRecord(BaseModel):
         return bool(ran) and ran[-1].status == "error"
 
 
-class AgentResult(BaseModel):
+class AgentResult(WritesPlaywrightCode, BaseModel):
     """What an agent run did and why it ended (``reason``: see :data:`AgentReason`)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -166,27 +168,9 @@ class AgentResult(BaseModel):
     def __bool__(self) -> bool:
         return self.success
 
-    def to_playwright_code(
-        self,
-        style: CodeStyle = "sync",
-        *,
-        variables: CodeVariables = "env",
-        function_name: str = "run",
-        url: str | None = None,
-    ) -> str:
-        """Plain Playwright Python that redoes this run's successful actions with no model
-        (see :mod:`stagehand_py.codegen_agent`): variables as ``os.environ[...]`` lookups or
-        parameters, never values. ``url`` adds a ``page.goto`` first."""
-        from ..codegen_agent import agent_playwright_code
-
-        return agent_playwright_code(
-            [outcome for step in self.steps for outcome in step.results],
-            style=style,
-            variables=variables,
-            function_name=function_name,
-            url=url,
-            title=f"agent: {self.task}",
-        )
+    def _code_parts(self) -> tuple[Callable[..., str], Sequence[Any], str]:
+        outcomes = [outcome for step in self.steps for outcome in step.results]
+        return agent_playwright_code, outcomes, f"agent: {self.task}"
 
     def summary(self) -> str:
         """A few readable lines per step, as the command line and test reports show them."""
@@ -255,27 +239,56 @@ class AgentResult(BaseModel):
         return result
 
 
+class FinishedRun(Protocol):
+    """What a finished agent run or workflow says of itself."""
+
+    success: bool
+    usage: Usage
+    duration_s: float
+
+
+# One step of an agent run or one item of a workflow: its label, page URL and actions.
+RunPart = tuple[str, str, list[ActionOutcome]]
+
+
+def run_record(
+    kind: CallKind,
+    instruction: str,
+    run: FinishedRun,
+    message: str,
+    parts: list[RunPart],
+    *,
+    with_arguments: bool,
+) -> CallRecord:
+    """A finished run as one entry of ``Stagehand.history`` (and of a failed test's report):
+    its model requests are its calls, the page it ended on the last part's."""
+    actions: list[ActionRecord] = []
+    for label, page_url, outcomes in parts:
+        for outcome in outcomes:
+            record = ActionRecord(
+                method=outcome.action,
+                selector=outcome.selector or "",
+                description=f"{label}: {outcome.line()}",
+                url=outcome.url or page_url,
+            )
+            if with_arguments:
+                record.arguments = [str(v) for k, v in outcome.params.items() if k != "index"]
+            actions.append(record)
+    return CallRecord(
+        kind=kind,
+        instruction=instruction,
+        success=run.success,
+        message=message,
+        url=parts[-1][1] if parts else "",
+        actions=actions,
+        llm_calls=run.usage.requests,
+        usage=run.usage,
+        duration_s=run.duration_s,
+    )
+
+
 def call_record(result: AgentResult) -> CallRecord:
     """The run as one entry of ``Stagehand.history`` (and of a failed test's report)."""
-    actions = [
-        ActionRecord(
-            method=outcome.action,
-            selector=outcome.selector or "",
-            arguments=[str(v) for k, v in outcome.params.items() if k != "index"],
-            description=f"step {step.number}: {outcome.line()}",
-            url=outcome.url or step.url,
-        )
-        for step in result.steps
-        for outcome in step.results
-    ]
-    return CallRecord(
-        kind="agent",
-        instruction=result.task,
-        success=result.success,
-        message=f"{result.reason}: {result.final_text}",
-        url=result.steps[-1].url if result.steps else "",
-        actions=actions,
-        llm_calls=result.usage.requests,
-        usage=result.usage,
-        duration_s=result.duration_s,
-    )
+    parts = [(f"step {step.number}", step.url, step.results) for step in result.steps]
+    message = f"{result.reason}: {result.final_text}"
+    return run_record("agent", result.task, result, message, parts, with_arguments=True)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import Field, field_validator
 
-from .._errors import ConfigurationError
+from .._settings_model import SettingsModel
 
 
-class AgentSettings(BaseModel):
+class AgentSettings(SettingsModel):
     """Tunable limits of one agent run. Every wait is bounded by ``timeout_s`` as well."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    _settings_of = "agent"
 
     max_steps: int = Field(default=50, ge=1, le=10_000, description="steps before a forced summary")
     max_actions_per_step: int = Field(default=3, ge=1, le=20, description="actions in one answer")
@@ -65,24 +65,3 @@ class AgentSettings(BaseModel):
         if any(not p for p in cleaned):
             raise ValueError("a domain pattern is blank")
         return cleaned
-
-    @classmethod
-    def checked(cls, values: dict[str, Any]) -> AgentSettings:
-        """Validate ``values``; a bad or unknown limit is a :class:`ConfigurationError`."""
-        try:
-            return cls.model_validate(values)
-        except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or 'agent'}: {err['msg']}"
-                for err in exc.errors()
-            )
-            known = ", ".join(cls.model_fields)
-            raise ConfigurationError(
-                f"Invalid agent setting(s): {problems}. Known agent settings: {known}."
-            ) from None
-
-    def updated(self, **changes: Any) -> AgentSettings:
-        """A copy with ``changes`` applied and validated."""
-        if not changes:
-            return self
-        return AgentSettings.checked({**self.model_dump(), **changes})

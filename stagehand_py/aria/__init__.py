@@ -2,17 +2,9 @@
 the DOM serializer produces, with a ranked locator ladder per element (pure Python).
 
 The browser-facing half is ``stagehand_py._async.aria.snapshot`` (and its sync twin).
+:func:`public_form` shows a stored selector as the readable Playwright call it stands for.
 """
 
-from ._ladder import LADDER_ORDER, Rung, RungKind, public_form
-from ._parser import AriaNode, BoxPx, parse_aria_snapshot
+from ._ladder import public_form
 
-__all__ = [
-    "LADDER_ORDER",
-    "AriaNode",
-    "BoxPx",
-    "Rung",
-    "RungKind",
-    "parse_aria_snapshot",
-    "public_form",
-]
+__all__ = ["public_form"]

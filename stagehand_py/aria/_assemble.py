@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from ..dom._snapshot import Box, Chunk, Element, Snapshot, order_chunks
+from .._snapshot import Box, Chunk, Element, Snapshot, order_chunks
 from ._ladder import (
     Rung,
     css_rung,

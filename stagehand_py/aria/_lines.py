@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..dom._snapshot import MAX_TEXT_CHARS
+from ..dom._render import MAX_TEXT_CHARS
 from ._parser import AriaNode
 
 CONTROL_ROLES = frozenset(

@@ -18,16 +18,20 @@ DOM view shows the text; a form field's name is its label and is written ``name=
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..dom._render import (
     MAX_ATTRIBUTE_CHARS,
-    MAX_OPTION_CHARS,
-    MAX_RENDERED_OPTIONS,
     MAX_TEXT_CHARS,
     MAX_VALUE_CHARS,
     Redactor,
+    options_attribute,
     shape,
+    unchanged,
 )
-from ..dom._snapshot import Element
+
+if TYPE_CHECKING:
+    from .._snapshot import Element
 
 # Roles whose name is shown where the DOM view shows text: those named by their content
 # (ARIA "name from content"), and toggles, whose label is their only text. A form field's
@@ -55,10 +59,6 @@ NO_LOCATOR = "no-locator"
 _ROLE_ESCAPES = str.maketrans({"<": "&lt;", ">": "&gt;", " ": "_"})
 
 
-def _keep(text: str) -> str:
-    return text
-
-
 def _value(text: str, limit: int = MAX_ATTRIBUTE_CHARS) -> str:
     return '"' + shape(text, limit).replace('"', "'") + '"'
 
@@ -70,7 +70,7 @@ def render_aria_element(element: Element, *, redact: Redactor | None = None) -> 
     (:func:`stagehand_py.dom._render.shape`: whitespace collapsed, capped, ``<``/``>``
     escaped), so neither view lets the page start a line or forge markup.
     """
-    page = redact or _keep
+    page = redact or unchanged
     text = shape(page(element.text), MAX_TEXT_CHARS)
     if element.role == "text":
         return f"{element.index}:{text}"
@@ -90,8 +90,5 @@ def render_aria_element(element: Element, *, redact: Redactor | None = None) -> 
             limit = MAX_VALUE_CHARS if key == "value" else MAX_ATTRIBUTE_CHARS
             parts.append(f"{key}={value if value.isdigit() else _value(page(value), limit)}")
     if element.options:
-        shown = element.options[:MAX_RENDERED_OPTIONS]
-        more = len(element.options) - len(shown)
-        listed = "|".join(shape(page(o), MAX_OPTION_CHARS).replace("]", ")") for o in shown)
-        parts.append(f"options=[{listed}{f'|…+{more}' if more else ''}]")
+        parts.append(options_attribute(element.options, page))
     return f"{element.index}:<{' '.join(parts)}>{text}"

@@ -9,37 +9,16 @@ text as it is. Canvases are left out (they hold no text).
 
 from __future__ import annotations
 
-from urllib.parse import urljoin
-
-from ..dom._snapshot import Element, Snapshot
-from ..extract._text import Block, PageText
+from .._snapshot import Element, Snapshot
+from ..extract._text import Block, LinkNumbers, PageText
 from ._assemble import HIDDEN_URL
-
-_NOT_LINKS = ("javascript:", "data:", "vbscript:")
 
 
 def _squash(text: str) -> str:
     return " ".join(text.split())
 
 
-class _Links:
-    def __init__(self, base: str) -> None:
-        self.base = base
-        self.ids: dict[str, int] = {}
-        self.links: dict[int, str] = {}
-
-    def number(self, href: str) -> int | None:
-        href = href.strip()
-        if not href or href.lower().startswith(_NOT_LINKS):
-            return None
-        absolute = urljoin(self.base, href)
-        if absolute not in self.ids:
-            self.ids[absolute] = len(self.ids) + 1
-            self.links[self.ids[absolute]] = absolute
-        return self.ids[absolute]
-
-
-def _block(element: Element, links: _Links) -> str:
+def _block(element: Element, links: LinkNumbers) -> str:
     text, name = _squash(element.text), _squash(element.name)
     role = element.role
     if role == "text":
@@ -63,6 +42,6 @@ def _block(element: Element, links: _Links) -> str:
 
 def aria_page_text(snapshot: Snapshot) -> PageText:
     """extract()'s :class:`PageText` from an accessibility-tree snapshot."""
-    links = _Links(snapshot.url)
+    links = LinkNumbers(snapshot.url)
     blocks = [Block(line) for e in snapshot.elements if (line := _block(e, links))]
     return PageText(url=snapshot.url, title=snapshot.title, blocks=blocks, links=links.links)

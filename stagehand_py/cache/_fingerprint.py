@@ -7,9 +7,11 @@ fingerprint of the element it found with the stored one through :meth:`ElementFi
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping
+from importlib import resources
 from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -257,7 +259,7 @@ class ElementFingerprint(BaseModel):
 
 
 class ElementFields(Protocol):
-    """What the DOM serializer (``stagehand_py.dom.Element``) and ``fingerprint.js`` report."""
+    """What the DOM serializer (``stagehand_py.Element``) and ``fingerprint.js`` report."""
 
     @property
     def tag(self) -> str: ...
@@ -279,3 +281,9 @@ def fingerprint_from_element(element: ElementFields) -> ElementFingerprint:
     same element can never disagree because two scripts computed them differently.
     """
     return ElementFingerprint.from_element_fields(element.tag, element.attributes, element.text)
+
+
+@functools.cache
+def load_fingerprint_js() -> str:
+    """The source of ``fingerprint.js``: a function ``(el) => {tag, text, attributes, ...}``."""
+    return resources.files(__package__).joinpath("fingerprint.js").read_text(encoding="utf-8")

@@ -19,7 +19,6 @@ The key's :attr:`~CacheKey.digest` (sha256, hex) is the entry's file name.
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 import json
 import re
 from collections.abc import Callable, Iterable
@@ -28,6 +27,7 @@ from typing import Literal, get_args
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from .._errors import CacheError
+from .._loopback import is_loopback_name
 
 CACHE_FORMAT_VERSION = 1
 """Bumped whenever the on-disk format or the key recipe changes."""
@@ -53,13 +53,7 @@ def normalize_instruction(instruction: str) -> str:
 
 def is_loopback_host(host: str) -> bool:
     """True for ``localhost`` (and its subdomains), 127.0.0.0/8 and ``::1``."""
-    host = host.strip("[]").lower().rstrip(".")
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    return is_loopback_name(host.strip("[]").lower().rstrip("."))
 
 
 def normalize_url(url: str, hook: UrlNormalizer | None = None, *, mode: UrlMode = "auto") -> str:

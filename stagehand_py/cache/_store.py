@@ -61,7 +61,7 @@ class CacheStats(BaseModel):
     _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
 
     def record(self, status: CacheStatus) -> None:
-        """Count one act() outcome: ``"hit"``, ``"miss"`` or ``"healed"``."""
+        """Count one cached call's outcome: ``"hit"``, ``"miss"`` or ``"healed"``."""
         field = {"hit": "hits", "miss": "misses", "healed": "healed"}.get(status)
         if field is None:
             raise ValueError(f"unknown cache status {status!r}; use 'hit', 'miss' or 'healed'")

@@ -1,5 +1,5 @@
-"""The ``pystagehand`` command line (also ``python -m stagehand_py``)."""
+"""The ``pystagehand`` command line (also ``python -m stagehand_py``): ``main(argv)`` runs it."""
 
-from ._app import build_parser, main
+from ._app import main
 
-__all__ = ["build_parser", "main"]
+__all__ = ["main"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from .._variables import Variables
 from ..agent import ConsoleApprover
-from ._commands import parse_variables, usage_out
+from ._commands import add_codegen_option, add_variable_option, parse_variables, usage_out
 from ._output import emit_json, fail, json_mode
 from ._progress import progress
 from ._session import build_stagehand, open_page, usage_line
@@ -37,26 +37,14 @@ def add_agent_command(
     )
     agent.add_argument("--vision", action="store_true", help="send a screenshot with each step")
     agent.add_argument("--save", metavar="FILE", help="write the run as JSON (screenshots beside)")
-    agent.add_argument(
-        "--var",
-        action="append",
-        metavar="NAME=VALUE",
-        help="a variable for <|NAME|> in the task; its value never reaches the model",
-    )
+    add_variable_option(agent, "task")
     agent.add_argument(
         "--allow-domain",
         action="append",
         metavar="PATTERN",
         help="only let the agent reach hosts matching this glob (repeatable)",
     )
-    agent.add_argument(
-        "--codegen",
-        nargs="?",
-        const="sync",
-        choices=("sync", "async"),
-        help="also print the plain Playwright Python code of the run's actions (sync by "
-        "default); variables are read from os.environ, never written out",
-    )
+    add_codegen_option(agent, "the run's actions")
     page_options(agent)
     agent.set_defaults(run=agent_command)
 

@@ -7,15 +7,19 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 
+from .. import __version__
 from .._config import SNAPSHOT_MODES
 from .._errors import StagehandError
 from .._run_modes import RUN_MODES
 from ._agent import add_agent_command
 from ._commands import (
     act_command,
+    add_codegen_option,
+    add_variable_option,
     cache_command,
     extract_command,
     observe_command,
@@ -41,23 +45,23 @@ Command = Callable[[argparse.Namespace], int]
 
 
 def _version() -> str:
-    from .. import __version__
-
     return f"{PROG} {__version__}"
+
+
+def _env_option(group: Any, flag: str, env: str, what: str) -> None:
+    """An option whose default is the environment variable ``env`` (read when the parser is
+    built, so an option given on the command line wins)."""
+    group.add_argument(flag, default=os.environ.get(env), help=f"{what} (default: ${env})")
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("model")
-    group.add_argument(
-        "--model",
-        default=os.environ.get("STAGEHAND_PY_MODEL"),
-        help="provider/name, e.g. openai/gpt-4.1-mini (default: $STAGEHAND_PY_MODEL)",
-    )
-    group.add_argument(
+    _env_option(group, "--model", "STAGEHAND_PY_MODEL", "provider/name, e.g. openai/gpt-4.1-mini")
+    _env_option(
+        group,
         "--base-url",
-        default=os.environ.get("STAGEHAND_PY_BASE_URL"),
-        help="OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 "
-        "(default: $STAGEHAND_PY_BASE_URL)",
+        "STAGEHAND_PY_BASE_URL",
+        "OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1",
     )
     group.add_argument(
         "--api-key-env",
@@ -113,11 +117,7 @@ def _page_options(
     _run_mode_option(parser, modes)
     if model:
         cache = parser.add_argument_group("action cache")
-        cache.add_argument(
-            "--cache-dir",
-            default=os.environ.get("STAGEHAND_PY_CACHE_DIR"),
-            help="action cache directory (default: $STAGEHAND_PY_CACHE_DIR)",
-        )
+        _env_option(cache, "--cache-dir", "STAGEHAND_PY_CACHE_DIR", "action cache directory")
         cache.add_argument(
             "--cache-mode",
             choices=("read-write", "read-only", "require"),
@@ -149,20 +149,8 @@ def build_parser() -> argparse.ArgumentParser:
     act = commands.add_parser("act", help="do what an instruction says on a page")
     act.add_argument("url")
     act.add_argument("instruction")
-    act.add_argument(
-        "--var",
-        action="append",
-        metavar="NAME=VALUE",
-        help="a variable for <|NAME|> in the instruction; its value never reaches the model",
-    )
-    act.add_argument(
-        "--codegen",
-        nargs="?",
-        const="sync",
-        choices=("sync", "async"),
-        help="also print the plain Playwright Python code of what was done (sync by default); "
-        "variables are read from os.environ, never written out",
-    )
+    add_variable_option(act, "instruction")
+    add_codegen_option(act, "what was done")
     _page_options(act)
     act.set_defaults(run=act_command)
 

@@ -15,6 +15,8 @@ from .._config import SnapshotMode
 from .._errors import ActError, CacheError, ConfigurationError
 from .._inspect_api import annotated_screenshot, take_snapshot
 from .._variables import Variables
+from ..cache import ActionCache
+from ..cache._manage import clear_entries, entry_diff, list_entries, show_entry
 from ._output import emit_json, json_mode, note
 from ._progress import progress
 from ._session import build_stagehand, open_page, usage_line
@@ -29,6 +31,28 @@ def parse_variables(pairs: list[str] | None) -> dict[str, str]:
             raise ConfigurationError(f"--var expects NAME=VALUE, got {name!r}.")
         variables[name.strip()] = value
     return variables
+
+
+def add_variable_option(parser: argparse.ArgumentParser, used_in: str) -> None:
+    """``--var NAME=VALUE`` (repeatable): a variable for ``<|NAME|>`` in ``used_in``."""
+    parser.add_argument(
+        "--var",
+        action="append",
+        metavar="NAME=VALUE",
+        help=f"a variable for <|NAME|> in the {used_in}; its value never reaches the model",
+    )
+
+
+def add_codegen_option(parser: argparse.ArgumentParser, of_what: str) -> None:
+    """``--codegen [sync|async]``: also print the plain Playwright code ``of_what``."""
+    parser.add_argument(
+        "--codegen",
+        nargs="?",
+        const="sync",
+        choices=("sync", "async"),
+        help=f"also print the plain Playwright Python code of {of_what} (sync by default); "
+        "variables are read from os.environ, never written out",
+    )
 
 
 def usage_out(args: argparse.Namespace, line: str) -> None:
@@ -168,9 +192,6 @@ def observe_command(args: argparse.Namespace) -> int:
 
 
 def cache_command(args: argparse.Namespace) -> int:
-    from ..cache import ActionCache
-    from ..cache._manage import clear_entries, entry_diff, list_entries, show_entry
-
     directory = args.cache_dir
     if not directory:
         raise ConfigurationError(

@@ -18,6 +18,7 @@ from .._errors import ConfigurationError, StagehandError
 from .._page_server import serve_directory
 from .._sync.page import StagehandPage
 from .._sync.stagehand import Stagehand
+from ..testing import FunctionLLM
 from ._demo_model import DemoModel, PromptRecorder
 from ._output import emit_json, json_mode, note
 from ._progress import progress
@@ -56,8 +57,6 @@ class Membership(BaseModel):
 def demo_command(args: argparse.Namespace) -> int:
     llm: Any = None
     if args.fake:
-        from ..testing import FunctionLLM
-
         model = DemoModel()
         llm = FunctionLLM(chat=model.chat, structured=model.structured, model="demo-fake")
     stagehand = build_stagehand(args, llm=llm)

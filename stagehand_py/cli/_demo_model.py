@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from .._errors import StagehandError
+from ..extract._schema import subclass_of
 from ..llm._messages import Message, ToolCall, ToolSpec
 from ..prompts.act import VerifyAnswer
 from ..prompts.observe import ObserveAnswer
@@ -128,7 +129,7 @@ def fit_to_schema(schema: type[BaseModel], data: dict[str, Any]) -> dict[str, An
     if not set(data) & set(fields):
         for name, info in fields.items():
             annotation = info.annotation
-            if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            if subclass_of(annotation, BaseModel):
                 shaped = {name: data}
                 break
     if "complete" in fields:

@@ -18,7 +18,7 @@ from .._run_modes import RunMode
 from .._sync.browser.launch import launch_chromium
 from .._sync.page import StagehandPage
 from .._sync.stagehand import Stagehand
-from ..llm._usage import Usage
+from .._usage import Usage
 
 
 def api_key_from(args: argparse.Namespace) -> str | None:

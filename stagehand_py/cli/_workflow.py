@@ -17,7 +17,7 @@ from .._errors import ConfigurationError
 from .._variables import Variables
 from ..credentials import from_dotenv, from_env, from_keyring
 from ..workflow._history import HISTORY_DIR_ENV, SiteHistory, WorkflowHistory
-from ._commands import parse_variables, usage_out
+from ._commands import add_variable_option, parse_variables, usage_out
 from ._output import add_json_option, emit_json, fail, json_mode, note
 from ._progress import progress
 from ._session import build_stagehand, open_page, usage_line
@@ -36,12 +36,7 @@ def add_workflow_commands(
     )
     workflow.add_argument("url")
     workflow.add_argument("text")
-    workflow.add_argument(
-        "--var",
-        action="append",
-        metavar="NAME=VALUE",
-        help="a variable for <|NAME|> in the text; its value never reaches the model",
-    )
+    add_variable_option(workflow, "text")
     workflow.add_argument(
         "--vars-env",
         action="append",

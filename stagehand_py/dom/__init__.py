@@ -1,36 +1,11 @@
-"""The page serializer: browser-side scripts shipped as package data, and their typed result.
+"""The DOM view: the page serializer (browser-side scripts shipped as package data), the
+parser of its output and the line the model reads for each element it found.
 
-``load_js(name)`` reads a browser-side script next to this module (cached): a single file such
-as ``settle.js``, or the ``serializer/`` directory, whose parts form one function. The models in
-:mod:`._snapshot` describe what the serializer returns, :mod:`._wire` parses its output and
-:mod:`._render` writes the lines the model reads.
+``_js.load_js(name)`` reads a browser-side script next to this module (cached): a single file
+such as ``settle.js``, or the ``serializer/`` directory, whose parts form one function.
+:mod:`._wire` parses the serializer's output into a :class:`~stagehand_py.Snapshot` (the
+model both views share) and :mod:`._render` writes the lines. Nothing here is public API: the
+snapshot's types are ``stagehand_py.Snapshot``, ``Element``, ``Chunk`` and ``Box``.
 """
 
-from __future__ import annotations
-
-import functools
-from importlib import resources
-
-from ._snapshot import Box, Chunk, Element, Snapshot, order_chunks
-from ._wire import parse_snapshot
-
-
-@functools.cache
-def load_js(name: str) -> str:
-    """The source of ``stagehand_py/dom/<name>``, read once.
-
-    ``name`` is a file (``"settle.js"``) or a directory of parts (``"serializer"``): the
-    directory's ``.js`` files, in name order, are the body of one ``(options) => {...}``
-    function, so they share its scope while each stays small enough to read.
-    """
-    path = resources.files(__package__).joinpath(name)
-    if not path.is_dir():
-        return path.read_text(encoding="utf-8")
-    parts = sorted((p for p in path.iterdir() if p.name.endswith(".js")), key=lambda p: p.name)
-    if not parts:
-        raise FileNotFoundError(f"no .js parts in stagehand_py/dom/{name}/")
-    body = "\n".join(p.read_text(encoding="utf-8") for p in parts)
-    return "(options) => {\n" + body + "\n}"
-
-
-__all__ = ["Box", "Chunk", "Element", "Snapshot", "load_js", "order_chunks", "parse_snapshot"]
+__all__: list[str] = []

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ._snapshot import Element
+    from .._snapshot import Element
 
 Redactor = Callable[[str], str]
 
@@ -59,8 +59,17 @@ def shape(raw: str, limit: int, cut: int = 0) -> str:
     return text
 
 
-def _keep(text: str) -> str:
+def unchanged(text: str) -> str:
+    """The redactor of a caller that gave none: page strings stay as the page has them."""
     return text
+
+
+def options_attribute(options: list[str], page: Redactor) -> str:
+    """``options=[A|B|…+N]``: a list's first options, each shaped, and how many more."""
+    shown = options[:MAX_RENDERED_OPTIONS]
+    more = len(options) - len(shown)
+    listed = "|".join(shape(page(o), MAX_OPTION_CHARS).replace("]", ")") for o in shown)
+    return f"options=[{listed}{f'|…+{more}' if more else ''}]"
 
 
 def _attribute_text(element: Element, text: str, page: Redactor) -> str:
@@ -73,10 +82,7 @@ def _attribute_text(element: Element, text: str, page: Redactor) -> str:
             continue  # the model already reads it as the element's text
         parts.append(f'{key}="{shown.replace(chr(34), chr(39))}"')
     if element.options:
-        shown_options = element.options[:MAX_RENDERED_OPTIONS]
-        more = len(element.options) - len(shown_options)
-        listed = "|".join(shape(page(o), MAX_OPTION_CHARS).replace("]", ")") for o in shown_options)
-        parts.append(f"options=[{listed}{f'|…+{more}' if more else ''}]")
+        parts.append(options_attribute(element.options, page))
     if element.hint:
         hint = shape(page(element.hint), MAX_HINT_CHARS).replace('"', "'")
         parts.append(f'hint="{hint}"')
@@ -86,17 +92,13 @@ def _attribute_text(element: Element, text: str, page: Redactor) -> str:
     return (" " + " ".join(parts)) if parts else ""
 
 
-def render_element(element: Element, *, redact: Redactor | None = None) -> str:
+def render_dom_element(element: Element, *, redact: Redactor | None = None) -> str:
     """``N:text`` for a text node, ``N:<tag attributes>text</tag>`` for an element.
 
     ``redact`` is applied to every raw page string before anything else (see the module
     docstring); ``None`` leaves them as the page has them.
     """
-    if element.view == "aria":
-        from ..aria._render import render_aria_element  # the aria package imports this one
-
-        return render_aria_element(element, redact=redact)
-    page = redact or _keep
+    page = redact or unchanged
     cuts = element.truncated
     text = shape(page(element.text), MAX_TEXT_CHARS, cuts.get("text", 0) if cuts else 0)
     if element.tag == "#text":

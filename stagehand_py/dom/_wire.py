@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from .._errors import SerializationError
-from ._snapshot import Box, Chunk, Element, Snapshot, order_chunks
+from .._snapshot import Box, Chunk, Element, Snapshot, order_chunks
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -46,8 +46,18 @@ def strip_optional(annotation: Any) -> tuple[Any, bool]:
     return annotation, False
 
 
+def subclass_of(annotation: Any, base: type) -> bool:
+    """Whether ``annotation`` is a class derived from ``base``. False for generic aliases such
+    as ``list[Row]``: Python 3.10 calls them types, but ``issubclass`` refuses them."""
+    return (
+        isinstance(annotation, type)
+        and get_origin(annotation) is None
+        and issubclass(annotation, base)
+    )
+
+
 def _is_model(annotation: Any) -> bool:
-    return isinstance(annotation, type) and issubclass(annotation, BaseModel)
+    return subclass_of(annotation, BaseModel)
 
 
 def _names_a_url(name: str) -> bool:
@@ -57,7 +67,7 @@ def _names_a_url(name: str) -> bool:
 
 def _url_leaf(annotation: Any, name: str, info: FieldInfo) -> bool:
     core, _ = strip_optional(annotation)
-    if isinstance(core, type) and issubclass(core, AnyUrl):
+    if subclass_of(core, AnyUrl):
         return True
     extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
     if core is str and "format" in extra:  # an explicit format decides, either way
@@ -110,19 +120,7 @@ class SchemaPlan:
         if model in self._partials or model in self._building:
             return self._partials.get(model, model)  # a recursive model validates as is
         self._building.add(model)
-        fields: dict[str, Any] = {}
-        links: dict[str, LinkShape] = {}
-        for name, info in model.model_fields.items():
-            shape = url_shape(info.alias or name, info)
-            if shape is not None:
-                links[name] = shape
-                fields[name] = self._link_field(shape, info, required=False)
-                continue
-            annotation = self._convert(info.annotation, partial=True)
-            fields[name] = (
-                Optional[annotation],  # noqa: UP045
-                Field(None, alias=info.alias, description=info.description, title=info.title),
-            )
+        fields, links = self._fields(model, self._partial_field, required_links=False)
         # Nested partials get their own name: the same class may also appear as a list item.
         name = model.__name__ if model is self.user_model else f"{model.__name__}Partial"
         partial: type[BaseModel] = create_model(
@@ -133,6 +131,46 @@ class SchemaPlan:
         self._partials[model] = partial
         self.link_fields[partial] = links
         return partial
+
+    def _fields(
+        self,
+        model: type[BaseModel],
+        other: Callable[[FieldInfo], tuple[Any, Any] | None],
+        *,
+        required_links: bool,
+    ) -> tuple[dict[str, Any], dict[str, LinkShape]]:
+        """The field definitions of a rebuilt ``model``, in its order: each URL field as a
+        link field (its shape noted in the second dict), any other as ``other`` makes it
+        (``None``: left as the model has it)."""
+        fields: dict[str, Any] = {}
+        links: dict[str, LinkShape] = {}
+        for name, info in model.model_fields.items():
+            shape = url_shape(info.alias or name, info)
+            if shape is not None:
+                links[name] = shape
+                required = required_links and info.is_required()
+                fields[name] = self._link_field(shape, info, required=required)
+                continue
+            definition = other(info)
+            if definition is not None:
+                fields[name] = definition
+        return fields, links
+
+    def _partial_field(self, info: FieldInfo) -> tuple[Any, Any]:
+        """Optional, with the field's own name, alias and words (one chunk may lack it)."""
+        annotation = self._convert(info.annotation, partial=True)
+        return (
+            Optional[annotation],  # noqa: UP045
+            Field(None, alias=info.alias, description=info.description, title=info.title),
+        )
+
+    def _item_field(self, info: FieldInfo) -> tuple[Any, Any] | None:
+        """A list item's field, changed only where a nested model holds URL fields."""
+        converted = self._convert(info.annotation, partial=False)
+        if converted is info.annotation:
+            return None
+        default = ... if info.is_required() else info.default
+        return converted, Field(default, alias=info.alias, description=info.description)
 
     def _needs_change(self, model: type[BaseModel], seen: frozenset[type] = frozenset()) -> bool:
         if model in seen:
@@ -152,19 +190,7 @@ class SchemaPlan:
             return model
         if model in self._items:
             return self._items[model]
-        overrides: dict[str, Any] = {}
-        links: dict[str, LinkShape] = {}
-        for name, info in model.model_fields.items():
-            shape = url_shape(info.alias or name, info)
-            if shape is not None:
-                links[name] = shape
-                overrides[name] = self._link_field(shape, info, required=info.is_required())
-            else:
-                converted = self._convert(info.annotation, partial=False)
-                if converted is not info.annotation:
-                    default = ... if info.is_required() else info.default
-                    field = Field(default, alias=info.alias, description=info.description)
-                    overrides[name] = (converted, field)
+        overrides, links = self._fields(model, self._item_field, required_links=True)
         item: type[BaseModel] = create_model(model.__name__, __base__=model, **overrides)
         self._items[model] = item
         self.link_fields[item] = links

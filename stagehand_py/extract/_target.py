@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from .._errors import ConfigurationError
 from ._json_schema import model_from_json_schema
-from ._schema import SchemaPlan, strip_optional
+from ._schema import SchemaPlan, strip_optional, subclass_of
 
 TargetKind = Literal["model", "json", "text"]
 
@@ -38,7 +38,7 @@ class ExtractTarget:
         if isinstance(schema, dict):
             model, wrapped = model_from_json_schema(schema)
             return cls("json", model, SchemaPlan(model), wrapped)
-        if isinstance(schema, type) and issubclass(schema, BaseModel):
+        if subclass_of(schema, BaseModel):
             return cls("model", schema, SchemaPlan(schema))
         raise ConfigurationError(
             f"extract() schema must be a pydantic model class, a JSON-schema dict or None, "
@@ -72,7 +72,7 @@ def fill_gaps(model: type[BaseModel], data: dict[str, Any]) -> dict[str, Any]:
             continue
         if value is None and (get_origin(core) is list or core is list):
             value = []
-        elif isinstance(value, dict) and isinstance(core, type) and issubclass(core, BaseModel):
+        elif isinstance(value, dict) and subclass_of(core, BaseModel):
             value = fill_gaps(core, value)
         out[key] = value
     return out

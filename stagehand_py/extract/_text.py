@@ -71,14 +71,32 @@ def _squash(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+class LinkNumbers:
+    """Numbers each absolute href the first time it is met (1, 2, ...); scripts and data
+    URLs are no links."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self.links: dict[int, str] = {}
+        self._ids: dict[str, int] = {}
+
+    def number(self, href: str) -> int | None:
+        href = href.strip()
+        if not href or href.lower().startswith(_NOT_LINKS):
+            return None
+        absolute = urljoin(self.base_url, href)
+        if absolute not in self._ids:
+            self._ids[absolute] = len(self._ids) + 1
+            self.links[self._ids[absolute]] = absolute
+        return self._ids[absolute]
+
+
 class _Renderer:
     """Walks a cleaned tree once, writing blocks and numbering links as it meets them."""
 
     def __init__(self, base_url: str) -> None:
-        self.base_url = base_url
         self.blocks: list[Block] = []
-        self.links: dict[int, str] = {}
-        self._link_ids: dict[str, int] = {}
+        self.links = LinkNumbers(base_url)
         self._line: list[str] = []
         self._prefix = ""  # list marker waiting for the item's first line
         self._depth = 0  # list nesting
@@ -105,16 +123,6 @@ class _Renderer:
             self._line.append(text)
 
     # ---------------------------------------------------------------- inline pieces
-    def link_id(self, href: str) -> int | None:
-        href = href.strip()
-        if not href or href.lower().startswith(_NOT_LINKS):
-            return None
-        absolute = urljoin(self.base_url, href)
-        if absolute not in self._link_ids:
-            self._link_ids[absolute] = len(self._link_ids) + 1
-            self.links[self._link_ids[absolute]] = absolute
-        return self._link_ids[absolute]
-
     def control(self, el: etree._Element) -> str:
         name = el.get("aria-label") or el.get("placeholder") or el.get("name") or ""
         label = f' "{_squash(name)}"' if name else ""
@@ -150,7 +158,7 @@ class _Renderer:
         tag = el.tag
         if tag == "a":
             text = self.inline(el) or _squash(el.get("aria-label") or el.get("title") or "")
-            link = self.link_id(el.get("href") or "")
+            link = self.links.number(el.get("href") or "")
             if link is None:
                 return text
             return f"[link {link}: {text}]" if text else f"[link {link}]"
@@ -267,4 +275,4 @@ def page_text(html: str, *, url: str, title: str = "") -> PageText:
     renderer = _Renderer(base)
     renderer.walk(clean_tree(parse_html(html)))
     renderer.flush()
-    return PageText(url=url, title=title, blocks=renderer.blocks, links=renderer.links)
+    return PageText(url=url, title=title, blocks=renderer.blocks, links=renderer.links.links)

@@ -1,17 +1,12 @@
-"""The provider-neutral side of the LLM layer: message types, usage, model strings, the guard.
+"""The provider-neutral side of the LLM layer: the model contract's message types, request
+options and budgets, usage and prices, and the guard against real requests.
 
-The clients themselves live in ``stagehand_py._async.llm`` (and their generated sync twins).
+A model is any object with ``chat()`` and ``structured()`` (``async def`` for the async API)
+taking and returning the types here. The clients themselves live in
+``stagehand_py._async.llm`` (and their generated sync twins).
 """
 
-from .._errors import (
-    IncompleteOutputError,
-    LLMError,
-    MissingAPIKeyError,
-    ProviderError,
-    RealRequestsBlockedError,
-    ScriptExhaustedError,
-    StructuredOutputError,
-)
+from .._usage import Usage
 from ._guard import block_real_requests, check_request_allowed, real_requests_blocked
 from ._messages import (
     ChatResponse,
@@ -23,27 +18,18 @@ from ._messages import (
     ToolCall,
     ToolSpec,
 )
-from ._model_string import ModelSpec, parse_model_string
 from ._options import DEFAULT_MAX_TOKENS, request_options
-from ._usage import ModelPrice, PriceTable, Usage, UsageMeter
+from ._usage import ModelPrice, PriceTable, UsageMeter
 
 __all__ = [
     "DEFAULT_MAX_TOKENS",
     "ChatResponse",
     "ImagePart",
-    "IncompleteOutputError",
-    "LLMError",
     "Message",
-    "MissingAPIKeyError",
     "ModelPrice",
-    "ModelSpec",
     "PriceTable",
-    "ProviderError",
-    "RealRequestsBlockedError",
     "RequestKind",
     "RequestOptions",
-    "ScriptExhaustedError",
-    "StructuredOutputError",
     "StructuredResponse",
     "ToolCall",
     "ToolSpec",
@@ -51,7 +37,6 @@ __all__ = [
     "UsageMeter",
     "block_real_requests",
     "check_request_allowed",
-    "parse_model_string",
     "real_requests_blocked",
     "request_options",
 ]

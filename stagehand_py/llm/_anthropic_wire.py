@@ -8,9 +8,9 @@ import base64
 from collections.abc import Sequence
 from typing import Any
 
+from .._usage import Usage
 from ._messages import Message, ToolSpec
 from ._reply import MalformedReply, Reply, checked_call, count, load_body
-from ._usage import Usage
 
 
 def wire_messages(messages: Sequence[Message]) -> tuple[str, list[dict[str, Any]]]:
@@ -73,12 +73,8 @@ def parse_message(raw: bytes | str, wall_time_s: float) -> Reply:
         raise MalformedReply(
             f"the response is not a message: it has no content, type or id (got {data})"[:200]
         )
-    model = data.get("model")
-    reply = Reply(
-        usage=message_usage(data.get("usage"), wall_time_s),
-        model=model if isinstance(model, str) else "",
-        truncated=data.get("stop_reason") == "max_tokens",
-    )
+    usage = message_usage(data.get("usage"), wall_time_s)
+    reply = Reply.of_body(data, usage, truncated=data.get("stop_reason") == "max_tokens")
     content = data.get("content")
     if not isinstance(content, list):
         reply.problem = f"the reply has no content list (content: {str(content)[:60]})"

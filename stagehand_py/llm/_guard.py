@@ -10,12 +10,12 @@ Providers call :func:`check_request_allowed` before any network I/O.
 
 from __future__ import annotations
 
-import ipaddress
 import os
 from types import TracebackType
 from urllib.parse import urlsplit
 
 from .._errors import RealRequestsBlockedError
+from .._loopback import is_loopback_name
 
 ENV_VAR = "STAGEHAND_PY_BLOCK_REAL_LLM"
 _TRUTHY = frozenset({"1", "true", "yes", "on"})
@@ -61,13 +61,7 @@ def real_requests_blocked() -> bool:
 
 
 def is_loopback_url(url: str) -> bool:
-    host = (urlsplit(url).hostname or "").strip("[]").lower()
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    return is_loopback_name((urlsplit(url).hostname or "").strip("[]").lower())
 
 
 def check_request_allowed(url: str, model: str) -> None:

@@ -10,7 +10,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ._usage import Usage
+from .._usage import Usage
 
 T = TypeVar("T", bound=BaseModel)
 

@@ -15,12 +15,19 @@ used, because reasoning models reject any other value.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, get_args
+from typing import Any, Protocol, get_args
 
 from ._messages import RequestKind, RequestOptions
 
-if TYPE_CHECKING:
-    from .._config import Settings
+
+class BudgetSettings(Protocol):
+    """What :func:`request_options` reads of the settings (``stagehand_py.Settings`` has both)."""
+
+    @property
+    def max_tokens(self) -> int | Mapping[str, int] | None: ...
+    @property
+    def temperature(self) -> float | None: ...
+
 
 KINDS: tuple[RequestKind, ...] = get_args(RequestKind)
 
@@ -37,7 +44,7 @@ DEFAULT_MAX_TOKENS: Mapping[RequestKind, int] = {
 
 
 def request_options(
-    settings: Settings, kind: RequestKind, *, timeout_s: float | None = None
+    settings: BudgetSettings, kind: RequestKind, *, timeout_s: float | None = None
 ) -> RequestOptions:
     """The options of one model request of ``kind``: the budget and temperature ``settings``
     give it (per-call overrides are already merged into ``settings``), and ``timeout_s``, the

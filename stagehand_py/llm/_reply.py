@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._usage import Usage
 from ._messages import ToolCall, ToolSpec
 from ._tool_arguments import tool_call_from_wire, tool_calls_from_text
-from ._usage import Usage
 
 _generated_ids = itertools.count(1)
 
@@ -52,6 +52,12 @@ class Reply:
                 self.calls_from_text = True
         return self
 
+    @classmethod
+    def of_body(cls, data: dict[str, Any], usage: Usage, *, truncated: bool) -> Reply:
+        """An empty reply holding what a body says at its top: the model, usage, cut-off."""
+        model = data.get("model")
+        return cls(usage=usage, model=model if isinstance(model, str) else "", truncated=truncated)
+
 
 def load_body(raw: bytes | str) -> dict[str, Any]:
     """The JSON object of a response body; MalformedReply when it is empty, cut off, not JSON
@@ -83,12 +89,8 @@ def parse_completion(raw: bytes | str, wall_time_s: float) -> Reply:
             raise MalformedReply(f"the server sent an error with status 200: {_preview(error)}")
         raise MalformedReply(f"the response has no choices: {_preview(data)}")
     choice = choices[0] if isinstance(choices[0], dict) else {}
-    model = data.get("model")
-    reply = Reply(
-        usage=completion_usage(data.get("usage"), wall_time_s),
-        model=model if isinstance(model, str) else "",
-        truncated=choice.get("finish_reason") == "length",
-    )
+    usage = completion_usage(data.get("usage"), wall_time_s)
+    reply = Reply.of_body(data, usage, truncated=choice.get("finish_reason") == "length")
     message = choice.get("message")
     if not isinstance(message, dict):
         reply.problem = f"the reply has no message (message: {_preview(message)})"

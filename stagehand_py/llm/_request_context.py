@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .._errors import ElementNotFoundError
-from ..dom import Element, Snapshot
+from .._snapshot import Element, Snapshot
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
-"""What model requests cost: tokens, request counts, wall time, and an optional price table.
+"""What model requests cost in money: an optional price table, and the session's meter.
 
-Every response of the LLM layer carries a :class:`Usage`; act/extract/observe add up the
-usages of their requests, and a session keeps a :class:`UsageMeter` with totals per kind.
+Every response of the LLM layer carries a :class:`~stagehand_py.Usage`; act/extract/observe
+add up the usages of their requests, and a session keeps a :class:`UsageMeter` with totals
+per kind.
 """
 
 from __future__ import annotations
@@ -10,40 +11,7 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
-
-class Usage(BaseModel):
-    """Usage of one or more model requests. ``cached_tokens`` is part of ``prompt_tokens``."""
-
-    model_config = ConfigDict(frozen=True)
-
-    requests: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cached_tokens: int = 0
-    wall_time_s: float = 0.0
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-    def __add__(self, other: Usage) -> Usage:
-        if not isinstance(other, Usage):
-            return NotImplemented
-        return Usage(
-            requests=self.requests + other.requests,
-            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-            completion_tokens=self.completion_tokens + other.completion_tokens,
-            cached_tokens=self.cached_tokens + other.cached_tokens,
-            wall_time_s=self.wall_time_s + other.wall_time_s,
-        )
-
-    def __radd__(self, other: object) -> Usage:
-        # Lets ``sum(usages)`` work: sum() starts from the integer 0.
-        if other == 0:
-            return self
-        if isinstance(other, Usage):
-            return other + self
-        return NotImplemented
+from .._usage import Usage
 
 
 class ModelPrice(BaseModel):

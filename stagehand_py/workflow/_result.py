@@ -11,13 +11,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .._errors import ActErrorCode
+from .._emergency import Escalation
 from .._history import CallRecord
-from .._types import ActionRecord
-from ..agent._history import ActionOutcome
-from ..llm._usage import Usage
+from .._types import ActErrorCode
+from .._usage import Usage
+from ..agent._history import ActionOutcome, run_record
 from ._checklist import ItemStatus
-from ._escalation import Escalation
 
 WorkflowReason = Literal["done", "failed", "timeout", "cancelled"]
 """``done`` every item is done; ``failed`` an item could not be done (the rest did not run);
@@ -106,24 +105,6 @@ class WorkflowResult(BaseModel):
 
 def call_record(result: WorkflowResult) -> CallRecord:
     """The workflow as one entry of ``Stagehand.history`` (and of a failed test's report)."""
-    actions = [
-        ActionRecord(
-            method=outcome.action,
-            selector=outcome.selector or "",
-            description=f"item {item.id}: {outcome.line()}",
-            url=outcome.url or item.url,
-        )
-        for item in result.items
-        for outcome in item.actions
-    ]
-    return CallRecord(
-        kind="workflow",
-        instruction=result.text,
-        success=result.success,
-        message=f"{result.reason}: " + " | ".join(result.checklist),
-        url=result.items[-1].url if result.items else "",
-        actions=actions,
-        llm_calls=result.usage.requests,
-        usage=result.usage,
-        duration_s=result.duration_s,
-    )
+    parts = [(f"item {item.id}", item.url, item.actions) for item in result.items]
+    message = f"{result.reason}: " + " | ".join(result.checklist)
+    return run_record("workflow", result.text, result, message, parts, with_arguments=False)

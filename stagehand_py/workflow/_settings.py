@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field
 
-from .._errors import ConfigurationError
+from .._settings_model import SettingsModel
 
 
-class WorkflowSettings(BaseModel):
+class WorkflowSettings(SettingsModel):
     """Tunable limits of one checklist workflow (the agent's limits apply to each step)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    _settings_of = "workflow"
 
     view: Literal["dom", "aria"] = Field(
         default="aria", description="how the page is read before any escalation"
@@ -21,23 +21,3 @@ class WorkflowSettings(BaseModel):
     timeout_s: float = Field(default=900.0, gt=0, description="wall-clock budget of the workflow")
     sitemap: bool = Field(default=True, description="sitemap hints for items that find a page")
     replay: bool = Field(default=True, description="replay stored flows from the history first")
-
-    @classmethod
-    def checked(cls, values: dict[str, Any]) -> WorkflowSettings:
-        """Validate ``values``; a bad or unknown limit is a :class:`ConfigurationError`."""
-        try:
-            return cls.model_validate(values)
-        except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or 'workflow'}: {err['msg']}"
-                for err in exc.errors()
-            )
-            known = ", ".join(cls.model_fields)
-            raise ConfigurationError(
-                f"Invalid workflow setting(s): {problems}. Known workflow settings: {known}."
-            ) from None
-
-    def updated(self, **changes: Any) -> WorkflowSettings:
-        if not changes:
-            return self
-        return WorkflowSettings.checked({**self.model_dump(), **changes})

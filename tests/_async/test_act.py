@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py import ActError, ActTimeoutError, AsyncStagehand, PageError
+from stagehand_py import ActError, ActTimeoutError, AsyncStagehand, PageError, Snapshot
 from stagehand_py._async.browser.executor import scroll
-from stagehand_py.dom import Snapshot
 from stagehand_py.llm._messages import ChatResponse, Message, ToolCall, ToolSpec
 from stagehand_py.prompts.act import VerifyAnswer
 from stagehand_py.testing import AsyncFunctionLLM, AsyncScriptedLLM, do_action

@@ -11,8 +11,8 @@ import pytest
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import AsyncStagehand, EmergencySettings, Settings
-from stagehand_py._async.act.emergency import WithFallback
 from stagehand_py._async.act.loop import AsyncActRun
+from stagehand_py._async.emergency import WithFallback
 from stagehand_py._variables import Variables
 from stagehand_py.llm import Message, ToolCall, ToolSpec
 from stagehand_py.testing import AsyncFunctionLLM

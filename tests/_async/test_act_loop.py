@@ -9,8 +9,7 @@ from typing import Any
 import pytest
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py import AsyncStagehand
-from stagehand_py.dom import Snapshot
+from stagehand_py import AsyncStagehand, Snapshot
 from stagehand_py.llm._messages import ChatResponse, ToolCall
 from tests import secret_values
 from tests._async.plan_llm import AsyncPlanLLM, Step

@@ -14,12 +14,17 @@ import pytest
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
-import stagehand_py._async.act.batch as act_batch_module
+import stagehand_py._async.act.checked as act_batch_module
 import stagehand_py._async.act.loop as act_module
-from stagehand_py import ActError, AsyncStagehand, ConfigurationError, ElementNotFoundError
+from stagehand_py import (
+    ActError,
+    AsyncStagehand,
+    ConfigurationError,
+    ElementNotFoundError,
+    Snapshot,
+)
 from stagehand_py._async.browser.locate import frame_scope
 from stagehand_py._types import ActionRecord
-from stagehand_py.dom import Snapshot
 from stagehand_py.llm import Message
 from stagehand_py.testing import AsyncFunctionLLM
 from tests._async.plan_llm import AsyncPlanLLM, Step

@@ -9,13 +9,12 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py import AsyncStagehand, ConfigurationError, take_snapshot
+from stagehand_py import AsyncStagehand, ConfigurationError, Element, Snapshot, take_snapshot
 from stagehand_py._async.aria.checks import check_element
 from stagehand_py._async.browser.executor import perform
 from stagehand_py._async.browser.inspect import take_snapshot as async_take_snapshot
 from stagehand_py._async.browser.locate import frame_scope
 from stagehand_py.aria import public_form
-from stagehand_py.dom import Element, Snapshot
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 ALL_PAGES = sorted(p.name for p in PAGES_DIR.glob("*.html")) + sorted(

@@ -14,10 +14,9 @@ import pytest
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
-from stagehand_py import AsyncStagehand, Secret
+from stagehand_py import AsyncStagehand, Element, Secret, Snapshot
 from stagehand_py._async.browser.inspect import take_snapshot
 from stagehand_py._async.browser.locate import locate
-from stagehand_py.dom import Element, Snapshot
 from stagehand_py.llm._messages import Message
 from stagehand_py.prompts.observe import ObserveAnswer
 from stagehand_py.testing import AsyncFunctionLLM

@@ -162,7 +162,7 @@ async def test_the_agent_escalates_through_the_same_settings(
 async def test_a_fallback_named_by_a_model_string_is_made_only_when_first_needed(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import stagehand_py._async.agent.emergency as emergency
+    import stagehand_py._async.emergency as emergency
 
     large = AsyncFunctionLLM(
         structured=WorkflowPlan(CHECKLIST, {1: [SEARCH]}, DONE_WHEN), model="gpt-large"

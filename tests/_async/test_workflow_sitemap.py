@@ -13,7 +13,7 @@ from playwright.async_api import Page as AsyncPage
 from stagehand_py import AsyncStagehand
 from stagehand_py._async.workflow.sitemap import AsyncSitemapFetcher, SitemapStore
 from stagehand_py.testing import AsyncFunctionLLM
-from stagehand_py.workflow import hint_urls
+from stagehand_py.workflow._sitemap import hint_urls
 from tests.agent_plan import Do
 from tests.site_server import Route, site_server, sitemap_index, urlset
 from tests.workflow_plan import WorkflowPlan

@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page as Page
 
-from stagehand_py import ActError, ActTimeoutError, Stagehand, PageError
+from stagehand_py import ActError, ActTimeoutError, Stagehand, PageError, Snapshot
 from stagehand_py._sync.browser.executor import scroll
-from stagehand_py.dom import Snapshot
 from stagehand_py.llm._messages import ChatResponse, Message, ToolCall, ToolSpec
 from stagehand_py.prompts.act import VerifyAnswer
 from stagehand_py.testing import FunctionLLM, ScriptedLLM, do_action

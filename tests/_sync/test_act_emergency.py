@@ -12,8 +12,8 @@ import pytest
 from playwright.sync_api import Page as Page
 
 from stagehand_py import Stagehand, EmergencySettings, Settings
-from stagehand_py._sync.act.emergency import WithFallback
 from stagehand_py._sync.act.loop import ActRun
+from stagehand_py._sync.emergency import WithFallback
 from stagehand_py._variables import Variables
 from stagehand_py.llm import Message, ToolCall, ToolSpec
 from stagehand_py.testing import FunctionLLM

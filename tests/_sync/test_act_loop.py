@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page as Page
 
-from stagehand_py import Stagehand
-from stagehand_py.dom import Snapshot
+from stagehand_py import Stagehand, Snapshot
 from stagehand_py.llm._messages import ChatResponse, ToolCall
 from tests import secret_values
 from tests._sync.plan_llm import PlanLLM, Step

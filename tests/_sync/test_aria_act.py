@@ -15,12 +15,17 @@ import pytest
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
-import stagehand_py._sync.act.batch as act_batch_module
+import stagehand_py._sync.act.checked as act_batch_module
 import stagehand_py._sync.act.loop as act_module
-from stagehand_py import ActError, Stagehand, ConfigurationError, ElementNotFoundError
+from stagehand_py import (
+    ActError,
+    Stagehand,
+    ConfigurationError,
+    ElementNotFoundError,
+    Snapshot,
+)
 from stagehand_py._sync.browser.locate import frame_scope
 from stagehand_py._types import ActionRecord
-from stagehand_py.dom import Snapshot
 from stagehand_py.llm import Message
 from stagehand_py.testing import FunctionLLM
 from tests._sync.plan_llm import PlanLLM, Step

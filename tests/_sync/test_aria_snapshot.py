@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page as Page
 
-from stagehand_py import Stagehand, ConfigurationError, take_snapshot
+from stagehand_py import Stagehand, ConfigurationError, Element, Snapshot, take_snapshot
 from stagehand_py._sync.aria.checks import check_element
 from stagehand_py._sync.browser.executor import perform
 from stagehand_py._sync.browser.inspect import take_snapshot as sync_take_snapshot
 from stagehand_py._sync.browser.locate import frame_scope
 from stagehand_py.aria import public_form
-from stagehand_py.dom import Element, Snapshot
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 ALL_PAGES = sorted(p.name for p in PAGES_DIR.glob("*.html")) + sorted(

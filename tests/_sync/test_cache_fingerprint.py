@@ -10,7 +10,8 @@ from stagehand_py._sync.browser.inspect import take_snapshot
 from stagehand_py._sync.browser.locate import locate
 from stagehand_py._sync.cache.fingerprint import fingerprint_of_locator, locate_fingerprinted
 from stagehand_py._errors import ElementNotFoundError, PageError
-from stagehand_py.cache import ElementFingerprint, fingerprint_from_element
+from stagehand_py.cache import ElementFingerprint
+from stagehand_py.cache._fingerprint import fingerprint_from_element
 from tests import secret_values
 
 FORM = """

@@ -15,10 +15,9 @@ import pytest
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
-from stagehand_py import Stagehand, Secret
+from stagehand_py import Stagehand, Element, Secret, Snapshot
 from stagehand_py._sync.browser.inspect import take_snapshot
 from stagehand_py._sync.browser.locate import locate
-from stagehand_py.dom import Element, Snapshot
 from stagehand_py.llm._messages import Message
 from stagehand_py.prompts.observe import ObserveAnswer
 from stagehand_py.testing import FunctionLLM

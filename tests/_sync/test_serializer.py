@@ -10,10 +10,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page as Page
 
-from stagehand_py import ConfigurationError, ElementNotFoundError
+from stagehand_py import ConfigurationError, Element, ElementNotFoundError, Snapshot
 from stagehand_py._sync.browser.inspect import annotated_screenshot, take_snapshot
 from stagehand_py._sync.browser.locate import frame_scope, locate
-from stagehand_py.dom import Element, Snapshot
 from tests import secret_values
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"

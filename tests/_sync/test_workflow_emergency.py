@@ -163,7 +163,7 @@ def test_the_agent_escalates_through_the_same_settings(
 def test_a_fallback_named_by_a_model_string_is_made_only_when_first_needed(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import stagehand_py._sync.agent.emergency as emergency
+    import stagehand_py._sync.emergency as emergency
 
     large = FunctionLLM(
         structured=WorkflowPlan(CHECKLIST, {1: [SEARCH]}, DONE_WHEN), model="gpt-large"

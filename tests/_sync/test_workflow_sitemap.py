@@ -14,7 +14,7 @@ from playwright.sync_api import Page as Page
 from stagehand_py import Stagehand
 from stagehand_py._sync.workflow.sitemap import SitemapFetcher, SitemapStore
 from stagehand_py.testing import FunctionLLM
-from stagehand_py.workflow import hint_urls
+from stagehand_py.workflow._sitemap import hint_urls
 from tests.agent_plan import Do
 from tests.site_server import Route, site_server, sitemap_index, urlset
 from tests.workflow_plan import WorkflowPlan

@@ -1,13 +1,13 @@
 """What one act() run holds: its state, its time budget, and the records it returns.
 
-:class:`AsyncActRun` (in :mod:`.act`) is the loop built on this state.
+:class:`~.asking.ActAsking` adds the model requests, and :class:`~.loop.AsyncActRun` the loop.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -16,15 +16,14 @@ from playwright.async_api import Page as AsyncPage
 from ..._act_decision import DoAction, InvalidReply
 from ..._config import Settings
 from ..._deadline_clock import current_deadline
-from ..._errors import ActErrorCode
-from ..._types import ActionRecord, ActResult, ObserveResult, Verification
+from ..._snapshot import Element
+from ..._types import ActErrorCode, ActionRecord, ActResult, ObserveResult, Verification
+from ..._usage import Usage
 from ..._variables import Variables
 from ...cache import ElementFingerprint
-from ...dom import Element
-from ...llm._usage import Usage
 from ..browser.executor import Performed
-from ..llm.base import AsyncLLM
-from .emergency import ActEmergency, Escalated
+from ..emergency import ActEmergency, Escalated
+from ..llm.source import ModelSource
 
 logger = logging.getLogger("stagehand_py")
 
@@ -40,10 +39,6 @@ class ActStep:
     element: Element | None  # None when replayed without a snapshot
     arguments: list[str]  # with placeholders
     fingerprint: ElementFingerprint | None = None
-
-
-# A model, a function that creates one when first needed, or none (replays only).
-LLMSource = AsyncLLM | Callable[[], AsyncLLM] | None
 
 
 class StopAct(Exception):
@@ -69,7 +64,7 @@ class ActState:
     def __init__(
         self,
         page: AsyncPage,
-        llm: LLMSource,
+        llm: ModelSource | None,
         instruction: str,
         *,
         variables: Variables,

@@ -19,7 +19,10 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
+from ..._error_line import first_line
 from ..._errors import ConfigurationError, ExtractError, LLMError, PageError
+from ..._snapshot import Element
+from ..._usage import Usage
 from ..._variables import Variables
 from ...agent._actions import (
     ELEMENT_ACTIONS,
@@ -44,12 +47,10 @@ from ...agent._clock import RunClock, StepFailed, StepTimedOut
 from ...agent._history import ActionOutcome, redacted
 from ...agent._navigation import domain_allowed, navigation_problem
 from ...agent._settings import AgentSettings
-from ...dom import Element
-from ...llm._usage import Usage
 from ..browser.executor import perform, scroll
 from ..browser.locate import locate_selectors
 from ..browser.secret_guard import secret_refusal
-from ..extract.read import extract
+from ..extract.read import ExtractOutcome, extract
 from ..llm.base import AsyncLLM
 from .observe import AsyncDownloadTracker, Observation, open_pages, same_page
 
@@ -87,11 +88,6 @@ def _element_call(action: ElementAction) -> tuple[str, list[str]]:
     return action.action, []  # click, check, uncheck, hover: no arguments
 
 
-def _first_line(exc: BaseException) -> str:
-    message = getattr(exc, "message", None) or str(exc)
-    return message.strip().splitlines()[0] if message.strip() else type(exc).__name__
-
-
 async def run_action(ctx: AsyncActionContext, action: AgentAction) -> ActionOutcome:
     """Run ``action``; an ``error`` outcome says what went wrong."""
     redact = ctx.variables.redact
@@ -108,9 +104,9 @@ async def run_action(ctx: AsyncActionContext, action: AgentAction) -> ActionOutc
     try:
         await _dispatch(ctx, action, outcome)
     except (PageError, PlaywrightError) as exc:
-        outcome.status, outcome.error = "error", redact(_first_line(exc))
+        outcome.status, outcome.error = "error", redact(first_line(exc))
     except (ExtractError, LLMError, ConfigurationError) as exc:
-        outcome.status, outcome.error = "error", redact(_first_line(exc))
+        outcome.status, outcome.error = "error", redact(first_line(exc))
     except StepTimedOut:
         raise
     except StepFailed as exc:  # the model of an extract did not answer in time
@@ -281,15 +277,19 @@ async def _wait(ctx: AsyncActionContext, action: WaitAction, outcome: ActionOutc
 
 
 async def _extract(ctx: AsyncActionContext, action: ExtractAction, outcome: ActionOutcome) -> None:
-    result = await extract(
-        ctx.page,
-        ctx.llm,
-        ctx.variables.redact(action.instruction),
-        action.schema_,
-        max_retries=ctx.settings.max_reasks,
-        redact=ctx.variables.redact,
-    )
-    ctx.usage = ctx.usage + result.usage
+    result = ExtractOutcome(value=None)  # filled as it goes: a failure still has its cost
+    try:
+        await extract(
+            ctx.page,
+            ctx.llm,
+            ctx.variables.redact(action.instruction),
+            action.schema_,
+            max_retries=ctx.settings.max_reasks,
+            redact=ctx.variables.redact,
+            outcome=result,
+        )
+    finally:
+        ctx.usage = ctx.usage + result.usage
     value: Any = result.value
     if action.schema_ is None and isinstance(value, dict) and set(value) == {"text"}:
         value = value["text"]

@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 
+from ..._error_line import first_line
 from ..._errors import ConfigurationError, StagehandError
+from ..._usage import Usage
 from ...agent._actions import FinalSummary
 from ...agent._clock import RunTimedOut, StepFailed
 from ...agent._history import ActionOutcome, AgentReason, AgentResult, StepRecord, redacted
 from ...agent._prompts import summary_request
-from ...llm._usage import Usage
+from ..llm.accounting import ask_recorded
 
 if TYPE_CHECKING:
     from .run import AsyncAgentRun
@@ -38,11 +40,6 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def first_line(exc: BaseException) -> str:
-    text = (getattr(exc, "message", None) or str(exc)).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
 async def forced_summary(run: AsyncAgentRun, reason: AgentReason) -> Ending:
     """The forced last request after max_steps / max_failures: a summary, no actions."""
     run.clock.start_step()
@@ -55,13 +52,13 @@ async def forced_summary(run: AsyncAgentRun, reason: AgentReason) -> Ending:
         record.prompt_chars, record.prompt_tokens = request.chars, request.tokens
         record.cuts = list(request.cuts)
         started = time.perf_counter()
-        response = await run._llm.structured(
-            request.messages,
-            FinalSummary,
-            max_retries=run.settings.max_reasks,
+        response = await ask_recorded(
+            record,
+            lambda: run._llm.structured(
+                request.messages, FinalSummary, max_retries=run.settings.max_reasks
+            ),
         )
         record.timings.think_s = time.perf_counter() - started
-        record.usage = record.usage + response.usage
         record.output = redacted(response.value.model_dump(mode="json"), run._redact)
         text, data = (
             run._redact(response.value.text),

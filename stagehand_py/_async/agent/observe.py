@@ -1,6 +1,6 @@
 """The agent's eyes: the state of the browser at the start of a step, and its downloads.
 
-The elements come from the same serializer and :class:`~stagehand_py.dom.Snapshot` act() uses;
+The elements come from the same serializer and :class:`~stagehand_py.Snapshot` act() uses;
 the agent shows those in the viewport (at most ``max_elements``) and says how much of the page
 lies above and below. Every text is redacted before it leaves this module; a screenshot masks
 any element whose text or value holds a secret.
@@ -22,13 +22,12 @@ from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
 from ..._config import SnapshotMode
+from ..._snapshot import Box, Snapshot, render_element
 from ..._variables import Variables
 from ...agent._clock import RunClock, RunEnded
 from ...agent._js import load_agent_js
 from ...agent._settings import AgentSettings
 from ...agent._state import AgentState, TabInfo
-from ...dom import Box, Snapshot
-from ...dom._snapshot import render_element
 from ..browser.inspect import take_snapshot
 from ..browser.locate import frame_scope
 from ..browser.settle import settle

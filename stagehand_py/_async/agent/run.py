@@ -22,8 +22,11 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
 from ..._config import SnapshotMode
+from ..._emergency import EmergencySettings, Escalation, changes_anything
+from ..._error_line import first_line
 from ..._errors import ConfigurationError, StagehandError
 from ..._trace_names import step_group_name
+from ..._usage import estimate_tokens
 from ..._variables import Variables
 from ...agent._actions import META_FIELDS, AgentOutput, DoneAction, output_model
 from ...agent._clock import (
@@ -34,28 +37,25 @@ from ...agent._clock import (
     StepFailed,
 )
 from ...agent._controls import POLL_S, AgentControls
-from ...agent._conversation import MessageManager, TokenCounter, estimate_tokens
+from ...agent._conversation import MessageManager, TokenCounter
 from ...agent._history import ActionOutcome, AgentReason, AgentResult, StepRecord, redacted
 from ...agent._prompts import (
     SYSTEM_PROMPT,
     history_item,
-    retry_message,
     state_message,
 )
 from ...agent._settings import AgentSettings
-from ...agent._state import Approve, Cancel, Retry, Skip
 from ...llm._messages import ImagePart, RequestOptions
-from ...llm._request_context import RequestContext, request_context
 from ...llm._usage import PriceTable
-from ...workflow._escalation import EmergencySettings, Escalation, changes_anything
 from .._deadline import DeadlineExceeded, run_with_deadline
 from ..browser.tracing import AsyncTraceGroup
+from ..emergency import AsyncEmergency
+from ..llm.source import ModelSource
 from .actions import AsyncActionContext
-from .batch import not_run, run_batch
-from .emergency import AsyncEmergency
-from .ending import Ending, agent_result, first_line, forced_summary, utc_now
+from .batch import run_actions
+from .ending import Ending, agent_result, forced_summary, utc_now
 from .observe import AsyncDownloadTracker, Observation, observe
-from .think import ApprovalCallback, AsyncBoundedLLM, LLMSource, ask_approval, think
+from .think import ApprovalCallback, AsyncBoundedLLM, decide
 
 logger = logging.getLogger("stagehand_py")
 # How long after timeout_s the hard deadline ends a run stuck in a page-side call.
@@ -77,7 +77,7 @@ class AsyncAgentRun:
     def __init__(
         self,
         page: AsyncPage,
-        llm: LLMSource,
+        llm: ModelSource,
         task: str,
         *,
         variables: Variables,
@@ -88,7 +88,7 @@ class AsyncAgentRun:
         count_tokens: TokenCounter | None = None,
         options: RequestOptions | None = None,
         emergency: EmergencySettings | None = None,
-        fallback: LLMSource | None = None,
+        fallback: ModelSource | None = None,
         fallback_name: str = "",
         now: Callable[[], float] | None = None,
     ) -> None:
@@ -215,7 +215,7 @@ class AsyncAgentRun:
         ending: Ending | None = None
         try:
             observation = await self._observe(record)
-            output = await self._decide(observation, record)
+            output = await decide(self, observation, record)
             if output is not None and output.done is not None:
                 ending = await self._finished(output.done, record)
             elif output is not None:
@@ -281,66 +281,6 @@ class AsyncAgentRun:
         record.timings.observe_s = time.perf_counter() - started
         return observation
 
-    async def _decide(self, observation: Observation, record: StepRecord) -> AgentOutput | None:
-        """Think, then let the approver see the whole answer; ``None`` when it was skipped."""
-        verdicts: list[str] = []
-        while True:
-            started = time.perf_counter()
-            shown = frozenset(observation.state.elements)
-            context = RequestContext(
-                "agent", self._redact(self.task), observation.snapshot, (), shown, record.number
-            )
-            with request_context(context):  # for test fakes: what this request shows
-                output = await think(
-                    self._llm,
-                    self.messages,
-                    self._schema,
-                    observation.state,
-                    record,
-                    settings=self.settings,
-                    variables=self.variables,
-                )
-            record.timings.think_s += time.perf_counter() - started
-            record.output = redacted(output.model_dump(mode="json", by_alias=True), self._redact)
-            record.actions = list(record.output["actions"])
-            goal = output.next_goal or output.evaluation_previous_goal or "(no goal given)"
-            logger.info("stagehand_py: agent step %d: %s", record.number, self._redact(goal))
-            if self.approval is None:
-                return output
-            await self._checkpoint()
-            started = time.perf_counter()
-            decision = await ask_approval(self.approval, output, observation.state, self.clock)
-            waited = time.perf_counter() - started
-            record.timings.approval_s += waited
-            self.clock.extend_step(waited)  # a human's time is not the step's
-            if isinstance(decision, Retry):
-                feedback = self._redact(decision.feedback)
-                verdicts.append(f"retry: {feedback}")
-                record.approval = "; ".join(verdicts)
-                self.messages.add_turn("assistant", output.model_dump_json(by_alias=True))
-                self.messages.add_turn("user", retry_message(feedback))
-                continue
-            if isinstance(decision, Approve):
-                verdicts.append("approved")
-            elif isinstance(decision, Skip):
-                verdicts.append("skipped" + (f": {decision.reason}" if decision.reason else ""))
-            elif isinstance(decision, Cancel):
-                verdicts.append("cancelled")
-            record.approval = "; ".join(verdicts)
-            if isinstance(decision, Cancel):
-                raise RunCancelled(
-                    "the approver cancelled the run"
-                    + (f" ({decision.reason})" if decision.reason else "")
-                )
-            if isinstance(decision, Skip):
-                record.skipped = True
-                record.results = [
-                    not_run(action, "skipped by the approver", observation.state, self._redact)
-                    for action in output.actions
-                ]
-                return None
-            return output
-
     async def _finished(self, done: DoneAction, record: StepRecord) -> Ending | None:
         """The model answered ``done``: the run ends (a workflow item checks it first)."""
         return self._done(done, record)
@@ -372,7 +312,7 @@ class AsyncAgentRun:
             downloads=self._downloads,
         )
         try:
-            await run_batch(context, output.actions, record)
+            await run_actions(context, output.actions, record)
         finally:
             self.page = context.page
             self._settled = context.settled

@@ -1,55 +1,57 @@
 """The agent's thinking: one structured request per step, bounded in time, re-asked when the
-answer cannot run; and the approver's verdict on it."""
+answer cannot run; and the approver's verdict on it (:func:`decide`: both, for one step)."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Literal, TypeVar
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
 
-from pydantic import BaseModel
-
+from ..._error_line import first_line
 from ..._errors import LLMError
 from ..._variables import Variables
 from ...agent._actions import AgentOutput
 from ...agent._approval import check_decision
 from ...agent._checks import answer_problems
-from ...agent._clock import RunClock, RunTimedOut, StepFailed
+from ...agent._clock import RunCancelled, RunClock, RunTimedOut, StepFailed
 from ...agent._conversation import MessageManager
-from ...agent._history import StepRecord
-from ...agent._prompts import reask_message
+from ...agent._history import StepRecord, redacted
+from ...agent._prompts import reask_message, retry_message
 from ...agent._settings import AgentSettings
-from ...agent._state import AgentState, ApprovalDecision
-from ...llm._messages import (
-    ChatResponse,
-    Message,
-    RequestOptions,
-    StructuredResponse,
-    ToolSpec,
-)
+from ...agent._state import AgentState, ApprovalDecision, Approve, Cancel, Retry, Skip
+from ...llm._messages import RequestOptions
+from ...llm._request_context import RequestContext, request_context
 from .._deadline import DeadlineExceeded, call_with_deadline
-from ..llm.base import AsyncLLM
+from ..llm.accounting import ask_recorded
+from ..llm.base import AsyncLLM, AsyncModelWrapper, ModelRequest
+from ..llm.source import ModelSource, model_of
+from .batch import not_run
+from .observe import Observation
+
+if TYPE_CHECKING:
+    from .run import AsyncAgentRun
 
 logger = logging.getLogger("stagehand_py")
-T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
 
-# A model, or a function that creates one when first needed.
-LLMSource = AsyncLLM | Callable[[], AsyncLLM]
+
 # What page.agent(approval=...) takes: a plain function, or (async API) a coroutine function.
 ApprovalCallback = Callable[
     [int, AgentOutput, AgentState], ApprovalDecision | Awaitable[ApprovalDecision]
 ]
 
 
-class AsyncBoundedLLM:
+class AsyncBoundedLLM(AsyncModelWrapper):
     """The run's model, each request cut off when the step, the run or ``llm_timeout_s`` runs
     out (whichever comes first) and told that time as ``options.timeout_s``. extract() inside
     the agent gets this one too, so its requests are bounded the same way."""
 
     def __init__(
         self,
-        source: LLMSource,
+        source: ModelSource,
         clock: RunClock,
         llm_timeout_s: float,
         *,
@@ -64,7 +66,7 @@ class AsyncBoundedLLM:
 
     def _inner(self) -> AsyncLLM:
         if not isinstance(self._source, AsyncLLM):
-            self._source = self._source()
+            self._source = model_of(self._source)
             self.model = self._source.model
         return self._source
 
@@ -81,54 +83,19 @@ class AsyncBoundedLLM:
             timeout_s=limit,
         )
 
-    def _timed_out(self) -> StepFailed:
-        self._clock.check()  # the run's or the step's deadline, when that is what passed
-        return StepFailed(
-            f"the model did not answer within llm_timeout_s={self._llm_timeout_s:g} s"
-        )
-
-    async def chat(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        *,
-        tool_choice: Literal["auto", "required"] = "required",
-        options: RequestOptions | None = None,
-    ) -> ChatResponse:
+    async def _forward(self, request: ModelRequest[R]) -> R:
+        """``request`` sent to the model within the time left, which it is told."""
         inner = self._inner()
-        limit, bounded = self._limit(options)
+        limit, bounded = self._limit(request.options)
         try:
             return await call_with_deadline(
-                lambda: inner.chat(messages, tools, tool_choice=tool_choice, options=bounded),
-                limit,
+                lambda: request.with_options(bounded).send(inner), limit
             )
         except DeadlineExceeded:
-            raise self._timed_out() from None
-
-    async def structured(
-        self,
-        messages: Sequence[Message],
-        schema: type[T],
-        *,
-        max_retries: int = 2,
-        options: RequestOptions | None = None,
-    ) -> StructuredResponse[T]:
-        inner = self._inner()
-        limit, bounded = self._limit(options)
-        try:
-            return await call_with_deadline(
-                lambda: inner.structured(
-                    messages, schema, max_retries=max_retries, options=bounded
-                ),
-                limit,
-            )
-        except DeadlineExceeded:
-            raise self._timed_out() from None
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+            self._clock.check()  # the run's or the step's deadline, when that is what passed
+            raise StepFailed(
+                f"the model did not answer within llm_timeout_s={self._llm_timeout_s:g} s"
+            ) from None
 
 
 async def think(
@@ -154,16 +121,16 @@ async def think(
                 "stagehand_py: agent request of step %d:\n%s", state.step, request.dump_text()
             )
         try:
-            response = await llm.structured(
-                request.messages,
-                schema,
-                max_retries=settings.max_reasks,
+            response = await ask_recorded(
+                record,
+                functools.partial(
+                    llm.structured, request.messages, schema, max_retries=settings.max_reasks
+                ),
             )
         except LLMError as exc:
             raise StepFailed(
-                f"the model request failed: {variables.redact(_first_line(exc))}"
+                f"the model request failed: {variables.redact(first_line(exc))}"
             ) from None
-        record.usage = record.usage + response.usage
         output = response.value
         problems = answer_problems(
             output, state, variables=variables, allowed_domains=settings.allowed_domains
@@ -195,3 +162,66 @@ async def ask_approval(
         return await call_with_deadline(lambda: _settled(raw), clock.run_left())
     except DeadlineExceeded:
         raise RunTimedOut from None
+
+
+async def decide(
+    run: AsyncAgentRun, observation: Observation, record: StepRecord
+) -> AgentOutput | None:
+    """Think, then let the approver see the whole answer; ``None`` when it was skipped."""
+    verdicts: list[str] = []
+    while True:
+        started = time.perf_counter()
+        shown = frozenset(observation.state.elements)
+        context = RequestContext(
+            "agent", run._redact(run.task), observation.snapshot, (), shown, record.number
+        )
+        with request_context(context):  # for test fakes: what this request shows
+            output = await think(
+                run._llm,
+                run.messages,
+                run._schema,
+                observation.state,
+                record,
+                settings=run.settings,
+                variables=run.variables,
+            )
+        record.timings.think_s += time.perf_counter() - started
+        record.output = redacted(output.model_dump(mode="json", by_alias=True), run._redact)
+        record.actions = list(record.output["actions"])
+        goal = output.next_goal or output.evaluation_previous_goal or "(no goal given)"
+        logger.info("stagehand_py: agent step %d: %s", record.number, run._redact(goal))
+        if run.approval is None:
+            return output
+        await run._checkpoint()
+        started = time.perf_counter()
+        decision = await ask_approval(run.approval, output, observation.state, run.clock)
+        waited = time.perf_counter() - started
+        record.timings.approval_s += waited
+        run.clock.extend_step(waited)  # a human's time is not the step's
+        if isinstance(decision, Retry):
+            feedback = run._redact(decision.feedback)
+            verdicts.append(f"retry: {feedback}")
+            record.approval = "; ".join(verdicts)
+            run.messages.add_turn("assistant", output.model_dump_json(by_alias=True))
+            run.messages.add_turn("user", retry_message(feedback))
+            continue
+        if isinstance(decision, Approve):
+            verdicts.append("approved")
+        elif isinstance(decision, Skip):
+            verdicts.append("skipped" + (f": {decision.reason}" if decision.reason else ""))
+        elif isinstance(decision, Cancel):
+            verdicts.append("cancelled")
+        record.approval = "; ".join(verdicts)
+        if isinstance(decision, Cancel):
+            raise RunCancelled(
+                "the approver cancelled the run"
+                + (f" ({decision.reason})" if decision.reason else "")
+            )
+        if isinstance(decision, Skip):
+            record.skipped = True
+            record.results = [
+                not_run(action, "skipped by the approver", observation.state, run._redact)
+                for action in output.actions
+            ]
+            return None
+        return output

@@ -14,7 +14,7 @@ from playwright.async_api import Page as AsyncPage
 
 from ..._errors import PageError
 from ...aria._vlist import MIN_RATIO, ListContainer, rank_containers
-from ...dom import load_js
+from ...dom._js import load_js
 from ..browser.scripts import run_page_script
 
 logger = logging.getLogger("stagehand_py")

@@ -24,6 +24,7 @@ from playwright.async_api import Frame as AsyncFrame
 from playwright.async_api import Page as AsyncPage
 
 from ..._errors import SerializationError
+from ..._snapshot import Snapshot
 from ...aria._assemble import (
     MAX_RUNGS,
     USER_FACING,
@@ -40,7 +41,7 @@ from ...aria._assemble import (
 from ...aria._ladder import Rung
 from ...aria._lines import Line, collect_lines, role_census
 from ...aria._parser import AriaNode, parse_aria_snapshot
-from ...dom import Snapshot, load_js
+from ...dom._js import load_js
 from ...dom._wire import _cyclic_gc_paused
 from ..browser.scripts import run_page_script
 from .checks import resolves_to_ref

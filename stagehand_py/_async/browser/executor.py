@@ -13,7 +13,7 @@ from playwright.async_api import Page as AsyncPage
 
 from ..._act_decision import scroll_percent
 from ..._errors import PageError
-from ...dom import load_js
+from ...dom._js import load_js
 from ...prompts.act import ALLOWED_METHODS, SCROLL_DIRECTIONS
 from .locate import locate_selectors
 from .settle import DEFAULT_QUIET_MS, PageVersion, arm, settle

@@ -18,7 +18,7 @@ from ..._call_outcomes import out_of_time
 from ..._config import Settings, SnapshotMode
 from ..._deadline_clock import Deadline
 from ..._inputs import check_open, check_timeout
-from ...dom import Snapshot
+from ..._snapshot import Snapshot
 from .._deadline import DeadlineExceeded, run_with_deadline
 from .inspect import annotated_screenshot, take_snapshot
 

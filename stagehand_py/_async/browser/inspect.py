@@ -14,7 +14,8 @@ from playwright.async_api import Page as AsyncPage
 from ..._config import SNAPSHOT_MODES, SnapshotMode
 from ..._errors import ConfigurationError, SerializationError
 from ..._inputs import check_screenshot_path
-from ...dom import Snapshot, load_js
+from ..._snapshot import Snapshot
+from ...dom._js import load_js
 from ...dom._wire import FramePart, load_wire, snapshot_from_wire
 from .._deadline import compute_in_time
 from ..aria.snapshot import take_aria_snapshot

@@ -10,7 +10,7 @@ from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
 from ..._errors import ElementNotFoundError
-from ...dom import Element
+from ..._snapshot import Element
 
 
 async def frame_scope(page: AsyncPage, frame: Sequence[str]) -> AsyncPage | AsyncFrameLocator:

@@ -27,8 +27,9 @@ from playwright.async_api import Page as AsyncPage
 
 from ..._errors import PageError
 from ..._secret_scope import MAX_FORM_ACTIONS, UNCHECKED_TARGETS, FieldFacts, refusal
+from ..._snapshot import Element
 from ..._variables import Variables
-from ...dom import Element, load_js
+from ...dom._js import load_js
 from .locate import locate_selectors
 
 logger = logging.getLogger("stagehand_py")

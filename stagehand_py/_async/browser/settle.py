@@ -25,7 +25,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
-from ...dom import load_js
+from ...dom._js import load_js
 from .scripts import run_page_script
 
 logger = logging.getLogger("stagehand_py")

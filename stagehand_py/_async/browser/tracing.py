@@ -22,8 +22,9 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
 from ..._act_decision import DoAction
+from ..._error_line import first_line
+from ..._snapshot import Snapshot
 from ..._trace_names import action_group_name
-from ...dom import Snapshot
 from .._deadline import within_or_later
 
 logger = logging.getLogger("stagehand_py")
@@ -74,7 +75,7 @@ class AsyncTraceGroup:
             await within_or_later(self._tracing, "group", GROUP_WAIT_S, self.name)
             self._opened = True
         except PlaywrightError as exc:
-            logger.debug("stagehand_py: no trace group (%s)", _first_line(exc))
+            logger.debug("stagehand_py: no trace group (%s)", first_line(exc))
         return self
 
     async def __aexit__(
@@ -91,8 +92,4 @@ class AsyncTraceGroup:
             await within_or_later(self._tracing, "group_end", GROUP_WAIT_S)
         except PlaywrightError as error:
             # The page or its browser went away inside the group: nothing left to close.
-            logger.debug("stagehand_py: trace group not closed (%s)", _first_line(error))
-
-
-def _first_line(exc: PlaywrightError) -> str:
-    return (exc.message or str(exc)).splitlines()[0] if (exc.message or str(exc)) else "?"
+            logger.debug("stagehand_py: trace group not closed (%s)", first_line(error))

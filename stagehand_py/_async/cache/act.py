@@ -1,4 +1,5 @@
-"""act() with the action cache in front of the model loop.
+"""act() with the action cache in front of the model loop (the cache's one path is
+:class:`~.cached.AsyncCachedCall`).
 
 Hit: replay the stored steps (selectors in order, fingerprint confirmed, then variables
 substituted) with no model call. A step that no longer holds hands over to the model loop from
@@ -13,37 +14,33 @@ removes; ``"require"`` never calls the model: a miss or a stale step is a
 
 from __future__ import annotations
 
-import logging
 import time
+from typing import Any
 
 from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
-from pydantic import ValidationError
 
 from ..._config import Settings
-from ..._errors import CacheError, CacheMissError, ConfigurationError, PageError
+from ..._errors import PageError
 from ..._trace_names import action_group_name
 from ..._types import ActionRecord, ActResult
 from ..._variables import Variables
-from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey
-from ..act.loop import ActStep, AsyncActRun, LLMSource
+from ...cache import ActionCache, CachedAction, CacheEntry
+from ...cache._store import CacheStatus
+from ..act.loop import ActStep, AsyncActRun
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
 from ..browser.secret_guard import locator_refusal
 from ..browser.settle import settle
 from ..browser.tracing import AsyncTraceGroup
-from .fingerprint import locate_fingerprinted
-
-logger = logging.getLogger("stagehand_py")
-
-
-class _StepDrifted(Exception):
-    """A cached step no longer applies to the page."""
+from ..llm.source import ModelSource
+from .cached import AsyncCachedCall, Drift, Stale
+from .fingerprint import locate_cached
 
 
 async def cached_act(
     page: AsyncPage,
-    llm: LLMSource,
+    llm: ModelSource | None,
     instruction: str,
     *,
     variables: Variables,
@@ -51,94 +48,95 @@ async def cached_act(
     cache: ActionCache | None,
 ) -> ActResult:
     __tracebackhide__ = True
-    if cache is None:
-        if settings.cache_mode == "require":
-            raise ConfigurationError(
-                "cache_mode='require' needs an action cache: pass cache_dir= (or set "
-                "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
+    act = AsyncCachedAct(page, llm, instruction, variables=variables, settings=settings)
+    return await act.run(cache)
+
+
+class AsyncCachedAct(AsyncCachedCall[ActResult]):
+    """An act() through the cache: its entry is the steps it took."""
+
+    kind = "act"
+    _run: AsyncActRun | None = None  # the last run: its steps are what is stored
+
+    async def replay(self, entry: CacheEntry) -> ActResult:
+        started = time.monotonic()
+        run = self._run = self._act_run(self.page)
+        await _replay_steps(run, entry.actions)
+        return run.replayed_result(started)
+
+    async def ask(self, stale: Stale | None, *, cached: bool) -> ActResult:
+        replayed = self._run
+        if stale is None or replayed is None:
+            self._run = self._act_run(self.page, capture_fingerprints=cached)
+        else:  # on from the page the replay reached, its steps kept as history
+            self._run = self._act_run(
+                replayed.page, prior_steps=replayed.steps, capture_fingerprints=True
             )
-        return await AsyncActRun(
-            page, llm, instruction, variables=variables, settings=settings
-        ).run()
-    key = cache.key_for(instruction, page.url, variables.names, url_mode=settings.cache_url)
-    entry = cache.get(key)
-    if entry is None:
-        if settings.cache_mode == "require":
-            cache.stats.record("miss")
-            raise cache_miss_error(instruction, key, variables, "miss", "no entry is stored for it")
-        run = AsyncActRun(
+        return await self._run.run()
+
+    def succeeded(self, result: ActResult) -> bool:
+        return result.success
+
+    async def entry_actions(self, result: ActResult) -> list[CachedAction]:
+        steps = self._run.steps if self._run is not None else []
+        return [
+            CachedAction(
+                method=step.record.method,
+                selectors=step.record.selectors or [step.record.selector],
+                frame=step.record.frame,
+                arguments=step.arguments,
+                description=step.record.description,
+                fingerprint=step.fingerprint,
+            )
+            for step in steps
+        ]
+
+    def mark(self, result: ActResult, status: CacheStatus, stale: Stale | None) -> None:
+        result.cache = status
+        if stale is None:
+            return
+        if status == "healed":
+            result.healed = True
+            result.message = f"Cache entry healed ({stale.reason}). {result.message}"
+            return
+        writes = self.settings.cache_mode == "read-write"
+        what = "removed" if writes else "kept: cache_mode='read-only'"
+        result.message = f"{result.message} (stale cache entry {what}: {stale.reason})"
+
+    def _act_run(self, page: AsyncPage, **options: Any) -> AsyncActRun:
+        return AsyncActRun(
             page,
-            llm,
-            instruction,
-            variables=variables,
-            settings=settings,
-            capture_fingerprints=True,
+            self.llm,
+            self.instruction,
+            variables=self.variables,
+            settings=self.settings,
+            **options,
         )
-        result = await run.run()
-        result.cache = "miss"
-        if result.success and settings.cache_mode == "read-write":
-            _store(cache, key, run.steps, variables)
-        cache.stats.record("miss")
-        return result
-    return await _replay_or_heal(page, llm, instruction, entry, variables, settings, cache)
 
 
-async def _replay_or_heal(
-    page: AsyncPage,
-    llm: LLMSource,
-    instruction: str,
-    entry: CacheEntry,
-    variables: Variables,
-    settings: Settings,
-    cache: ActionCache,
-) -> ActResult:
-    __tracebackhide__ = True
-    started = time.monotonic()
-    run = AsyncActRun(page, llm, instruction, variables=variables, settings=settings)
+async def replay_actions(
+    page: AsyncPage, actions: list[CachedAction], *, variables: Variables, settings: Settings
+) -> AsyncPage:
+    """Replay stored ``actions`` with no model call (a workflow item's flow from the per-site
+    history), each step located and fingerprint-checked as a cache hit is; returns the page
+    the replay ended on. Raises :class:`PageError` naming the step that no longer holds."""
+    run = AsyncActRun(page, None, "", variables=variables, settings=settings)
     try:
-        for action in entry.actions:
-            name = action_group_name(action.method, action.selectors[0], action.arguments)
-            async with AsyncTraceGroup(run.page, f"cached {name}", variables.redact):
-                run.steps.append(await _replay_step(run.page, action, variables, settings, run))
-    except _StepDrifted as drift:
-        reason = variables.redact(str(drift))
-        if settings.cache_mode == "require" or not settings.self_heal:
-            cache.stats.record("miss")
-            why = "cache_mode='require'" if settings.cache_mode == "require" else "self_heal=False"
-            raise cache_miss_error(
-                instruction, entry.cache_key, variables, "stale", f"{reason} ({why})"
-            ) from None
-        logger.info("stagehand_py: cached step no longer holds (%s); asking the model", reason)
-        healing = AsyncActRun(
-            run.page,
-            llm,
-            instruction,
-            variables=variables,
-            settings=settings,
-            prior_steps=run.steps,
-            capture_fingerprints=True,
-        )
-        healed = await healing.run()
-        writes = settings.cache_mode == "read-write"
-        if healed.success:
-            if writes:
-                _store(cache, entry.cache_key, healing.steps, variables, previous=entry, why=reason)
-            healed.cache = "healed"
-            healed.healed = True
-            healed.message = f"Cache entry healed ({reason}). {healed.message}"
-            cache.stats.record("healed")
-        else:
-            if writes:
-                cache.remove(entry.cache_key)
-            healed.cache = "miss"
-            what = "removed" if writes else "kept: cache_mode='read-only'"
-            healed.message = f"{healed.message} (stale cache entry {what}: {reason})"
-            cache.stats.record("miss")
-        return healed
+        await _replay_steps(run, actions)
+    except Drift as drift:
+        raise PageError(variables.redact(str(drift))) from None
+    return run.page
+
+
+async def _replay_steps(run: AsyncActRun, actions: list[CachedAction]) -> None:
+    """Replay ``actions`` onto ``run`` (its steps and page follow), then let the page settle;
+    :class:`Drift` at the first step that no longer holds."""
+    variables, settings = run.variables, run.settings
+    for action in actions:
+        name = action_group_name(action.method, action.selectors[0], action.arguments)
+        async with AsyncTraceGroup(run.page, f"cached {name}", variables.redact):
+            run.steps.append(await _replay_step(run.page, action, variables, settings, run))
     await settle(run.page, timeout_ms=settings.settle_timeout_ms, quiet_ms=0)
-    result = run.replayed_result(started)
-    cache.stats.record("hit")
-    return result
 
 
 async def _replay_step(
@@ -154,7 +152,7 @@ async def _replay_step(
     # ... and the field must be one the value may go into, on its own origin (hardening #13).
     refused = await locator_refusal(located[0], action.method, action.arguments, variables)
     if refused is not None:
-        raise _StepDrifted(f"step '{action.description}': {refused}")
+        raise Drift(f"step '{action.description}': {refused}")
     values = [variables.substitute(a) for a in action.arguments]
     try:
         # drag_to stores its drop target's selector as the argument: it must still find
@@ -181,7 +179,7 @@ async def _replay_step(
             drag_target=drag_target,
         )
     except PageError as exc:
-        raise _StepDrifted(f"step '{action.description}': {exc}") from None
+        raise Drift(f"step '{action.description}': {exc}") from None
     run.page = performed.page
     run.opened_pages.extend(p.url for p in performed.opened)
     record = ActionRecord(
@@ -209,94 +207,9 @@ async def _locate(
     for attempt in range(2):
         try:
             # Skips a selector that now lands on a different element for the next one.
-            return await locate_fingerprinted(
-                page,
-                action.frame,
-                action.selectors,
-                action.fingerprint,
-                timeout_ms=settings.action_timeout_ms,
-            )
+            return await locate_cached(page, action, timeout_ms=settings.action_timeout_ms)
         except PageError as exc:
             if attempt == 1:
-                raise _StepDrifted(f"step '{action.description}': {exc}") from None
+                raise Drift(f"step '{action.description}': {exc}") from None
             await settle(page, timeout_ms=settings.settle_timeout_ms)
     raise AssertionError("unreachable")
-
-
-def _store(
-    cache: ActionCache,
-    key: CacheKey,
-    steps: list[ActStep],
-    variables: Variables,
-    *,
-    previous: CacheEntry | None = None,
-    why: str = "",
-) -> None:
-    if not steps:
-        return  # nothing to replay: an empty entry would make the next act a no-op
-    actions = [
-        CachedAction(
-            method=step.record.method,
-            selectors=step.record.selectors or [step.record.selector],
-            frame=step.record.frame,
-            arguments=step.arguments,
-            description=step.record.description,
-            fingerprint=step.fingerprint,
-        )
-        for step in steps
-    ]
-    try:
-        entry = (
-            previous.with_actions(actions, reason=why)
-            if previous
-            else CacheEntry.create(key, actions)
-        )
-        cache.put(entry, secret_values=variables.secret_values())
-    except (CacheError, ValidationError) as exc:
-        # A cache that cannot be written (or steps it cannot replay safely, such as a typed
-        # variable whose element had no fingerprint) must not fail an act that succeeded.
-        reason = str(exc).splitlines()[0] if isinstance(exc, CacheError) else _first_error(exc)
-        logger.warning("stagehand_py: action not cached: %s", variables.redact(reason))
-
-
-def _first_error(exc: ValidationError) -> str:
-    error = exc.errors(include_url=False, include_input=False)[0]
-    where = ".".join(str(part) for part in error["loc"]) or "entry"
-    return f"the steps cannot be replayed safely ({where}: {error['msg']})"
-
-
-def cache_miss_error(
-    instruction: str, key: CacheKey, variables: Variables, reason: str, detail: str
-) -> CacheMissError:
-    shown = variables.redact(instruction)
-    kind = "observe" if key.kind == "observe" else "act"
-    fix = (
-        "Record it with a run in cache_mode='read-write' (pytest "
-        "--stagehand-cache-mode=read-write)."
-        if reason == "miss"
-        else "Re-record it with a run in cache_mode='read-write' and self_heal=True (the "
-        "defaults), which asks the model to redo the step."
-    )
-    return CacheMissError(
-        f"{kind}({shown!r}) on {variables.redact(key.url)}: the action cache cannot answer "
-        f"(key {key.short}): {detail}. No model was called. {fix}",
-        instruction=shown,
-        key=key.digest,
-        reason=reason,
-    )
-
-
-async def replay_actions(
-    page: AsyncPage, actions: list[CachedAction], *, variables: Variables, settings: Settings
-) -> AsyncPage:
-    """Replay stored ``actions`` with no model call (a workflow item's flow from the per-site
-    history), each step located and fingerprint-checked as a cache hit is; returns the page
-    the replay ended on. Raises :class:`PageError` naming the step that no longer holds."""
-    run = AsyncActRun(page, None, "", variables=variables, settings=settings)
-    try:
-        for action in actions:
-            run.steps.append(await _replay_step(run.page, action, variables, settings, run))
-    except _StepDrifted as drift:
-        raise PageError(variables.redact(str(drift))) from None
-    await settle(run.page, timeout_ms=settings.settle_timeout_ms, quiet_ms=0)
-    return run.page

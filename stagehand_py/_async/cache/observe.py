@@ -1,4 +1,5 @@
-"""observe() with the action cache in front of the model.
+"""observe() with the action cache in front of the model (the cache's one path is
+:class:`~.cached.AsyncCachedCall`).
 
 An observe() that found elements is stored like an act: one entry whose "actions" are the
 found elements (method, arguments, every selector, frame path, the element's fingerprint).
@@ -10,31 +11,28 @@ again and the entry rewritten (``cache_mode="require"`` and ``self_heal=False`` 
 
 from __future__ import annotations
 
-import logging
 import time
-from collections.abc import Callable
 
 from playwright.async_api import Page as AsyncPage
-from pydantic import ValidationError
 
 from ..._config import Settings
-from ..._errors import CacheError, ConfigurationError, PageError
+from ..._error_line import first_line
+from ..._errors import PageError
 from ..._types import ObserveResult
 from ..._variables import Variables
-from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey, CacheStatus
+from ...cache import ActionCache, CachedAction, CacheEntry
+from ...cache._store import CacheStatus
 from ..browser.locate import locate_selectors
 from ..browser.settle import settle
-from ..llm.base import AsyncLLM
+from ..llm.source import ModelSource
 from ..observe.ask import ObserveOutcome, observe
-from .act import cache_miss_error
-from .fingerprint import fingerprint_of_locator, locate_fingerprinted
-
-logger = logging.getLogger("stagehand_py")
+from .cached import AsyncCachedCall, Drift, Stale
+from .fingerprint import fingerprint_of_locator, locate_cached
 
 
 async def cached_observe(
     page: AsyncPage,
-    llm: Callable[[], AsyncLLM],
+    llm: ModelSource,
     instruction: str | None,
     *,
     variables: Variables,
@@ -42,115 +40,78 @@ async def cached_observe(
     cache: ActionCache | None,
     outcome: ObserveOutcome | None = None,
 ) -> ObserveOutcome:
-    """observe() through the cache (``llm`` is called only when the model is needed).
+    """observe() through the cache (``llm`` is made only when the model is needed).
 
     ``outcome`` is filled as the model work goes, so a caller still knows what a failed
     observe cost."""
     __tracebackhide__ = True
-    if cache is None:
-        if settings.cache_mode == "require":
-            raise ConfigurationError(
-                "cache_mode='require' needs an action cache: pass cache_dir= (or set "
-                "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
+    call = AsyncCachedObserve(page, llm, instruction or "", variables=variables, settings=settings)
+    call.outcome = outcome
+    return await call.run(cache)
+
+
+class AsyncCachedObserve(AsyncCachedCall[ObserveOutcome]):
+    """An observe() through the cache: its entry is the elements it found."""
+
+    kind = "observe"
+    outcome: ObserveOutcome | None = None  # the caller's, filled as the model work goes
+
+    async def replay(self, entry: CacheEntry) -> ObserveOutcome:
+        """The stored results, each element found again."""
+        started = time.monotonic()
+        await settle(self.page, timeout_ms=self.settings.settle_timeout_ms)
+        results: list[ObserveResult] = []
+        for action in entry.actions:
+            try:
+                _, selector = await locate_cached(
+                    self.page, action, timeout_ms=self.settings.action_timeout_ms
+                )
+            except PageError as exc:
+                raise Drift(f"'{action.description}': {first_line(exc)}") from None
+            results.append(
+                ObserveResult(
+                    selector=selector,
+                    description=action.description,
+                    method=action.method,
+                    arguments=list(action.arguments),
+                    selectors=list(action.selectors),
+                    frame=list(action.frame),
+                )
             )
+        return ObserveOutcome(results=results, duration_s=time.monotonic() - started)
+
+    async def ask(self, stale: Stale | None, *, cached: bool) -> ObserveOutcome:
         return await observe(
-            page, llm(), instruction, variables=variables, settings=settings, outcome=outcome
+            self.page,
+            self._model(),
+            self.instruction,
+            variables=self.variables,
+            settings=self.settings,
+            outcome=self.outcome,
         )
-    key = cache.key_for(
-        instruction or "", page.url, variables.names, url_mode=settings.cache_url, kind="observe"
-    )
-    entry = cache.get(key)
-    if entry is not None:
-        replayed = await _replay(page, entry, settings)
-        if isinstance(replayed, ObserveOutcome):
-            cache.stats.record("hit")
-            replayed.cache = "hit"
-            return replayed
-        if settings.cache_mode == "require" or not settings.self_heal:
-            cache.stats.record("miss")
-            why = "cache_mode='require'" if settings.cache_mode == "require" else "self_heal=False"
-            raise cache_miss_error(
-                instruction or "", key, variables, "stale", f"{replayed} ({why})"
-            )
-        logger.info("stagehand_py: cached observe no longer holds (%s); asking the model", replayed)
-    elif settings.cache_mode == "require":
-        cache.stats.record("miss")
-        raise cache_miss_error(instruction or "", key, variables, "miss", "no entry is stored")
-    outcome = await observe(
-        page, llm(), instruction, variables=variables, settings=settings, outcome=outcome
-    )
-    status: CacheStatus = "miss" if entry is None else "healed"
-    outcome.cache = status
-    cache.stats.record(status)
-    if outcome.results and settings.cache_mode == "read-write":
-        await _store(page, cache, key, outcome.results, variables, previous=entry)
-    return outcome
 
-
-async def _replay(page: AsyncPage, entry: CacheEntry, settings: Settings) -> ObserveOutcome | str:
-    """The stored results, each element found again; or why one was not."""
-    started = time.monotonic()
-    await settle(page, timeout_ms=settings.settle_timeout_ms)
-    results: list[ObserveResult] = []
-    for action in entry.actions:
-        try:
-            _, selector = await locate_fingerprinted(
-                page,
-                action.frame,
-                action.selectors,
-                action.fingerprint,
-                timeout_ms=settings.action_timeout_ms,
+    async def entry_actions(self, result: ObserveOutcome) -> list[CachedAction]:
+        """The found elements with their live fingerprints; none when one is already gone
+        (it could not be confirmed on replay)."""
+        actions: list[CachedAction] = []
+        for found in result.results:
+            selectors = found.selectors or [found.selector]
+            try:
+                locator, _ = await locate_selectors(self.page, found.frame, selectors)
+                fingerprint = await fingerprint_of_locator(locator, timeout_ms=1000)
+            except PageError:
+                return []
+            actions.append(
+                CachedAction(
+                    method=found.method,
+                    selectors=selectors,
+                    frame=found.frame,
+                    arguments=found.arguments,
+                    description=found.description,
+                    fingerprint=fingerprint,
+                )
             )
-        except PageError as exc:
-            return f"'{action.description}': {str(exc).splitlines()[0]}"
-        results.append(
-            ObserveResult(
-                selector=selector,
-                description=action.description,
-                method=action.method,
-                arguments=list(action.arguments),
-                selectors=list(action.selectors),
-                frame=list(action.frame),
-            )
-        )
-    return ObserveOutcome(results=results, duration_s=time.monotonic() - started)
+        return actions
 
-
-async def _store(
-    page: AsyncPage,
-    cache: ActionCache,
-    key: CacheKey,
-    results: list[ObserveResult],
-    variables: Variables,
-    *,
-    previous: CacheEntry | None,
-) -> None:
-    actions: list[CachedAction] = []
-    for result in results:
-        selectors = result.selectors or [result.selector]
-        try:
-            locator, _ = await locate_selectors(page, result.frame, selectors)
-            fingerprint = await fingerprint_of_locator(locator, timeout_ms=1000)
-        except PageError:
-            return  # an element already gone cannot be confirmed on replay: store nothing
-        actions.append(
-            CachedAction(
-                method=result.method,
-                selectors=selectors,
-                frame=result.frame,
-                arguments=result.arguments,
-                description=result.description,
-                fingerprint=fingerprint,
-            )
-        )
-    try:
-        entry = (
-            previous.with_actions(actions, reason="elements changed")
-            if previous
-            else CacheEntry.create(key, actions)
-        )
-        cache.put(entry, secret_values=variables.secret_values())
-    except (CacheError, ValidationError) as exc:
-        logger.warning(
-            "stagehand_py: observe not cached: %s", variables.redact(str(exc).splitlines()[0])
-        )
+    def mark(self, result: ObserveOutcome, status: CacheStatus, stale: Stale | None) -> None:
+        result.cache = status

@@ -10,7 +10,6 @@ then validate against the user's schema, or :class:`ExtractError` carries it.
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import time
@@ -27,6 +26,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..._config import Settings
 from ..._deadline_clock import Deadline, current_deadline
+from ..._error_line import first_line
 from ..._errors import (
     ConfigurationError,
     ElementNotFoundError,
@@ -35,18 +35,21 @@ from ..._errors import (
     SerializationError,
     StructuredOutputError,
 )
+from ..._usage import Usage
 from ...aria._text import aria_page_text
-from ...extract import ExtractTarget, PageText, load_js, merge, page_text, split_chunks
-from ...extract._merge import filled_fields
-from ...llm._options import request_options
-from ...llm._request_context import RequestContext, request_context
-from ...llm._usage import Usage
+from ...extract._chunks import split_chunks
+from ...extract._js import load_js
+from ...extract._merge import filled_fields, merge
+from ...extract._target import ExtractTarget
+from ...extract._text import PageText, page_text
+from ...llm._request_context import RequestContext
 from ...prompts.extract import build_extract_messages
-from .._deadline import call_with_deadline, compute_in_time
+from .._deadline import compute_in_time
 from ..browser.frames import MAX_FRAMES
 from ..browser.inspect import take_snapshot
 from ..browser.scripts import run_page_script
 from ..browser.settle import settle
+from ..llm.accounting import ask_structured
 from ..llm.base import AsyncLLM
 
 logger = logging.getLogger("stagehand_py")
@@ -88,7 +91,7 @@ async def read_page_text(
             except PlaywrightError as exc:
                 raise ConfigurationError(
                     f"extract(selector={selector!r}) is not a selector Playwright can read: "
-                    f"{exc.message.splitlines()[0]}"
+                    f"{first_line(exc)}"
                 ) from None
             if matched == 0:
                 raise ElementNotFoundError(
@@ -100,7 +103,7 @@ async def read_page_text(
     except PlaywrightError as exc:
         raise SerializationError(
             f"Could not read the page text of {redact(page.url)}: "
-            f"{redact(exc.message.splitlines()[0])}. "
+            f"{redact(first_line(exc))}. "
             "Wait for the page to finish loading and try again."
         ) from exc
     # Cleaning a huge page takes seconds: bounded by the call's deadline (hardening #13).
@@ -206,21 +209,19 @@ async def extract(
         )
         answer_model = target.plan.answer_model(chunk.link_ids)
         outcome.chunks += 1
-        context = RequestContext("extract", said, section=(chunk.index,))
-        request = functools.partial(
-            llm.structured,
-            messages,
-            answer_model,
-            max_retries=max_retries,
-            options=request_options(settings, "extract", timeout_s=deadline.request_timeout()),
-        )
         try:
-            with request_context(context):
-                response = await call_with_deadline(request, deadline.remaining())
+            response = await ask_structured(
+                outcome,
+                llm,
+                messages,
+                answer_model,
+                kind="extract",
+                context=RequestContext("extract", said, section=(chunk.index,)),
+                settings=settings,
+                max_retries=max_retries,
+                deadline=deadline,
+            )
         except LLMError as exc:
-            # Every request the failed call sent counts (re-asks and retries included).
-            outcome.llm_calls += max(exc.usage.requests, 1)
-            outcome.usage = outcome.usage + exc.usage
             outcome.duration_s = time.monotonic() - started
             if not isinstance(exc, StructuredOutputError):
                 raise
@@ -230,8 +231,6 @@ async def extract(
                 "or the instruction, or raise max_retries.",
                 last_attempt=exc.last_answer,
             ) from None  # the message says why; the chain only adds internal frames
-        outcome.llm_calls += max(response.usage.requests, response.attempts)
-        outcome.usage = outcome.usage + response.usage
         data, complete = _answer_data(response.value)
         merged = merge(merged, target.plan.to_data(data, text.links)) or {}
         logger.debug(

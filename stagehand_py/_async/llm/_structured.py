@@ -9,7 +9,7 @@ validates raises ``StructuredOutputError`` with the last answer and the usage sp
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any, TypeVar
 
@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..._errors import StructuredOutputError
 from ...llm._messages import Message, StructuredResponse
+from ...llm._openai_wire import tool_name
 from ...llm._reply import Reply
 from ...llm._structured_answer import (
     answer_of,
@@ -25,27 +26,31 @@ from ...llm._structured_answer import (
     validation_problem,
 )
 from ._exchange import AsyncExchange
+from .base import StructuredRequest
 
 T = TypeVar("T", bound=BaseModel)
 
 Ask = Callable[[list[Message], "int | None"], Awaitable[Reply]]
 
 
+def structured_tool_name(request: StructuredRequest[Any]) -> str:
+    """The name of the one tool a structured answer is a call of (from the schema's name)."""
+    return tool_name(request.schema.__name__)
+
+
 async def structured_answer(
     exchange: AsyncExchange,
     ask: Ask,
-    messages: Sequence[Message],
-    schema: type[T],
+    request: StructuredRequest[T],
     *,
-    name: str,
-    max_retries: int,
     max_tokens: int | None,
 ) -> StructuredResponse[T]:
-    """An instance of ``schema``, re-asked up to ``max_retries`` times."""
-    conversation = list(messages)
+    """An instance of ``request.schema``, re-asked up to ``request.max_retries`` times."""
+    schema, name = request.schema, structured_tool_name(request)
+    conversation = list(request.messages)
     last_answer: Any = None
     last_error = ""
-    attempts = max(max_retries, 0) + 1
+    attempts = max(request.max_retries, 0) + 1
     for attempt in range(1, attempts + 1):
         reply = await exchange.complete(partial(ask, list(conversation)), max_tokens)
         call, value, problem = answer_of(reply, name)

@@ -15,39 +15,37 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Sequence
-from typing import Any, Literal, TypeVar
+from functools import partial
+from typing import Any, TypeVar
 
 import anthropic
-import httpx2
 from pydantic import BaseModel
 
-from ..._errors import MissingAPIKeyError
 from ...llm._anthropic_wire import parse_message, wire_messages, wire_tool
-from ...llm._error_text import server_message
 from ...llm._guard import check_request_allowed
-from ...llm._messages import (
-    ChatResponse,
-    Message,
-    RequestOptions,
-    StructuredResponse,
-    ToolSpec,
-)
-from ...llm._openai_wire import tool_name
+from ...llm._messages import ChatResponse, Message, RequestOptions, StructuredResponse
 from ...llm._reply import MalformedReply, Reply
-from ...llm._retry import Failure, failure_from_status
 from ...llm._structured_answer import schema_of
 from ._exchange import AsyncExchange
-from ._structured import structured_answer
+from ._provider import AsyncProviderLLM
+from ._structured import structured_answer, structured_tool_name
+from .base import ChatRequest, StructuredRequest
 
 T = TypeVar("T", bound=BaseModel)
 log = logging.getLogger("stagehand_py.llm")
 
-PLACEHOLDER_KEY = "not-needed"
 DEFAULT_MAX_TOKENS = 2048  # the Messages API requires max_tokens
 
 
-class AsyncAnthropicLLM:
+class AsyncAnthropicLLM(AsyncProviderLLM):
     """The model contract over Anthropic's Messages API."""
+
+    path = "/v1/messages"
+    api_error = anthropic.APIError
+    timeout_error = anthropic.APITimeoutError
+    status_error = anthropic.APIStatusError
+    truncation = 'stop_reason "max_tokens"'
+    _max_tokens: int
 
     def __init__(
         self,
@@ -64,61 +62,40 @@ class AsyncAnthropicLLM:
         self._max_tokens = max_tokens
         self._temperature_noted = False
         base = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
-        key = api_key or os.environ.get("ANTHROPIC_API_KEY")
-        if not key:
-            if base is None or "anthropic.com" in base:
-                raise MissingAPIKeyError("Anthropic", "ANTHROPIC_API_KEY")
-            key = PLACEHOLDER_KEY  # a local proxy or fake server: no key needed
-        self._client = anthropic.AsyncAnthropic(
-            api_key=key, base_url=base, timeout=timeout, max_retries=0
+        self._connect(
+            anthropic.AsyncAnthropic,
+            provider="Anthropic",
+            key=api_key or os.environ.get("ANTHROPIC_API_KEY"),
+            key_variable="ANTHROPIC_API_KEY",
+            own_host=base is None or "anthropic.com" in base,
+            base_url=base,
+            timeout=timeout,
+            max_retries=max_retries,
         )
-        self._timeout = timeout
-        self._max_retries = max_retries
         self._note_temperature(temperature)
 
-    @property
-    def endpoint(self) -> str:
-        return f"{str(self._client.base_url).rstrip('/')}/v1/messages"
-
-    async def chat(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        *,
-        tool_choice: Literal["auto", "required"] = "required",
-        options: RequestOptions | None = None,
-    ) -> ChatResponse:
+    async def _chat(self, request: ChatRequest) -> ChatResponse:
         check_request_allowed(self.endpoint, self.model)
-        exchange = self._exchange(options)
-        choice = {"type": "any" if tool_choice == "required" else "auto"}
-        offered = [wire_tool(t) for t in tools]
+        exchange = self._exchange(request.options)
+        choice = {"type": "any" if request.tool_choice == "required" else "auto"}
+        offered = [wire_tool(t) for t in request.tools]
 
         async def ask(budget: int | None) -> Reply:
-            return await self._send(exchange, messages, budget, tools=offered, choice=choice)
+            return await self._send(
+                exchange, request.messages, budget, tools=offered, choice=choice
+            )
 
-        reply = await exchange.complete(ask, self._budget(options))
-        return ChatResponse(
-            tool_calls=reply.tool_calls,
-            text=reply.text,
-            usage=exchange.total(),
-            model=reply.model or self.model,
-        )
+        reply = await exchange.complete(ask, self._budget(request.options))
+        return self._chat_response(exchange, reply)
 
-    async def structured(
-        self,
-        messages: Sequence[Message],
-        schema: type[T],
-        *,
-        max_retries: int = 2,
-        options: RequestOptions | None = None,
-    ) -> StructuredResponse[T]:
+    async def _structured(self, request: StructuredRequest[T]) -> StructuredResponse[T]:
         check_request_allowed(self.endpoint, self.model)
-        exchange = self._exchange(options)
-        name = tool_name(schema.__name__)
+        exchange = self._exchange(request.options)
+        name = structured_tool_name(request)
         tool = {
             "name": name,
-            "description": f"Answer with a {schema.__name__}.",
-            "input_schema": schema_of(schema),
+            "description": f"Answer with a {request.schema.__name__}.",
+            "input_schema": schema_of(request.schema),
         }
 
         async def ask(conversation: list[Message], budget: int | None) -> Reply:
@@ -126,13 +103,7 @@ class AsyncAnthropicLLM:
             return await self._send(exchange, conversation, budget, tools=[tool], choice=choice)
 
         return await structured_answer(
-            exchange,
-            ask,
-            messages,
-            schema,
-            name=name,
-            max_retries=max_retries,
-            max_tokens=self._budget(options),
+            exchange, ask, request, max_tokens=self._budget(request.options)
         )
 
     async def _send(
@@ -155,16 +126,7 @@ class AsyncAnthropicLLM:
         if system:
             body["system"] = system
 
-        async def post(timeout: float) -> bytes:
-            response = await self._client.post(
-                "/v1/messages",
-                cast_to=httpx2.Response,
-                body=body,
-                options={"timeout": timeout, "max_retries": 0},
-            )
-            return response.content
-
-        raw, seconds = await exchange.post(post)
+        raw, seconds = await exchange.post(partial(self._post, body))
         try:
             reply = parse_message(raw, seconds)
         except MalformedReply as malformed:
@@ -175,19 +137,7 @@ class AsyncAnthropicLLM:
     def _exchange(self, options: RequestOptions | None) -> AsyncExchange:
         if options is not None:
             self._note_temperature(options.temperature)
-        return AsyncExchange(
-            model=self.model,
-            endpoint=self.endpoint,
-            timeout=self._timeout,
-            max_retries=self._max_retries,
-            options=options,
-            api_errors=(anthropic.APIError,),
-            classify=_failure,
-            truncation='stop_reason "max_tokens"',
-        )
-
-    def _budget(self, options: RequestOptions | None) -> int:
-        return options.max_tokens if options and options.max_tokens else self._max_tokens
+        return super()._exchange(options)
 
     def _note_temperature(self, temperature: float | None) -> None:
         if temperature is None or self._temperature_noted:
@@ -199,13 +149,3 @@ class AsyncAnthropicLLM:
             self.model,
             temperature,
         )
-
-
-def _failure(error: Exception) -> Failure:
-    """What went wrong, from the anthropic SDK's exception."""
-    if isinstance(error, anthropic.APITimeoutError):
-        return Failure("timeout")
-    if isinstance(error, anthropic.APIStatusError):
-        message = server_message(error.body, "")
-        return failure_from_status(error.status_code, message, error.response.headers)
-    return Failure("connection", message=str(error.__cause__ or error))

@@ -16,17 +16,15 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-import httpx2
 import openai
 from pydantic import BaseModel
 
-from ..._errors import MissingAPIKeyError, ProviderError
-from ...llm._error_text import server_message
+from ..._errors import ProviderError
 from ...llm._guard import check_request_allowed
 from ...llm._ladder import (
     TOOL_STRATEGIES,
@@ -36,29 +34,22 @@ from ...llm._ladder import (
     refuses_tools,
     tried_text,
 )
-from ...llm._messages import (
-    ChatResponse,
-    Message,
-    RequestOptions,
-    StructuredResponse,
-    ToolSpec,
-)
-from ...llm._openai_wire import chat_body, structured_body, tool_name
+from ...llm._messages import ChatResponse, Message, RequestOptions, StructuredResponse
+from ...llm._openai_wire import chat_body, structured_body
 from ...llm._reply import MalformedReply, Reply, parse_completion
-from ...llm._retry import Failure, failure_from_status
 from ...llm._structured_answer import has_answer, schema_of
 from ._exchange import AsyncExchange, FeatureRejected, learned_text
-from ._structured import structured_answer
+from ._provider import AsyncProviderLLM
+from ._structured import structured_answer, structured_tool_name
+from .base import ChatRequest, StructuredRequest
 
 T = TypeVar("T", bound=BaseModel)
 log = logging.getLogger("stagehand_py.llm")
 
-# Sent as the key to local servers that need none: the SDK insists on having one.
-PLACEHOLDER_KEY = "not-needed"
 COMPAT_ENV_VAR = "STAGEHAND_PY_COMPAT"
 
 
-class AsyncOpenAILLM:
+class AsyncOpenAILLM(AsyncProviderLLM):
     """The model contract over OpenAI's chat completions API.
 
     ``timeout`` bounds each request (and the caller's ``RequestOptions.timeout_s`` bounds it
@@ -66,6 +57,12 @@ class AsyncOpenAILLM:
     ``$STAGEHAND_PY_COMPAT``, else on for every host but OpenAI's) turns on what
     OpenAI-compatible servers need (see the module docstring).
     """
+
+    path = "/chat/completions"
+    api_error = openai.APIError
+    timeout_error = openai.APITimeoutError
+    status_error = openai.APIStatusError
+    truncation = 'finish_reason "length"'
 
     def __init__(
         self,
@@ -83,16 +80,16 @@ class AsyncOpenAILLM:
         self._max_tokens = max_tokens
         self._temperature = temperature
         base = base_url or os.environ.get("OPENAI_BASE_URL") or None
-        key = api_key or os.environ.get("OPENAI_API_KEY")
-        if not key:
-            if base is None or _is_openai_host(base):
-                raise MissingAPIKeyError("OpenAI", "OPENAI_API_KEY")
-            key = PLACEHOLDER_KEY  # a local or self-hosted server: no key needed
-        self._client = openai.AsyncOpenAI(
-            api_key=key, base_url=base, timeout=timeout, max_retries=0
+        self._connect(
+            openai.AsyncOpenAI,
+            provider="OpenAI",
+            key=api_key or os.environ.get("OPENAI_API_KEY"),
+            key_variable="OPENAI_API_KEY",
+            own_host=base is None or _is_openai_host(base),
+            base_url=base,
+            timeout=timeout,
+            max_retries=max_retries,
         )
-        self._timeout = timeout
-        self._max_retries = max_retries
         if compat is None:
             setting = os.environ.get(COMPAT_ENV_VAR, "").strip().lower()
             compat = setting in ("1", "true", "yes", "on") or (
@@ -101,19 +98,10 @@ class AsyncOpenAILLM:
         self.compat = compat
         self.ladder = CapabilityLadder(enabled=compat)
 
-    @property
-    def endpoint(self) -> str:
-        return f"{str(self._client.base_url).rstrip('/')}/chat/completions"
-
     # ------------------------------------------------------------------ the contract
-    async def chat(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        *,
-        tool_choice: Literal["auto", "required"] = "required",
-        options: RequestOptions | None = None,
-    ) -> ChatResponse:
+    async def _chat(self, request: ChatRequest) -> ChatResponse:
+        messages, tools, tool_choice = request.messages, request.tools, request.tool_choice
+        options = request.options
         check_request_allowed(self.endpoint, self.model)
         exchange = self._exchange(options)
 
@@ -140,25 +128,14 @@ class AsyncOpenAILLM:
             self._budget(options),
         )
         reply.with_text_calls(tools)  # also on the last rung, which is never judged
-        return ChatResponse(
-            tool_calls=reply.tool_calls,
-            text=reply.text,
-            usage=exchange.total(),
-            model=reply.model or self.model,
-        )
+        return self._chat_response(exchange, reply)
 
-    async def structured(
-        self,
-        messages: Sequence[Message],
-        schema: type[T],
-        *,
-        max_retries: int = 2,
-        options: RequestOptions | None = None,
-    ) -> StructuredResponse[T]:
+    async def _structured(self, request: StructuredRequest[T]) -> StructuredResponse[T]:
+        options = request.options
         check_request_allowed(self.endpoint, self.model)
         exchange = self._exchange(options)
-        name = tool_name(schema.__name__)
-        json_schema = schema_of(schema)
+        name = structured_tool_name(request)
+        json_schema = schema_of(request.schema)
 
         async def ask(conversation: list[Message], budget: int | None) -> Reply:
             def build(strategy: Strategy) -> dict[str, Any]:
@@ -177,15 +154,7 @@ class AsyncOpenAILLM:
                 exchange, "structured", build, lambda reply: has_answer(reply, name)
             )
 
-        return await structured_answer(
-            exchange,
-            ask,
-            messages,
-            schema,
-            name=name,
-            max_retries=max_retries,
-            max_tokens=self._budget(options),
-        )
+        return await structured_answer(exchange, ask, request, max_tokens=self._budget(options))
 
     # ------------------------------------------------------------------ the ladder
     async def _on_ladder(
@@ -236,31 +205,7 @@ class AsyncOpenAILLM:
             return reply
         raise AssertionError("unreachable: the last rung returns or raises")
 
-    async def _post(self, body: dict[str, Any], timeout: float) -> bytes:
-        response = await self._client.post(
-            "/chat/completions",
-            cast_to=httpx2.Response,
-            body=body,
-            options={"timeout": timeout, "max_retries": 0},
-        )
-        return response.content
-
     # ------------------------------------------------------------------ helpers
-    def _exchange(self, options: RequestOptions | None) -> AsyncExchange:
-        return AsyncExchange(
-            model=self.model,
-            endpoint=self.endpoint,
-            timeout=self._timeout,
-            max_retries=self._max_retries,
-            options=options,
-            api_errors=(openai.APIError,),
-            classify=_failure,
-            truncation='finish_reason "length"',
-        )
-
-    def _budget(self, options: RequestOptions | None) -> int | None:
-        return options.max_tokens if options and options.max_tokens else self._max_tokens
-
     def _sampling(self, options: RequestOptions | None, budget: int | None) -> dict[str, Any]:
         """The token budget (``max_tokens`` for compatible servers, ``max_completion_tokens``
         for OpenAI) and the temperature: the request's own, else the client's."""
@@ -273,16 +218,6 @@ class AsyncOpenAILLM:
         if temperature is not None:
             sampling["temperature"] = temperature
         return sampling
-
-
-def _failure(error: Exception) -> Failure:
-    """What went wrong, from the openai SDK's exception."""
-    if isinstance(error, openai.APITimeoutError):
-        return Failure("timeout")
-    if isinstance(error, openai.APIStatusError):
-        message = server_message(error.body, "")
-        return failure_from_status(error.status_code, message, error.response.headers)
-    return Failure("connection", message=str(error.__cause__ or error))
 
 
 def _is_openai_host(url: str) -> bool:

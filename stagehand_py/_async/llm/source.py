@@ -9,22 +9,28 @@ answered from the cache never builds a client.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Literal, TypeVar
-
-from pydantic import BaseModel
+from collections.abc import Callable
+from typing import TypeVar
 
 from ..._errors import ConfigurationError
-from ...llm._fake_support import check_llm_flavour
-from ...llm._messages import ChatResponse, Message, RequestOptions, StructuredResponse, ToolSpec
+from ...llm._flavour import check_llm_flavour
 from ...prompts.user_instructions import with_user_instructions
-from .base import AsyncLLM
+from .base import AsyncLLM, AsyncModelWrapper, ModelRequest
 from .factory import model_spec
 
-T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
+
+ModelSource = AsyncLLM | Callable[[], AsyncLLM]
+"""A model, or a function that makes one when it is first needed (a call answered from the
+cache, or one that fails before asking, never makes it)."""
 
 
-class AsyncInstructedLLM:
+def model_of(source: ModelSource) -> AsyncLLM:
+    """The model ``source`` gives (made now when it is a function)."""
+    return source if isinstance(source, AsyncLLM) else source()
+
+
+class AsyncInstructedLLM(AsyncModelWrapper):
     """A model whose requests carry the user's instructions in their system message."""
 
     def __init__(self, inner: AsyncLLM, instructions: str) -> None:
@@ -32,35 +38,9 @@ class AsyncInstructedLLM:
         self.model = inner.model
         self.instructions = instructions
 
-    async def chat(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        *,
-        tool_choice: Literal["auto", "required"] = "required",
-        options: RequestOptions | None = None,
-    ) -> ChatResponse:
-        return await self.inner.chat(
-            with_user_instructions(messages, self.instructions),
-            tools,
-            tool_choice=tool_choice,
-            options=options,
-        )
-
-    async def structured(
-        self,
-        messages: Sequence[Message],
-        schema: type[T],
-        *,
-        max_retries: int = 2,
-        options: RequestOptions | None = None,
-    ) -> StructuredResponse[T]:
-        return await self.inner.structured(
-            with_user_instructions(messages, self.instructions),
-            schema,
-            max_retries=max_retries,
-            options=options,
-        )
+    async def _forward(self, request: ModelRequest[R]) -> R:
+        messages = with_user_instructions(request.messages, self.instructions)
+        return await request.with_messages(messages).send(self.inner)
 
 
 def check_call_model(

@@ -10,7 +10,6 @@ element's locator ladder (``selectors``, and ``ladder`` as readable calls).
 
 from __future__ import annotations
 
-import functools
 import logging
 import time
 from dataclasses import dataclass, field
@@ -22,13 +21,12 @@ from ..._config import Settings
 from ..._deadline_clock import Deadline, current_deadline
 from ..._errors import LLMError
 from ..._sections import chunk_groups
+from ..._snapshot import Snapshot
 from ..._types import ObserveResult
+from ..._usage import Usage
 from ..._variables import Variables
 from ...aria._ladder import readable_ladder
-from ...dom import Snapshot
-from ...llm._options import request_options
-from ...llm._request_context import RequestContext, request_context
-from ...llm._usage import Usage
+from ...llm._request_context import RequestContext
 from ...prompts.act import ALLOWED_METHODS
 from ...prompts.observe import (
     DEFAULT_OBSERVE_INSTRUCTION,
@@ -36,9 +34,9 @@ from ...prompts.observe import (
     ObservedElement,
     build_observe_messages,
 )
-from .._deadline import call_with_deadline
 from ..browser.inspect import take_snapshot
 from ..browser.settle import settle
+from ..llm.accounting import ask_structured
 from ..llm.base import AsyncLLM
 
 logger = logging.getLogger("stagehand_py")
@@ -121,25 +119,21 @@ async def observe(
         )
         shown = {i for c in group for i in chunk_elements[c]}
         said = variables.redact(instruction or "")
-        context = RequestContext("observe", said, snapshot, tuple(group), frozenset(shown))
-        request = functools.partial(
-            llm.structured,
-            messages,
-            ObserveAnswer,
-            max_retries=settings.max_reasks,
-            options=request_options(settings, "observe", timeout_s=deadline.request_timeout()),
-        )
         try:
-            with request_context(context):
-                answer = await call_with_deadline(request, deadline.remaining())
-        except LLMError as exc:
-            # Every request the failed call sent counts (re-asks and retries included).
-            outcome.llm_calls += max(exc.usage.requests, 1)
-            outcome.usage = outcome.usage + exc.usage
+            answer = await ask_structured(
+                outcome,
+                llm,
+                messages,
+                ObserveAnswer,
+                kind="observe",
+                context=RequestContext("observe", said, snapshot, tuple(group), frozenset(shown)),
+                settings=settings,
+                max_retries=settings.max_reasks,
+                deadline=deadline,
+            )
+        except LLMError:
             outcome.duration_s = time.monotonic() - started
             raise
-        outcome.llm_calls += max(answer.usage.requests, answer.attempts)
-        outcome.usage = outcome.usage + answer.usage
         for item in answer.value.elements:
             result = _to_result(snapshot, item, shown, variables)
             if result is not None and result.element not in seen_elements:

@@ -17,13 +17,14 @@ import logging
 from playwright.async_api import Error as PlaywrightError
 from pydantic import ValidationError
 
+from ..._emergency import Escalation
+from ..._error_line import first_line
 from ..._errors import LLMError, PageError
 from ...agent._actions import ELEMENT_ACTIONS, AgentOutput, DoneAction
 from ...agent._history import StepRecord
 from ...cache import CachedAction, ElementFingerprint
 from ...llm._messages import RequestOptions
 from ...workflow._checklist import ItemStatus, derive_next_step
-from ...workflow._escalation import Escalation
 from ...workflow._prompts import (
     ITEM_SYSTEM,
     CompletionCheck,
@@ -38,6 +39,7 @@ from ..agent.observe import Observation
 from ..agent.run import AsyncAgentRun
 from ..browser.locate import locate_selectors
 from ..cache.fingerprint import fingerprint_of_locator
+from ..llm.accounting import ask_recorded
 
 logger = logging.getLogger("stagehand_py")
 
@@ -122,20 +124,23 @@ class AsyncItemRun(AsyncAgentRun):
             record.error = f"the model says the item cannot be done: {self.gave_up}"
             return None
         try:
-            response = await self._llm.structured(
-                check_messages(
-                    derive_next_step(self.item.id, self.item.text, self.item.attempts),
-                    self._redact(done.text),
-                    self.messages.state_text,
+            messages = check_messages(
+                derive_next_step(self.item.id, self.item.text, self.item.attempts),
+                self._redact(done.text),
+                self.messages.state_text,
+            )
+            response = await ask_recorded(
+                record,
+                lambda: self._llm.structured(
+                    messages,
+                    CompletionCheck,
+                    max_retries=self.settings.max_reasks,
+                    options=self.verify_options,
                 ),
-                CompletionCheck,
-                max_retries=self.settings.max_reasks,
-                options=self.verify_options,
             )
         except LLMError as exc:
-            record.error = self._redact(f"the completion check failed: {exc}".splitlines()[0])
+            record.error = self._redact(f"the completion check failed: {first_line(exc)}")
             return None
-        record.usage = record.usage + response.usage
         reason = self._redact(response.value.reason)
         if response.value.completed:
             self.item.check = reason

@@ -4,7 +4,7 @@
 One run is an :class:`ActRun`. The model sees the page's chunks nearest to the scroll
 position first, packed into one prompt up to ``max_section_chars``, and answers with one or
 more ``doAction`` calls (run in order, each checked against what it saw: see
-:mod:`.act_batch`), ``skipSection`` (show the next part) or ``targetNotFound`` (stop). The
+:mod:`.hands`), ``skipSection`` (show the next part) or ``targetNotFound`` (stop). The
 snapshot is reused across skipped parts while the page's change counter stays the same; a
 part the page changed after it was shown is offered again. Unusable replies go back to the
 model as tool errors a bounded number of times. When the model says the goal is reached, a
@@ -15,14 +15,13 @@ string that leaves for the model or the result is redacted of variable values fi
 chunked :class:`Snapshot`, so this one loop serves both. Only elements with a selector are
 offered; an action whose element was re-rendered is retried once on the fresh snapshot without
 a model call; a canvas target ends with CANVAS_UNSUPPORTED; when every part was skipped,
-scrollable lists are searched (:mod:`.act_vlist`, before or after any action) before giving up.
+scrollable lists are searched (:mod:`.vlist`, before or after any action) before giving up.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
@@ -36,32 +35,25 @@ from ..._act_decision import (
     decide_all,
 )
 from ..._act_targets import canvas_choice, canvas_message, offered, refused, same_element
-from ..._errors import (
-    ConfigurationError,
-    IncompleteOutputError,
-    ProviderError,
-    StructuredOutputError,
-)
 from ..._sections import SectionTracker, first_group
+from ..._snapshot import Snapshot
 from ..._types import ActResult, Verification
+from ..._usage import Usage
 from ..._variables import Variables
-from ...dom import Snapshot
-from ...llm._messages import ChatResponse, Message
-from ...llm._options import request_options
+from ...llm._messages import Message
 from ...llm._request_context import RequestContext, request_context
-from ...llm._usage import Usage
-from ...prompts.act import ACT_TOOLS, VerifyAnswer, build_act_messages, build_verify_messages
-from .._deadline import DeadlineExceeded, call_with_deadline, compute_in_time, run_with_deadline
+from ...prompts.act import build_act_messages
+from .._deadline import DeadlineExceeded, run_with_deadline
 from ..browser.inspect import take_snapshot
 from ..browser.settle import PageVersion, page_version, settle
-from ..llm.base import LLM
-from .batch import BatchOutcome, run_batch
-from .state import ActState, ActStep, LLMSource, StopAct
+from .asking import ActAsking
+from .hands import BatchOutcome, act_batch
+from .state import ActStep, StopAct
 from .vlist import ListWalk
 
 logger = logging.getLogger("stagehand_py")
 
-__all__ = ["ActStep", "ActRun", "LLMSource"]
+__all__ = ["ActStep", "ActRun"]
 
 
 @dataclass
@@ -90,125 +82,12 @@ class _TurnResult:
     look: _Look | None = None  # "replaced": the fresh look the retry already took
 
 
-class ActRun(ActState):
+class ActRun(ActAsking):
     """One act(): settle, look, ask, run, verify (state and records in :class:`ActState`)."""
 
     _lists: ListWalk  # the virtualised-list search of the run (see .act_vlist)
 
-    # ----------------------------------------------------------------- model calls
-    def _model(self) -> LLM:
-        """The model, created on first need (a cache replay or an observed action needs none).
-
-        Creating it can import the provider's SDK (1-3 s on a loaded machine): that runs in a
-        thread under the deadline, never on the event loop where the deadline cannot end it."""
-        source = self._llm_source
-        if source is None:
-            raise ConfigurationError("This act needs a model, and none is configured.")
-        if not isinstance(source, LLM):
-            asked = time.monotonic()
-            try:
-                source = compute_in_time(source)
-            except DeadlineExceeded:
-                self._model_s += time.monotonic() - asked
-                raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
-            self._model_s += time.monotonic() - asked
-            self._llm_source = source
-        return source
-
-    def _chat(self, messages: list[Message]) -> ChatResponse:
-        self.check_time()
-        llm = self._model()
-        self.escalate_if_due(llm.model)
-        asked = time.monotonic()
-        try:
-            response = call_with_deadline(
-                lambda: llm.chat(
-                    messages,
-                    ACT_TOOLS,
-                    tool_choice="required",
-                    options=request_options(self.settings, "act", timeout_s=self._remaining_s()),
-                ),
-                self._remaining_s(),
-            )
-        except DeadlineExceeded:
-            self._model_s += time.monotonic() - asked
-            # The abandoned request was sent: it counts, with the time it took.
-            self.llm_calls += 1
-            self.usage = self.usage + Usage(requests=1, wall_time_s=time.monotonic() - asked)
-            raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
-        except (ProviderError, StructuredOutputError, IncompleteOutputError) as error:
-            # A model that failed for good ends the run with what was done so far.
-            self._model_s += time.monotonic() - asked
-            self.llm_calls += max(error.usage.requests, 1)
-            self.usage = self.usage + error.usage
-            if self._remaining_s() <= 0:
-                raise StopAct(self._timeout_message("model"), "TIMEOUT") from error
-            reason = self.variables.redact(str(error))
-            raise StopAct(f"{reason} ({len(self.steps)} action(s) taken)", "MODEL_ERROR") from error
-        self._model_s += time.monotonic() - asked
-        self.llm_calls += max(response.usage.requests, 1)
-        self.usage = self.usage + response.usage
-        return response
-
-    def _verify(self, snapshot: Snapshot) -> Verification:
-        text = self.variables.redact(snapshot.render_all(redact=self.variables.redact))
-        if len(text) > self.settings.max_prompt_chars:
-            text = text[: self.settings.max_prompt_chars] + "\n(page text cut here)"
-        messages = build_verify_messages(self.instruction, steps=self._step_lines(), page_text=text)
-        self.check_time()
-        llm = self._model()
-        asked = time.monotonic()
-        context = RequestContext("verify", self._said, snapshot, step=len(self.steps))
-        try:
-            with request_context(context):
-                answer = call_with_deadline(
-                    lambda: llm.structured(
-                        messages,
-                        VerifyAnswer,
-                        max_retries=1,
-                        options=request_options(
-                            self.settings, "verify", timeout_s=self._remaining_s()
-                        ),
-                    ),
-                    self._remaining_s(),
-                )
-        except DeadlineExceeded:
-            self._model_s += time.monotonic() - asked
-            # The abandoned request was sent: it counts, with the time it took.
-            self.llm_calls += 1
-            self.usage = self.usage + Usage(requests=1, wall_time_s=time.monotonic() - asked)
-            raise StopAct(self._timeout_message("model"), "TIMEOUT") from None
-        except (ProviderError, StructuredOutputError, IncompleteOutputError) as error:
-            # A model that failed for good ends the run with what was done so far.
-            self._model_s += time.monotonic() - asked
-            self.llm_calls += max(error.usage.requests, 1)
-            self.usage = self.usage + error.usage
-            if self._remaining_s() <= 0:
-                raise StopAct(self._timeout_message("model"), "TIMEOUT") from error
-            reason = self.variables.redact(str(error))
-            raise StopAct(f"Checking the result failed: {reason}", "MODEL_ERROR") from error
-        self._model_s += time.monotonic() - asked
-        self.llm_calls += max(answer.usage.requests, answer.attempts)
-        self.usage = self.usage + answer.usage
-        verification = Verification(
-            completed=answer.value.completed, reason=self.variables.redact(answer.value.reason)
-        )
-        self.verifications.append(verification)
-        logger.info(
-            "stagehand_py: verify %s: %s",
-            "done" if verification.completed else "not yet",
-            verification.reason,
-        )
-        return verification
-
-    @property
-    def _said(self) -> str:
-        return self.variables.redact(self.instruction)
-
     # ----------------------------------------------------------------- looking at the page
-    def _step_lines(self) -> list[str]:
-        return [self.variables.redact(s.record.description) for s in self.steps]
-
     def _settle(self) -> PageVersion | None:
         return settle(self.page, timeout_ms=self.cap_ms(self.settings.settle_timeout_ms))
 
@@ -416,7 +295,7 @@ class ActRun(ActState):
                 canvas = canvas_choice(snapshot, decisions)
                 if canvas is not None:
                     raise StopAct(canvas_message(canvas, snapshot.url), "CANVAS_UNSUPPORTED")
-                batch = run_batch(self, snapshot, decisions, look.version)
+                batch = act_batch(self, snapshot, decisions, look.version)
                 if batch.ran:
                     return _TurnResult("acted", batch)
                 if batch.replaced:
@@ -464,7 +343,7 @@ class ActRun(ActState):
                 return None, look
             retargeted.append(replace(decision, element=element, target=target))
         logger.info("stagehand_py: chosen element re-rendered; retrying without the model")
-        batch = run_batch(self, look.snapshot, retargeted, look.version)
+        batch = act_batch(self, look.snapshot, retargeted, look.version)
         return (batch, look) if batch.ran else (None, look)
 
     def _check_variables(self, decision: Decision) -> Decision:

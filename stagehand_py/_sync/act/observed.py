@@ -5,19 +5,19 @@ variable may not go into its element, healed through a normal act when the eleme
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 
 from playwright.sync_api import Page as Page
 
 from ..._call_outcomes import refused_observed
 from ..._config import Settings
+from ..._error_line import first_line
 from ..._errors import CacheMissError, ElementNotFoundError, PageError
 from ..._types import ActResult, ObserveResult
 from ..._variables import Variables
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
 from ..browser.secret_guard import locator_refusal
-from ..llm.base import LLM
+from ..llm.source import ModelSource
 from .loop import ActRun
 
 logger = logging.getLogger("stagehand_py")
@@ -28,7 +28,7 @@ def act_observed(
     observed: ObserveResult,
     values: Variables,
     settings: Settings,
-    source: Callable[[], LLM],
+    source: ModelSource,
 ) -> ActResult:
     run = ActRun(page, None, observed.description, variables=values, settings=settings)
     try:
@@ -50,7 +50,7 @@ def act_observed(
             located=located,
         )
     except (ElementNotFoundError, PageError) as exc:
-        reason = values.redact(str(exc).splitlines()[0])
+        reason = values.redact(first_line(exc))
         if settings.cache_mode == "require" or not settings.self_heal:
             why = "self_heal=False" if settings.self_heal else "cache_mode='require'"
             raise CacheMissError(

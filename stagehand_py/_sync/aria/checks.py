@@ -11,8 +11,8 @@ from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 
 from ..._errors import SerializationError
+from ..._snapshot import Element
 from ...aria._parser import parse_aria_snapshot
-from ...dom import Element
 from ..browser.locate import frame_scope
 
 # Roles whose node Playwright's per-element snapshot may leave out (a generic container shows

@@ -15,7 +15,7 @@ from playwright.sync_api import Page as Page
 
 from ..._errors import PageError
 from ...aria._vlist import MIN_RATIO, ListContainer, rank_containers
-from ...dom import load_js
+from ...dom._js import load_js
 from ..browser.scripts import run_page_script
 
 logger = logging.getLogger("stagehand_py")

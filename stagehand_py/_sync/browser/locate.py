@@ -11,7 +11,7 @@ from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 
 from ..._errors import ElementNotFoundError
-from ...dom import Element
+from ..._snapshot import Element
 
 
 def frame_scope(page: Page, frame: Sequence[str]) -> Page | FrameLocator:

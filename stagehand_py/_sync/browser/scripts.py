@@ -26,7 +26,7 @@ from playwright.sync_api import Page as Page
 
 from ..._errors import SerializationError
 from ..._js_compact import compact_js
-from ...dom import load_js
+from ...dom._js import load_js
 
 _MARKER = "/* STAGEHAND_PY_SCRIPT */"
 # Bumped when the install/call protocol itself changes.

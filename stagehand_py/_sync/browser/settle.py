@@ -26,7 +26,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
-from ...dom import load_js
+from ...dom._js import load_js
 from .scripts import run_page_script
 
 logger = logging.getLogger("stagehand_py")

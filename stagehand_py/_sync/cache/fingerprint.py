@@ -15,8 +15,10 @@ from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel, Field
 
+from ..._error_line import first_line
 from ..._errors import ElementNotFoundError, PageError
-from ...cache import ElementFingerprint, fingerprint_from_element, load_fingerprint_js
+from ...cache import CachedAction, ElementFingerprint
+from ...cache._fingerprint import fingerprint_from_element, load_fingerprint_js
 from ..browser.locate import frame_scope
 from ..browser.scripts import run_page_script
 
@@ -42,12 +44,21 @@ def fingerprint_of_locator(
     try:
         fields = locator.evaluate(load_fingerprint_js(), timeout=timeout_ms)
     except PlaywrightError as exc:
-        first_line = (exc.message or str(exc)).splitlines()[0]
         raise PageError(
-            f"Could not read the element for its fingerprint: {first_line}. The page changed "
+            f"Could not read the element for its fingerprint: {first_line(exc)}. The page changed "
             "since the element was found; find it again."
         ) from None
     return fingerprint_from_element(LiveElement.model_validate(fields))
+
+
+def locate_cached(
+    page: Page, action: CachedAction, *, timeout_ms: float
+) -> tuple[Locator, str]:
+    """A cached step's (or found element's) element: :func:`locate_fingerprinted` with what
+    the cache stored."""
+    return locate_fingerprinted(
+        page, action.frame, action.selectors, action.fingerprint, timeout_ms=timeout_ms
+    )
 
 
 def locate_fingerprinted(
@@ -78,7 +89,7 @@ def locate_fingerprinted(
                 # One round trip: how many elements match, and the fingerprint fields of each.
                 matches = locator.evaluate_all(load_fingerprint_js())
             except PlaywrightError as exc:  # malformed selector, or the frame is gone
-                count, fields, error = 0, None, (exc.message or str(exc)).splitlines()[0]
+                count, fields, error = 0, None, first_line(exc)
             else:
                 count, fields, error = len(matches), matches[0] if matches else None, None
         if error is not None:

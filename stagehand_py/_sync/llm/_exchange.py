@@ -17,16 +17,17 @@ from __future__ import annotations
 import time
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import InitVar, dataclass, field
 from time import monotonic
 
 from ..._errors import IncompleteOutputError, ProviderError
+from ..._usage import Usage
 from ...llm._error_text import status_reason
 from ...llm._ladder import DESCRIPTIONS, Strategy, rejects_feature
 from ...llm._messages import RequestOptions
 from ...llm._options import larger_budget
 from ...llm._reply import Reply
 from ...llm._retry import Failure, fits_before, retries_text, retry_wait
-from ...llm._usage import Usage
 
 log = logging.getLogger("stagehand_py.llm")
 
@@ -45,33 +46,26 @@ class FeatureRejected(Exception):
         self.message = message  # the server's own words
 
 
+@dataclass(kw_only=True)
 class Exchange:
     """The requests of one model call. ``api_errors`` are the SDK exceptions ``classify``
     reads; anything else is a bug and propagates as is."""
 
-    def __init__(
-        self,
-        *,
-        model: str,
-        endpoint: str,
-        timeout: float,
-        max_retries: int,
-        options: RequestOptions | None,
-        api_errors: tuple[type[Exception], ...],
-        classify: Callable[[Exception], Failure],
-        truncation: str,
-    ) -> None:
-        self.model = model
-        self.endpoint = endpoint
-        self._timeout = timeout
-        self._max_retries = max_retries
-        self._api_errors = api_errors
-        self._classify = classify
-        self._truncation = truncation  # how the API says "cut off", for messages
-        self.started = monotonic()
+    model: str
+    endpoint: str
+    timeout: float  # the client's, for each request
+    max_retries: int
+    options: InitVar[RequestOptions | None]
+    api_errors: tuple[type[Exception], ...]
+    classify: Callable[[Exception], Failure]
+    truncation: str  # how the API says "cut off", for messages
+    started: float = field(init=False, default_factory=monotonic)
+    deadline: float | None = field(init=False)
+    usage: Usage = field(init=False, default_factory=Usage)
+
+    def __post_init__(self, options: RequestOptions | None) -> None:
         limit = options.timeout_s if options is not None else None
         self.deadline = None if limit is None else self.started + limit
-        self.usage = Usage()
 
     # ---------------------------------------------------------------- accounting
     def total(self) -> Usage:
@@ -104,9 +98,9 @@ class Exchange:
             began = monotonic()
             try:
                 body = send(timeout)
-            except self._api_errors as error:
+            except self.api_errors as error:
                 self.usage = self.usage + Usage(requests=1, wall_time_s=monotonic() - began)
-                failure = self._classify(error)
+                failure = self.classify(error)
                 reason = self._reason(failure, timeout, capped, retries)
                 if (
                     strategy is not None
@@ -114,7 +108,7 @@ class Exchange:
                     and rejects_feature(failure.status, failure.message, strategy)
                 ):
                     raise FeatureRejected(strategy, reason, failure.message) from error
-                wait = retry_wait(failure, retries, self._max_retries)
+                wait = retry_wait(failure, retries, self.max_retries)
                 if wait is None:
                     raise self.error(reason) from error
                 if not fits_before(self.time_left(), wait):
@@ -134,8 +128,8 @@ class Exchange:
     def _attempt_timeout(self) -> tuple[float, bool]:
         """This request's timeout, and whether the deadline (not the client's timeout) set it."""
         left = self.time_left()
-        if left is None or left >= self._timeout:
-            return self._timeout, False
+        if left is None or left >= self.timeout:
+            return self.timeout, False
         if left <= 0:
             raise self.error(
                 "the call's time ran out before the request could be sent (nothing was sent). "
@@ -153,7 +147,7 @@ class Exchange:
                     "part: raise timeout_s, or lower max_tokens so answers end sooner"
                 )
             return (
-                f"no answer within the {self._timeout:g}s timeout{suffix}: the request was "
+                f"no answer within the {self.timeout:g}s timeout{suffix}: the request was "
                 "abandoned and its connection closed (not retried: the server may still be "
                 "working on it). Raise the client's timeout (STAGEHAND_PY_LLM_TIMEOUT or "
                 "create_llm(timeout=...)), or "
@@ -185,14 +179,14 @@ class Exchange:
             "%s: the answer was cut off at max_tokens=%s (%s); asking again with %d",
             self.model,
             max_tokens if max_tokens is not None else "(server default)",
-            self._truncation,
+            self.truncation,
             bigger,
         )
         reply = ask(bigger)
         if not reply.truncated:
             return reply
         error = IncompleteOutputError(
-            f"{self.model}'s answer was cut off by the token limit twice ({self._truncation}; "
+            f"{self.model}'s answer was cut off by the token limit twice ({self.truncation}; "
             f"max_tokens={max_tokens if max_tokens is not None else 'server default'}, then "
             f"{bigger}). Raise max_tokens (Stagehand(max_tokens=...), STAGEHAND_PY_MAX_TOKENS "
             "or --max-tokens), or ask for less (a smaller schema, a narrower instruction).",

@@ -13,6 +13,10 @@ MODEL_ENV_VAR = "STAGEHAND_PY_MODEL"
 LLM_TIMEOUT_ENV_VAR = "STAGEHAND_PY_LLM_TIMEOUT"
 DEFAULT_LLM_TIMEOUT_S = 60.0
 BASE_URL_ENV_VAR = "STAGEHAND_PY_BASE_URL"
+ANTHROPIC_EXTRA_MISSING = (
+    "Anthropic models need the optional anthropic package, which is not installed: "
+    "pip install 'pystagehand[anthropic]'. OpenAI and OpenAI-compatible servers need nothing more."
+)
 
 
 def create_llm(
@@ -40,7 +44,14 @@ def create_llm(
     # Provider SDKs are imported on first use: they take seconds to import, and most
     # programs (and every test using a fake) need one of them or none.
     if spec.provider == "anthropic":
-        from .anthropic import AnthropicLLM
+        try:
+            from .anthropic import AnthropicLLM
+        except ModuleNotFoundError as error:
+            if error.name != "anthropic":
+                raise
+            raise ConfigurationError(
+                f"{ANTHROPIC_EXTRA_MISSING} (model anthropic/{spec.name})"
+            ) from None
 
         return AnthropicLLM(
             spec.name, api_key=api_key, base_url=base, timeout=timeout, max_retries=max_retries

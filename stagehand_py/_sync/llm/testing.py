@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
-from typing import Literal, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from ..._errors import ScriptExhaustedError
-from ...llm._fake_support import (
+from ..._fake_support import (
     ChatAnswer,
     RecordedRequest,
     ScriptItem,
@@ -39,6 +39,7 @@ from ...llm._fake_support import (
     validate_answer,
     verify_answer,
 )
+from ..._usage import Usage
 from ...llm._messages import (
     ChatResponse,
     Message,
@@ -47,7 +48,7 @@ from ...llm._messages import (
     ToolSpec,
 )
 from ...llm._request_context import RequestContext, current_request_context
-from ...llm._usage import Usage
+from .base import Model, ChatRequest, StructuredRequest
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -79,7 +80,7 @@ __all__ = [
 ]
 
 
-class FakeLLMBase:
+class FakeLLMBase(Model):
     """What both fakes share: the request log and the chat/structured plumbing."""
 
     model: str
@@ -96,61 +97,47 @@ class FakeLLMBase:
     def _answer(self, request: RecordedRequest) -> object:
         raise NotImplementedError
 
-    def chat(
-        self,
-        messages: Sequence[Message],
-        tools: Sequence[ToolSpec],
-        *,
-        tool_choice: Literal["auto", "required"] = "required",
-        options: RequestOptions | None = None,
-    ) -> ChatResponse:
+    def _receive(self, request: RecordedRequest) -> tuple[object, float]:
+        """Record ``request`` and answer it: the answer and the seconds it took. An
+        ``Exception`` given as the answer is raised."""
         __tracebackhide__ = True
-        request = RecordedRequest(
-            kind="chat",
-            messages=list(messages),
-            tools=list(tools),
-            tool_choice=tool_choice,
-            options=options or RequestOptions(),
-        )
         self.requests.append(request)
         started = time.perf_counter()
         answer = self._answer(request)
         if isinstance(answer, Exception):
             raise answer
+        return answer, time.perf_counter() - started
+
+    def _chat(self, asked: ChatRequest) -> ChatResponse:
+        __tracebackhide__ = True
+        request = RecordedRequest(
+            kind="chat",
+            messages=list(asked.messages),
+            tools=list(asked.tools),
+            tool_choice=asked.tool_choice,
+            options=asked.options or RequestOptions(),
+        )
+        answer, seconds = self._receive(request)
         response = as_chat_response(answer, type(self).__name__)
         if response.usage.requests == 0:
-            response.usage = estimated_usage(
-                request.messages, chat_answer_text(response), time.perf_counter() - started
-            )
+            response.usage = estimated_usage(request.messages, chat_answer_text(response), seconds)
         response.model = response.model or self.model
         return response
 
-    def structured(
-        self,
-        messages: Sequence[Message],
-        schema: type[T],
-        *,
-        max_retries: int = 2,
-        options: RequestOptions | None = None,
-    ) -> StructuredResponse[T]:
+    def _structured(self, asked: StructuredRequest[T]) -> StructuredResponse[T]:
         __tracebackhide__ = True
-        conversation = list(messages)
+        schema, max_retries = asked.schema, asked.max_retries
+        conversation = list(asked.messages)
         usage = Usage()
         for attempt in range(1, max_retries + 2):
             request = RecordedRequest(
                 kind="structured",
                 messages=list(conversation),
                 schema_name=schema.__name__,
-                options=options or RequestOptions(),
+                options=asked.options or RequestOptions(),
             )
-            self.requests.append(request)
-            started = time.perf_counter()
-            answer = self._answer(request)
-            if isinstance(answer, Exception):
-                raise answer
-            usage = usage + estimated_usage(
-                conversation, answer_json(answer), time.perf_counter() - started
-            )
+            answer, seconds = self._receive(request)
+            usage = usage + estimated_usage(conversation, answer_json(answer), seconds)
             try:
                 value = validate_answer(answer, schema, type(self).__name__)
             except ValidationError as error:
@@ -218,17 +205,10 @@ class FunctionLLM(FakeLLMBase):
         self._structured_function = structured
         self._schemas: dict[str, type[BaseModel]] = {}
 
-    def structured(
-        self,
-        messages: Sequence[Message],
-        schema: type[T],
-        *,
-        max_retries: int = 2,
-        options: RequestOptions | None = None,
-    ) -> StructuredResponse[T]:
+    def _structured(self, asked: StructuredRequest[T]) -> StructuredResponse[T]:
         __tracebackhide__ = True
-        self._schemas[schema.__name__] = schema
-        return super().structured(messages, schema, max_retries=max_retries, options=options)
+        self._schemas[asked.schema.__name__] = asked.schema
+        return super()._structured(asked)
 
     def _answer(self, request: RecordedRequest) -> object:
         name = type(self).__name__

@@ -21,12 +21,14 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..._config import Settings
-from ..._errors import ActErrorCode, LLMError, PageError
+from ..._error_line import first_line
+from ..._errors import LLMError, PageError
+from ..._types import ActErrorCode
+from ..._usage import Usage
 from ..._variables import Variables
 from ...agent._clock import RunCancelled, RunEnded, RunTimedOut, StepFailed
 from ...agent._history import ActionOutcome, StepRecord
 from ...llm._options import request_options
-from ...llm._usage import Usage
 from ...workflow._checklist import ChecklistAnswer, ItemStatus, checklist_strings
 from ...workflow._history import (
     HISTORY_DIR_ENV,
@@ -41,8 +43,9 @@ from ...workflow._prompts import checklist_messages
 from ...workflow._result import WorkflowItem, WorkflowReason, WorkflowResult
 from ...workflow._settings import WorkflowSettings
 from ...workflow._sitemap import hint_urls, hints_text
-from ..agent.think import LLMSource
 from ..cache.act import replay_actions
+from ..llm.accounting import ask_recorded
+from ..llm.source import ModelSource
 from .item import ItemRun
 from .sitemap import SitemapFetcher
 
@@ -59,13 +62,13 @@ class WorkflowRun:
     def __init__(
         self,
         page: Any,
-        llm: LLMSource,
+        llm: ModelSource,
         text: str,
         *,
         variables: Variables,
         settings: Settings,
         workflow: WorkflowSettings,
-        fallback: LLMSource | None = None,
+        fallback: ModelSource | None = None,
         fallback_name: str = "",
         history: WorkflowHistory | None = None,
         now: Callable[[], float] | None = None,
@@ -82,6 +85,7 @@ class WorkflowRun:
         # The URL each item started on: its stored flow is keyed by it (see find_flow).
         self._start_urls: dict[int, str] = {}
         self.checklist_replayed = False
+        self.usage = Usage()  # the checklist request's (each item's steps keep their own)
         self._started_at = _now()
         agent = settings.agent.updated(
             timeout_s=workflow.timeout_s, max_steps=10_000, snapshot=workflow.view
@@ -104,10 +108,9 @@ class WorkflowRun:
     def run_all(self) -> WorkflowResult:
         reason: WorkflowReason = "done"
         message = ""
-        usage = Usage()
         first_url = self.run.page.url
         try:
-            usage = self._make_checklist()
+            self._make_checklist()
             for position, item in enumerate(self.items):
                 if reason != "done":
                     item.status = "not_run"
@@ -133,7 +136,7 @@ class WorkflowRun:
                 if item.status == "failed":
                     item.code = "TIMEOUT" if reason == "timeout" else "GOAL_NOT_REACHED"
                     self._remember_failure(item)
-        result = self._result(reason, message, usage)
+        result = self._result(reason, message)
         if result.success and self.history is not None and not self.checklist_replayed:
             stored = ChecklistRecord(
                 request=self._request(),
@@ -146,7 +149,7 @@ class WorkflowRun:
             )
         return result
 
-    def _make_checklist(self) -> Usage:
+    def _make_checklist(self) -> None:
         """The one ``checklist`` request: items with their conditions, and which find a page
         (or, with a history, the checklist the same request became on this site before)."""
         stored = None
@@ -155,20 +158,21 @@ class WorkflowRun:
         if stored is not None:
             self.checklist_replayed = True
             self._set_items(stored.checklist, stored.find_page)
-            return Usage()
+            return
         self.run.clock.start_step()
         try:
-            response = self.run.emergency.primary.structured(
-                checklist_messages(self.variables.redact(self.text)),
-                ChecklistAnswer,
-                max_retries=self.settings.max_reasks,
-                options=request_options(self.settings, "checklist"),
+            response = ask_recorded(
+                self,
+                lambda: self.run.emergency.primary.structured(
+                    checklist_messages(self.variables.redact(self.text)),
+                    ChecklistAnswer,
+                    max_retries=self.settings.max_reasks,
+                    options=request_options(self.settings, "checklist"),
+                ),
             )
         except LLMError as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise StepFailed(f"the checklist request failed: {first}") from None
+            raise StepFailed(f"the checklist request failed: {first_line(exc)}") from None
         self._set_items(response.value.checklist, response.value.find_page)
-        return response.usage
 
     def _request(self) -> str:
         return self.variables.redact(self.text)
@@ -266,7 +270,7 @@ class WorkflowRun:
                 self.run.page, flow.actions, variables=self.variables, settings=settings
             )
         except PageError as drift:
-            item.replay_note = self.variables.redact(str(drift).splitlines()[0])
+            item.replay_note = self.variables.redact(first_line(drift))
             logger.info("stagehand_py: workflow item %d: replay drifted: %s", item.id, drift)
             return False
         item.status, item.replayed = "done", True
@@ -325,9 +329,9 @@ class WorkflowRun:
         return self.variables.redact(hints_text(urls, len(found.urls)))
 
     # ----------------------------------------------------------------- the result
-    def _result(self, reason: WorkflowReason, message: str, usage: Usage) -> WorkflowResult:
+    def _result(self, reason: WorkflowReason, message: str) -> WorkflowResult:
         run = self.run
-        total = usage + sum((step.usage for step in run.steps), Usage())
+        total = self.usage + sum((step.usage for step in run.steps), Usage())
         success = reason == "done" and all(i.status == "done" for i in self.items)
         if reason == "done" and not success:
             reason = "failed"

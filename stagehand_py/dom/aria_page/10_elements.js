@@ -1,6 +1,6 @@
 // The page side of the accessibility-tree view (stagehand_py/_async/aria/snapshot.py and
 // aria_lists.py). The parts of this directory, in name order, are the body of ONE function,
-// `(options) => {...}` (see dom.load_js), run with frame.evaluate in one frame at a time.
+// `(options) => {...}` (see dom._js.load_js), run with frame.evaluate in one frame at a time.
 // `options` is one JSON string (a string crosses Playwright's client far faster than a large
 // nested value): {task: "facts" | "lists", ...}. The function returns ONE JSON string.
 //

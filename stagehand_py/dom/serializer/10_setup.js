@@ -1,6 +1,6 @@
 // The page serializer: one walk over the light DOM, open shadow roots and same-origin iframes,
 // returning ONE JSON string (a string crosses the CDP boundary far faster than a big object).
-// Python's dom._snapshot.parse_snapshot reads it (compact rows; see `describe` in 80_rows.js).
+// Python's dom._wire.parse_snapshot reads it (compact rows; see `describe` in 80_rows.js).
 //
 // Kept: interactive + visible elements (disabled ones too, flagged), leaf elements with text,
 // and visible text nodes of mixed-content elements. Interactive also means what pages make
@@ -36,7 +36,7 @@
 // bound is sent as [first `bound` characters, number cut] (see wireString).
 //
 // The script is one function, `(options) => { ... }`, whose body is the files of this directory
-// in name order (dom.load_js("serializer") joins them): they share one scope, so a part may
+// in name order (dom._js.load_js("serializer") joins them): they share one scope, so a part may
 // use what another declares. Functions are hoisted; `const`s are all set before 90_main.js
 // starts the walk.
 

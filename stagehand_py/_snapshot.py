@@ -1,8 +1,10 @@
-"""Typed form of what the serializer (``dom/serializer/``) returns.
+"""The page as the model sees it, in either view: numbered elements in chunks.
 
-Everything here is pure Python (no browser), so chunk ordering and rendering are unit-tested
-from a JSON fixture. Parsing the wire format lives in :mod:`._wire`, the text the model reads
-in :mod:`._render`.
+Both views make this model: the DOM serializer (``dom/``: its wire format parsed in
+``dom/_wire.py``) and the accessibility tree (``aria/``, assembled in ``aria/_assemble.py``).
+Each element's line is written by its own view (``dom/_render.py``, ``aria/_render.py``);
+:func:`render_element` picks the one the element came from. Pure Python (no browser), so
+chunk ordering and rendering are unit-tested from a JSON fixture.
 """
 
 from __future__ import annotations
@@ -19,15 +21,9 @@ from pydantic import (
     model_serializer,
 )
 
-from .._errors import ElementNotFoundError, PageError
-from ._render import (
-    MAX_ATTRIBUTE_CHARS,
-    MAX_RENDERED_OPTIONS,
-    MAX_TEXT_CHARS,
-    MAX_VALUE_CHARS,
-    Redactor,
-    render_element,
-)
+from ._errors import ElementNotFoundError, PageError
+from .aria._render import render_aria_element
+from .dom._render import Redactor, render_dom_element
 
 
 class Box(BaseModel):
@@ -73,6 +69,14 @@ class Element(BaseModel):
     # Playwright ref (``aria-ref=eN``), usable only while that snapshot is the page's latest.
     view: Literal["dom", "aria"] = "dom"
     ref: str = ""
+
+
+def render_element(element: Element, *, redact: Redactor | None = None) -> str:
+    """The line the model reads for ``element``, in the form of the view that produced it:
+    ``N:<tag attributes>text</tag>`` (DOM) or ``N:<role name="..." states>text`` (aria)."""
+    if element.view == "aria":
+        return render_aria_element(element, redact=redact)
+    return render_dom_element(element, redact=redact)
 
 
 class Chunk(BaseModel):
@@ -216,17 +220,3 @@ def order_chunks(chunks: Iterable[Chunk], scroll_y: float, chunk_height: float) 
     Negative chunk indexes (content scrolled out above an inner scroller) sort the same way."""
     current = math.floor(scroll_y / chunk_height + 1e-6) if chunk_height > 0 else 0
     return sorted(chunks, key=lambda c: (abs(c.index - current), c.index < current, c.index))
-
-
-__all__ = [
-    "MAX_ATTRIBUTE_CHARS",
-    "MAX_RENDERED_OPTIONS",
-    "MAX_TEXT_CHARS",
-    "MAX_VALUE_CHARS",
-    "Box",
-    "Chunk",
-    "Element",
-    "Snapshot",
-    "order_chunks",
-    "render_element",
-]

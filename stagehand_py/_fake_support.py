@@ -1,7 +1,9 @@
 """The parts of the shipped fake LLMs that are neither async nor sync.
 
 Kept out of ``_async/llm/testing.py`` so the async and the generated sync fakes share one
-``RecordedRequest`` class and one set of tool-call builders.
+``RecordedRequest`` class and one set of tool-call builders; :mod:`stagehand_py.testing` is
+their public face. The fakes answer act, observe and agent prompts, so this module sits above
+``prompts/`` (the provider-neutral ``llm/`` stays below it).
 """
 
 from __future__ import annotations
@@ -9,17 +11,16 @@ from __future__ import annotations
 import inspect
 import itertools
 import json
-import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypeAlias, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
-from .._errors import ConfigurationError, LLMError, StructuredOutputError
-from ..prompts.act import DO_ACTION, SKIP_SECTION, VerifyAnswer
-from ..prompts.observe import ObserveAnswer, ObservedElement
-from ._messages import ChatResponse, Message, RequestOptions, ToolCall, ToolSpec
-from ._usage import Usage
+from ._errors import LLMError, StructuredOutputError
+from ._usage import Usage, estimate_tokens
+from .llm._messages import ChatResponse, Message, RequestOptions, ToolCall, ToolSpec
+from .prompts.act import DO_ACTION, SKIP_SECTION, VerifyAnswer
+from .prompts.observe import ObserveAnswer, ObservedElement
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -133,42 +134,6 @@ def agent_output(
         "next_goal": next_goal,
         "actions": [dict(action) for action in actions],
     }
-
-
-def check_llm_flavour(llm: object, *, owner: str, wants_async: bool) -> None:
-    """Refuse a sync model client in an async Stagehand and the reverse, up front.
-
-    Otherwise the mistake shows much later as "object ChatResponse can't be used in 'await'
-    expression" (or a coroutine where a response was expected). An object may declare its
-    flavour with an ``is_async`` attribute; otherwise ``chat`` being ``async def`` decides.
-    """
-    chat = getattr(llm, "chat", None)
-    if not callable(chat) or not callable(getattr(llm, "structured", None)):
-        raise ConfigurationError(
-            f"{owner}(llm=...) needs an object with chat() and structured() methods (the model "
-            f"contract in stagehand_py.llm); got a {type(llm).__name__}."
-        )
-    declared = getattr(llm, "is_async", None)
-    is_async = declared if isinstance(declared, bool) else inspect.iscoroutinefunction(chat)
-    if is_async == wants_async:
-        return
-    name = type(llm).__name__
-    if wants_async:
-        twin = f"Async{name}" if not name.startswith("Async") else name
-        raise ConfigurationError(
-            f"{owner}(llm=...) got the synchronous model client {name}, whose chat() is not "
-            f"async. Use its async twin ({twin}) with AsyncStagehand, or use Stagehand."
-        )
-    twin = name.removeprefix("Async") or name
-    raise ConfigurationError(
-        f"{owner}(llm=...) got the asynchronous model client {name}, whose chat() is async. "
-        f"Use its sync twin ({twin}) with Stagehand, or use AsyncStagehand."
-    )
-
-
-def estimate_tokens(text: str) -> int:
-    """About four characters per token, the usual rule of thumb."""
-    return math.ceil(len(text) / 4)
 
 
 def estimated_usage(messages: Sequence[Message], answer_text: str, wall_time_s: float) -> Usage:

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Prove the dependency floors of pyproject.toml: install the lowest versions it allows for every
+# direct dependency (the package's, and its test extra's) into a throwaway virtual environment
+# with uv's --resolution lowest-direct, print them, and run a smoke subset of the tests there:
+# the model SDKs over the loopback wire server, both page views (the aria view calls
+# aria_snapshot(mode="ai", boxes=True)), act, extract, the sitemap reader, the pytest plugin and
+# the package without the anthropic extra.
+#
+# Usage: scripts/test-lowest.sh [extra pytest arguments]. LOWEST_PYTHON picks the interpreter
+# (default python3; e.g. LOWEST_PYTHON=python3.10 for the lowest Python too). Needs Chromium
+# (scripts/setup.sh installs it) and PyPI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON="${LOWEST_PYTHON:-python3}"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+started=$SECONDS
+
+"$PYTHON" -m venv "$WORK/venv"
+VENV_PYTHON="$WORK/venv/bin/python"
+"$VENV_PYTHON" -m pip install -q --disable-pip-version-check uv
+"$WORK/venv/bin/uv" pip install -q --python "$VENV_PYTHON" --resolution lowest-direct -e ".[test]"
+
+echo "lowest allowed direct dependencies, installed with $("$VENV_PYTHON" --version):"
+"$WORK/venv/bin/uv" pip list --python "$VENV_PYTHON" 2>/dev/null \
+    | grep -iE '^(playwright|pydantic|openai|httpx2|lxml|anthropic|pytest|pytest-playwright|pytest-asyncio|pytest-xdist) ' \
+    | sed 's/^/  /'
+
+SMOKE=(
+    tests/test_smoke.py
+    tests/_async/test_llm_wire.py
+    tests/_sync/test_aria_snapshot.py
+    tests/_sync/test_act.py
+    tests/_sync/test_extract.py
+    tests/_sync/test_workflow_sitemap.py
+    tests/test_optional_anthropic.py
+    "tests/test_plugin.py::test_fixtures_fake_chromium_and_failure_report"
+)
+# The throwaway environment's python and pystagehand come first, whatever venv is active.
+PATH="$WORK/venv/bin:$PATH" PYTHONPATH="$PWD" \
+    "$VENV_PYTHON" -m pytest -q -p no:cacheprovider "${SMOKE[@]}" "$@"
+echo "test-lowest: floors hold ($((SECONDS - started)) s)"

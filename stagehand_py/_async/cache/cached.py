@@ -1,0 +1,199 @@
+"""The one path through the action cache, for every kind of entry (an act's steps, the
+elements an observe found).
+
+A call with a cache looks its key up. A stored entry is replayed with no model call (hit).
+One that no longer holds is refused under ``cache_mode="require"`` or ``self_heal=False``
+(:class:`~stagehand_py.CacheMissError`); otherwise the model is asked from the page as it is
+now, and a success rewrites the entry ("healed", keeping what it replaced as its previous
+version) while a failure removes it. With no entry (miss) the model is asked (never under
+``"require"``) and a success is stored. ``"read-only"`` replays and heals but never writes or
+removes. A kind of entry is a subclass of :class:`AsyncCachedCall`: how to replay an entry,
+how to ask the model, what of a result to store, and how a result shows the cache status.
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import ClassVar, Generic, TypeVar
+
+from playwright.async_api import Page as AsyncPage
+from pydantic import ValidationError
+
+from ..._config import Settings
+from ..._error_line import first_line
+from ..._errors import CacheError, CacheMissError, ConfigurationError
+from ..._variables import Variables
+from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey
+from ...cache._key import EntryKind
+from ...cache._store import CacheStatus
+from ..llm.base import AsyncLLM
+from ..llm.source import ModelSource, model_of
+
+logger = logging.getLogger("stagehand_py")
+
+R = TypeVar("R")
+
+
+class Drift(Exception):
+    """A stored entry no longer holds on the page (the message says where)."""
+
+
+@dataclass(frozen=True)
+class Stale:
+    """The entry that no longer held, and why (redacted)."""
+
+    entry: CacheEntry
+    reason: str
+
+
+@dataclass
+class AsyncCachedCall(ABC, Generic[R]):
+    """One call through the cache; a subclass is a kind of entry (see the module docstring)."""
+
+    kind: ClassVar[EntryKind]
+
+    page: AsyncPage
+    llm: ModelSource | None  # made only when the model is asked
+    instruction: str
+    variables: Variables
+    settings: Settings
+
+    # ----------------------------------------------------------------- what a kind says
+    @abstractmethod
+    async def replay(self, entry: CacheEntry) -> R:
+        """The result ``entry`` gives with no model call; :class:`Drift` when it no longer
+        holds."""
+
+    @abstractmethod
+    async def ask(self, stale: Stale | None, *, cached: bool) -> R:
+        """The model's result, from the page as it is now (``stale``: the entry that did not
+        hold; ``cached``: whether the result may be stored)."""
+
+    def succeeded(self, result: R) -> bool:
+        """Whether ``result`` may be stored (a failed one removes a stale entry)."""
+        return True
+
+    @abstractmethod
+    async def entry_actions(self, result: R) -> list[CachedAction]:
+        """What of ``result`` an entry stores ([]: nothing worth storing)."""
+
+    @abstractmethod
+    def mark(self, result: R, status: CacheStatus, stale: Stale | None) -> None:
+        """Let ``result`` say how the cache answered."""
+
+    def _model(self) -> AsyncLLM:
+        if self.llm is None:
+            raise ConfigurationError("This call needs a model, and none is configured.")
+        return model_of(self.llm)
+
+    # ----------------------------------------------------------------- the one path
+    async def run(self, cache: ActionCache | None) -> R:
+        __tracebackhide__ = True
+        settings = self.settings
+        if cache is None:
+            if settings.cache_mode == "require":
+                raise ConfigurationError(
+                    "cache_mode='require' needs an action cache: pass cache_dir= (or set "
+                    "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
+                )
+            return await self.ask(None, cached=False)
+        key = cache.key_for(
+            self.instruction,
+            self.page.url,
+            self.variables.names,
+            url_mode=settings.cache_url,
+            kind=self.kind,
+        )
+        entry = cache.get(key)
+        stale = None
+        if entry is not None:
+            try:
+                result = await self.replay(entry)
+            except Drift as drift:
+                stale = self._stale(cache, key, entry, drift)
+            else:
+                self.mark(result, "hit", None)
+                cache.stats.record("hit")
+                return result
+        elif settings.cache_mode == "require":
+            cache.stats.record("miss")
+            raise self._miss_error(key, "miss", "no entry is stored for it")
+        result = await self.ask(stale, cached=True)
+        writes = settings.cache_mode == "read-write"
+        status: CacheStatus = "miss" if stale is None else "healed"
+        if not self.succeeded(result):
+            status = "miss"
+            if stale is not None and writes:
+                cache.remove(key)
+        elif writes:
+            await self._store(cache, key, result, stale)
+        self.mark(result, status, stale)
+        cache.stats.record(status)
+        return result
+
+    def _stale(self, cache: ActionCache, key: CacheKey, entry: CacheEntry, drift: Drift) -> Stale:
+        """The entry that did not hold; refused when the model may not be asked."""
+        reason = self.variables.redact(str(drift))
+        required = self.settings.cache_mode == "require"
+        if required or not self.settings.self_heal:
+            cache.stats.record("miss")
+            why = "cache_mode='require'" if required else "self_heal=False"
+            raise self._miss_error(key, "stale", f"{reason} ({why})") from None
+        logger.info(
+            "stagehand_py: cached %s no longer holds (%s); asking the model", self.kind, reason
+        )
+        return Stale(entry, reason)
+
+    async def _store(
+        self, cache: ActionCache, key: CacheKey, result: R, stale: Stale | None
+    ) -> None:
+        """Write ``result``'s entry (a healed one keeps what it replaced). A cache that cannot
+        be written, or steps it cannot replay safely (a typed variable whose element had no
+        fingerprint), must not fail a call that succeeded: a warning says why."""
+        try:
+            actions = await self.entry_actions(result)
+            if not actions:
+                return  # nothing to replay: an empty entry would make the next call a no-op
+            entry = (
+                stale.entry.with_actions(actions, reason=stale.reason)
+                if stale is not None
+                else CacheEntry.create(key, actions)
+            )
+            cache.put(entry, secret_values=self.variables.secret_values())
+        except (CacheError, ValidationError) as exc:
+            reason = first_line(exc) if isinstance(exc, CacheError) else _unsafe(exc)
+            logger.warning(
+                "stagehand_py: %s not cached: %s", self.kind, self.variables.redact(reason)
+            )
+
+    def _miss_error(self, key: CacheKey, reason: str, detail: str) -> CacheMissError:
+        return cache_miss_error(self.instruction, key, self.variables, reason, detail)
+
+
+def _unsafe(exc: ValidationError) -> str:
+    error = exc.errors(include_url=False, include_input=False)[0]
+    where = ".".join(str(part) for part in error["loc"]) or "entry"
+    return f"the steps cannot be replayed safely ({where}: {error['msg']})"
+
+
+def cache_miss_error(
+    instruction: str, key: CacheKey, variables: Variables, reason: str, detail: str
+) -> CacheMissError:
+    shown = variables.redact(instruction)
+    kind = "observe" if key.kind == "observe" else "act"
+    fix = (
+        "Record it with a run in cache_mode='read-write' (pytest "
+        "--stagehand-cache-mode=read-write)."
+        if reason == "miss"
+        else "Re-record it with a run in cache_mode='read-write' and self_heal=True (the "
+        "defaults), which asks the model to redo the step."
+    )
+    return CacheMissError(
+        f"{kind}({shown!r}) on {variables.redact(key.url)}: the action cache cannot answer "
+        f"(key {key.short}): {detail}. No model was called. {fix}",
+        instruction=shown,
+        key=key.digest,
+        reason=reason,
+    )
