@@ -7,6 +7,7 @@ machine has); async tests use ``async_page`` from one async browser per session.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="also run the generated sync twins of tests marked no_sync_twin",
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under coverage from the start of each process (``COVERAGE_PROCESS_START``), measure the
+    processes that run tests (pytest-xdist's workers, or the one serial process), not the ones
+    the tests start (the command line, examples, inner pytest runs): those run as a user runs
+    them, and coverage's warnings would mix into the output the tests check."""
+    controls_workers = not hasattr(config, "workerinput") and getattr(
+        config.option, "numprocesses", None
+    )
+    if not controls_workers:
+        os.environ.pop("COVERAGE_PROCESS_START", None)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
