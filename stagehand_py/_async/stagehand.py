@@ -25,11 +25,13 @@ from .._inputs import (
     check_page_type,
     check_placeholders,
     check_schema,
+    refuse_playwright_timeout,
 )
 from .._types import ActResult, ObserveResult
-from .._variables import MIN_CACHEABLE_CHARS, Variables
+from .._variables import Variables
 from ..agent import AgentResult
 from ..agent._history import call_record as agent_record
+from ..check import CheckResult
 from ..llm._options import request_options
 from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
@@ -39,13 +41,15 @@ from .agent.observe import same_page
 from .agent.run import AsyncAgentRun
 from .cache.act import cached_act
 from .cache.observe import cached_observe
-from .calls import AsyncCall, AsyncCallPath, ModelChoice, ModelSource
+from .calls import AsyncCall, ModelChoice, ModelSource
+from .check.verb import AsyncCheckCalls
 from .extract.read import ExtractOutcome, extract
 from .llm.base import AsyncLLM
 from .observe.ask import ObserveOutcome
 from .options import (
     ActOptions,
     AgentOptions,
+    CheckOptions,
     ExtractOptions,
     ObserveOptions,
     WorkflowOptions,
@@ -62,7 +66,7 @@ RunResult = TypeVar("RunResult", AgentResult, WorkflowResult)
 MAX_CHARS_PER_CHUNK = 12000  # extract(): page text sent in one request
 
 
-class AsyncStagehand(AsyncCallPath):
+class AsyncStagehand(AsyncCheckCalls):
     """The SDK's entry point: which model to ask, with which limits, caching where.
 
     ``AsyncStagehand(model="openai/gpt-4.1-mini")`` reads keys and base URLs from the
@@ -75,7 +79,8 @@ class AsyncStagehand(AsyncCallPath):
     """
 
     def wrap(self, page: AsyncPage) -> AsyncStagehandPage:
-        """Return ``page`` with act/extract/observe added; every Playwright attribute stays."""
+        """Return ``page`` with act/extract/observe/check added; every Playwright attribute
+        stays (``page.check(selector)`` included, see :meth:`AsyncStagehandPage.check`)."""
         return AsyncStagehandPage(page, self)
 
     async def act(
@@ -112,6 +117,15 @@ class AsyncStagehand(AsyncCallPath):
         check_page_type(page, AsyncPage, type(self).__name__, "observe")
         return await self._observe(page, instruction, options)
 
+    async def check(
+        self, page: AsyncPage, statement: str, **options: Unpack[CheckOptions]
+    ) -> CheckResult:
+        """Whether ``statement`` holds on ``page`` (see :meth:`AsyncStagehandPage.check`):
+        a :class:`~stagehand_py.CheckResult`, or :class:`~stagehand_py.CheckError`."""
+        __tracebackhide__ = True
+        check_page_type(page, AsyncPage, type(self).__name__, "check")
+        return await self._check(page, statement, options)
+
     async def agent(
         self, page: AsyncPage, task: str, **options: Unpack[AgentOptions]
     ) -> AgentResult:
@@ -135,6 +149,7 @@ class AsyncStagehand(AsyncCallPath):
         self, page: AsyncPage, action: str | ObserveResult, options: ActOptions
     ) -> ActResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("act", options)
         check_action(action)
         check_open(page, "act")
         raise_on_failure = options.pop("raise_on_failure", True)
@@ -188,19 +203,9 @@ class AsyncStagehand(AsyncCallPath):
         __tracebackhide__ = True
         if isinstance(action, ObserveResult):
             return await act_observed(page, action, values, settings, source)
-        cache, notes = self.cache, []
-        short = values.too_short_to_cache()
-        if cache is not None and short and settings.cache_mode != "require":
-            cache = None
-            notes.append(
-                f"Not cached: the value of {', '.join(short)} is shorter than "
-                f"{MIN_CACHEABLE_CHARS} characters, too short to keep out of a cache file."
-            )
-        result = await cached_act(
-            page, source, action, variables=values, settings=settings, cache=cache
+        return await cached_act(
+            page, source, action, variables=values, settings=settings, cache=self.cache
         )
-        result.notes.extend(notes)
-        return result
 
     # ------------------------------------------------------------------ extract / observe
     async def _extract(
@@ -212,6 +217,7 @@ class AsyncStagehand(AsyncCallPath):
         chunk_chars: int = MAX_CHARS_PER_CHUNK,
     ) -> ExtractOutcome:
         __tracebackhide__ = True
+        refuse_playwright_timeout("extract", options)
         check_arguments("extract", options, ExtractOptions.__optional_keys__)
         check_instruction("extract", instruction, required=False)
         check_schema(schema)
@@ -259,6 +265,7 @@ class AsyncStagehand(AsyncCallPath):
         self, page: AsyncPage, instruction: str | None, options: ObserveOptions
     ) -> ObserveOutcome:
         __tracebackhide__ = True
+        refuse_playwright_timeout("observe", options)
         check_arguments("observe", options, ObserveOptions.__optional_keys__)
         check_instruction("observe", instruction, required=False)
         call, settings, source = self._start_reading("observe", page, instruction, options)
@@ -287,6 +294,7 @@ class AsyncStagehand(AsyncCallPath):
     # ------------------------------------------------------------------ agent / workflow
     async def _agent(self, page: AsyncPage, task: str, options: AgentOptions) -> AgentResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("agent", options)
         check_instruction("agent", task, required=True)
         check_open(page, "agent")
         approval, controls = options.pop("approval", None), options.pop("controls", None)
@@ -318,6 +326,7 @@ class AsyncStagehand(AsyncCallPath):
         self, page: AsyncPage, text: str, options: WorkflowOptions
     ) -> WorkflowResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("workflow", options)
         check_instruction("workflow", text, required=True)
         check_open(page, "workflow")
         fallback_model = options.pop("fallback_model", None)

@@ -8,13 +8,17 @@ from here), the model the caller chose and the fallback emergency mode switches 
 ``_run`` a body and how the body's outcome becomes a :class:`CallRecord`; ``_run`` does the
 rest, the same for every verb: the trace group, the typed timeout, the failure record (which
 redacts the error too), then the usage and history of a call that returned.
+
+Every model a call asks comes from the call (``_model_source``, ``fallback_source``) wrapped in
+its spending caps (``Call.metered``): each request is held against the call's, the
+Stagehand's and the pytest session's caps before it is sent (see ``llm/accounting.py``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from playwright.sync_api import Page as Page
@@ -22,18 +26,21 @@ from playwright.sync_api import Page as Page
 from .._call_outcomes import needs_the_model, out_of_time
 from .._config import Settings
 from .._deadline_clock import Deadline
-from .._errors import ConfigurationError, LLMError, StagehandError
+from .._errors import BudgetExceededError, ConfigurationError, LLMError, StagehandError
 from .._history import CallKind, CallRecord
 from .._inputs import check_open, check_timeout
+from .._spans import AttributeValue
 from .._trace_names import call_group_name
 from .._usage import Usage
 from .._variables import Variables
+from ..llm._caps import Budget
 from ..prompts.user_instructions import combine_instructions
 from ._deadline import DeadlineExceeded, run_blocking, run_with_deadline
 from .browser.tracing import TraceGroup
 from .emergency import WithFallback, checked_fallback, fallback_name, fallback_source
+from .llm.accounting import MeteredLLM
 from .llm.base import LLM
-from .llm.source import call_llm_source, check_call_model
+from .llm.source import call_llm_source, check_call_model, model_of
 from .options import ModelOptions, ObserveOptions, VariablesOption
 from .session import _ASYNC_API, StagehandCore, _model_limits, _snapshot_limit
 
@@ -83,6 +90,12 @@ class Call:
     # them is the caller's mistake (an approver's bad answer), raised as it was, unrecorded.
     records_errors: bool = True
     spent: Spent | None = None  # set by a body whose outcome fills as it goes
+    budget: Budget = field(default_factory=lambda: Budget([]))  # the caps in force
+    view: str = ""  # the snapshot view the call reads the page in ("dom" or "aria")
+
+    def metered(self, llm: LLM) -> LLM:
+        """``llm`` under this call's spending caps (every model the call asks is)."""
+        return MeteredLLM(llm, self.budget)
 
     def in_time(self, body: Callable[[], R]) -> R:
         """``body()``, ended at the call's deadline whatever it waits for (model, page)."""
@@ -125,7 +138,8 @@ class Call:
     @property
     def fallback_source(self) -> Any:
         """What a run asks in emergency mode: the client, or one made on first need."""
-        return fallback_source(self.fallback)
+        source = fallback_source(self.fallback)
+        return None if source is None else lambda: self.metered(model_of(source))
 
     @property
     def fallback_name(self) -> str:
@@ -152,6 +166,8 @@ class CallPath(StagehandCore):
         __tracebackhide__ = True
         deadline = Deadline.after(seconds)
         values = self._call_variables(page, options.pop("variables", None), settings)
+        caps = options.pop("max_cost_usd", None), options.pop("max_total_tokens", None)
+        budget = self._call_budget(kind, values.redact(instruction or ""), *caps)
         return Call(
             kind,
             page,
@@ -161,6 +177,8 @@ class CallPath(StagehandCore):
             choice or ModelChoice(),
             self._fallback,
             records_errors,
+            budget=budget,
+            view=settings.snapshot,
         )
 
     def _run(
@@ -173,24 +191,51 @@ class CallPath(StagehandCore):
         that raises is recorded as failed, with what it spent, and its error redacted."""
         __tracebackhide__ = True
         name = call_group_name(call.kind, call.instruction or "")
-        with TraceGroup(call.page, name, call.values.redact):
+        said = {"stagehand.view": call.view, "gen_ai.request.model": self._model_name() or None}
+        group = TraceGroup(
+            call.page, name, call.values.redact, span_name=f"stagehand.{call.kind}", attributes=said
+        )
+        with group:
             try:
                 outcome = body()
             except DeadlineExceeded as late:
                 error = out_of_time(call.kind, call.deadline.seconds, late.note)
-                self._record_failure(call, error)
+                group.span.set(self._record_failure(call, error))
                 raise error from None
             except StagehandError as exc:
-                if call.records_errors:
-                    self._record_failure(call, exc)
+                # A spending cap ends even a run that reports its other endings itself.
+                if call.records_errors or isinstance(exc, BudgetExceededError):
+                    group.span.set(self._record_failure(call, exc))
                 raise
-        entry = record(call, outcome)
-        self.usage.add(call.kind, entry.usage, model=self._model_name())
-        self.history.append(entry)
+            entry = record(call, outcome)
+            self.usage.add(call.kind, entry.usage, model=self._model_name())
+            self.history.append(entry)
+            group.span.set(self._span_facts(entry))
+            if not entry.success:  # a result that says it failed (the caller may raise it)
+                code = getattr(outcome, "code", None)
+                group.span.failed(code or f"{call.kind} failed", entry.message, code)
         return outcome
 
-    def _record_failure(self, call: Call, error: StagehandError) -> None:
+    def _span_facts(self, entry: CallRecord) -> dict[str, AttributeValue | None]:
+        """What a call's span says of its record: outcome, cache, requests, tokens, cost."""
+        return {
+            "stagehand.success": entry.success,
+            "stagehand.cache": entry.cache,
+            "stagehand.llm_calls": entry.llm_calls,
+            "gen_ai.usage.input_tokens": entry.usage.prompt_tokens,
+            "gen_ai.usage.output_tokens": entry.usage.completion_tokens,
+            "stagehand.cost_usd": self._priced(entry.usage),
+        }
+
+    def _priced(self, usage: Usage) -> float | None:
+        prices, model = self.usage.prices, self._model_name()
+        return prices.cost(model, usage) if prices is not None and model else None
+
+    def _record_failure(
+        self, call: Call, error: StagehandError
+    ) -> dict[str, AttributeValue | None]:
         """History and usage of a call that raised: every model request it sent counts.
+        Returns what the call's span says of it.
 
         The error itself leaves redacted: a message may name the page, whose URL can carry a
         value a GET form put there."""
@@ -201,13 +246,16 @@ class CallPath(StagehandCore):
             usage, calls, took = spent.usage, spent.llm_calls, spent.duration_s
         elif isinstance(error, LLMError):
             usage, calls = error.usage, error.usage.requests
+        else:  # every request the call sent, as its caps counted them
+            usage = call.budget.spent
+            calls = usage.requests
         self.usage.add(call.kind, usage, model=self._model_name())
         message = redact(f"{type(error).__name__}: {error}")
-        self.history.append(
-            call.record(
-                success=False, message=message, llm_calls=calls, usage=usage, duration_s=took
-            )
+        entry = call.record(
+            success=False, message=message, llm_calls=calls, usage=usage, duration_s=took
         )
+        self.history.append(entry)
+        return self._span_facts(entry)
 
     def _refuse_in_require_mode(self, call: Call) -> None:
         """``cache_mode='require'`` never calls the model: a call that always needs it is a
@@ -240,6 +288,7 @@ class CallPath(StagehandCore):
             kind, page, instruction, options, self.settings, seconds=seconds, choice=choice
         )
         settings = self._settings(limits)
+        call.view = settings.snapshot
         return call, settings, self._model_source(call, settings)
 
     def _model_source(self, call: Call, settings: Settings) -> ModelSource:
@@ -255,7 +304,11 @@ class CallPath(StagehandCore):
         )
         said = call.values.redact(combine_instructions(settings.instructions, choice.instructions))
         return call_llm_source(
-            lambda: self.llm, self._model_for, model=choice.model, llm=choice.llm, instructions=said
+            lambda: call.metered(self.llm),
+            lambda name: call.metered(self._model_for(name)),
+            model=choice.model,
+            llm=None if choice.llm is None else call.metered(choice.llm),
+            instructions=said,
         )
 
     def _with_fallback(self, call: Call, source: ModelSource) -> WithFallback:

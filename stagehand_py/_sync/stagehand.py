@@ -26,11 +26,13 @@ from .._inputs import (
     check_page_type,
     check_placeholders,
     check_schema,
+    refuse_playwright_timeout,
 )
 from .._types import ActResult, ObserveResult
-from .._variables import MIN_CACHEABLE_CHARS, Variables
+from .._variables import Variables
 from ..agent import AgentResult
 from ..agent._history import call_record as agent_record
+from ..check import CheckResult
 from ..llm._options import request_options
 from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
@@ -40,13 +42,15 @@ from .agent.observe import same_page
 from .agent.run import AgentRun
 from .cache.act import cached_act
 from .cache.observe import cached_observe
-from .calls import Call, CallPath, ModelChoice, ModelSource
+from .calls import Call, ModelChoice, ModelSource
+from .check.verb import CheckCalls
 from .extract.read import ExtractOutcome, extract
 from .llm.base import LLM
 from .observe.ask import ObserveOutcome
 from .options import (
     ActOptions,
     AgentOptions,
+    CheckOptions,
     ExtractOptions,
     ObserveOptions,
     WorkflowOptions,
@@ -63,7 +67,7 @@ RunResult = TypeVar("RunResult", AgentResult, WorkflowResult)
 MAX_CHARS_PER_CHUNK = 12000  # extract(): page text sent in one request
 
 
-class Stagehand(CallPath):
+class Stagehand(CheckCalls):
     """The SDK's entry point: which model to ask, with which limits, caching where.
 
     ``Stagehand(model="openai/gpt-4.1-mini")`` reads keys and base URLs from the
@@ -76,7 +80,8 @@ class Stagehand(CallPath):
     """
 
     def wrap(self, page: Page) -> StagehandPage:
-        """Return ``page`` with act/extract/observe added; every Playwright attribute stays."""
+        """Return ``page`` with act/extract/observe/check added; every Playwright attribute
+        stays (``page.check(selector)`` included, see :meth:`StagehandPage.check`)."""
         return StagehandPage(page, self)
 
     def act(
@@ -113,6 +118,15 @@ class Stagehand(CallPath):
         check_page_type(page, Page, type(self).__name__, "observe")
         return self._observe(page, instruction, options)
 
+    def check(
+        self, page: Page, statement: str, **options: Unpack[CheckOptions]
+    ) -> CheckResult:
+        """Whether ``statement`` holds on ``page`` (see :meth:`StagehandPage.check`):
+        a :class:`~stagehand_py.CheckResult`, or :class:`~stagehand_py.CheckError`."""
+        __tracebackhide__ = True
+        check_page_type(page, Page, type(self).__name__, "check")
+        return self._check(page, statement, options)
+
     def agent(
         self, page: Page, task: str, **options: Unpack[AgentOptions]
     ) -> AgentResult:
@@ -136,6 +150,7 @@ class Stagehand(CallPath):
         self, page: Page, action: str | ObserveResult, options: ActOptions
     ) -> ActResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("act", options)
         check_action(action)
         check_open(page, "act")
         raise_on_failure = options.pop("raise_on_failure", True)
@@ -189,19 +204,9 @@ class Stagehand(CallPath):
         __tracebackhide__ = True
         if isinstance(action, ObserveResult):
             return act_observed(page, action, values, settings, source)
-        cache, notes = self.cache, []
-        short = values.too_short_to_cache()
-        if cache is not None and short and settings.cache_mode != "require":
-            cache = None
-            notes.append(
-                f"Not cached: the value of {', '.join(short)} is shorter than "
-                f"{MIN_CACHEABLE_CHARS} characters, too short to keep out of a cache file."
-            )
-        result = cached_act(
-            page, source, action, variables=values, settings=settings, cache=cache
+        return cached_act(
+            page, source, action, variables=values, settings=settings, cache=self.cache
         )
-        result.notes.extend(notes)
-        return result
 
     # ------------------------------------------------------------------ extract / observe
     def _extract(
@@ -213,6 +218,7 @@ class Stagehand(CallPath):
         chunk_chars: int = MAX_CHARS_PER_CHUNK,
     ) -> ExtractOutcome:
         __tracebackhide__ = True
+        refuse_playwright_timeout("extract", options)
         check_arguments("extract", options, ExtractOptions.__optional_keys__)
         check_instruction("extract", instruction, required=False)
         check_schema(schema)
@@ -260,6 +266,7 @@ class Stagehand(CallPath):
         self, page: Page, instruction: str | None, options: ObserveOptions
     ) -> ObserveOutcome:
         __tracebackhide__ = True
+        refuse_playwright_timeout("observe", options)
         check_arguments("observe", options, ObserveOptions.__optional_keys__)
         check_instruction("observe", instruction, required=False)
         call, settings, source = self._start_reading("observe", page, instruction, options)
@@ -288,6 +295,7 @@ class Stagehand(CallPath):
     # ------------------------------------------------------------------ agent / workflow
     def _agent(self, page: Page, task: str, options: AgentOptions) -> AgentResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("agent", options)
         check_instruction("agent", task, required=True)
         check_open(page, "agent")
         approval, controls = options.pop("approval", None), options.pop("controls", None)
@@ -319,6 +327,7 @@ class Stagehand(CallPath):
         self, page: Page, text: str, options: WorkflowOptions
     ) -> WorkflowResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("workflow", options)
         check_instruction("workflow", text, required=True)
         check_open(page, "workflow")
         fallback_model = options.pop("fallback_model", None)

@@ -1,5 +1,6 @@
 """What one cache file holds: the ordered actions of one successful act() (or the elements one
-observe() found), plus its key parts and the version it replaced.
+observe() found, or the compiled assertions of one check() that held), plus its key parts and
+the version it replaced.
 
 Files are pretty-printed JSON so a person can read and diff them. Arguments carry variable
 placeholders (``<|EMAIL|>``), never values.
@@ -17,6 +18,7 @@ from datetime import datetime, timezone
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from ..check._assertions import MAX_ASSERTIONS, CheckAssertion
 from ..prompts.act import ALLOWED_METHODS, SCROLL_DIRECTIONS
 from ._fingerprint import ElementFingerprint
 from ._key import CACHE_FORMAT_VERSION, CacheKey, EntryKind
@@ -131,6 +133,8 @@ class PreviousVersion(BaseModel):
     updated_at: datetime
     reason: str = Field(default="", max_length=MAX_TEXT_CHARS, description="why it was healed")
     actions: list[CachedAction] = Field(default_factory=list, max_length=MAX_ACTIONS)
+    assertions: list[CheckAssertion] | None = Field(default=None, max_length=MAX_ASSERTIONS)
+    uncompiled: str | None = Field(default=None, max_length=MAX_TEXT_CHARS)
 
     @field_validator("updated_at")
     @classmethod
@@ -143,6 +147,10 @@ class CacheEntry(BaseModel):
 
     Make new entries with :meth:`create`; after a heal, :meth:`with_actions` keeps the
     creation time, refreshes ``updated_at`` and keeps the replaced actions in ``previous``.
+
+    A check's entry (``kind="check"``) holds no actions: either its compiled ``assertions``,
+    or, for a statement that could not be compiled, ``uncompiled``: why (so that
+    ``cache_mode="require"`` can say it, and the model judges the statement on every run).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -156,6 +164,8 @@ class CacheEntry(BaseModel):
     created_at: datetime = Field(default_factory=_now)
     updated_at: datetime = Field(default_factory=_now)
     actions: list[CachedAction] = Field(default_factory=list, max_length=MAX_ACTIONS)
+    assertions: list[CheckAssertion] | None = Field(default=None, max_length=MAX_ASSERTIONS)
+    uncompiled: str | None = Field(default=None, max_length=MAX_TEXT_CHARS)
     previous: PreviousVersion | None = None
 
     @field_validator("created_at", "updated_at")
@@ -170,15 +180,29 @@ class CacheEntry(BaseModel):
             raise ValueError(f"format_version {self.format_version} is not {CACHE_FORMAT_VERSION}")
         if self.cache_key.digest != self.key:
             raise ValueError("key does not match the digest of instruction, url and variables")
-        if not self.actions:
+        if self.kind == "check":
+            if self.actions:
+                raise ValueError("a check entry holds assertions, not actions")
+            if bool(self.assertions) == (self.uncompiled is not None):
+                raise ValueError("a check entry holds either assertions or why it has none")
+        elif not self.actions:
             raise ValueError("the entry has no actions")
+        elif self.assertions is not None or self.uncompiled is not None:
+            raise ValueError(f"an {self.kind} entry holds actions, not assertions")
         return self
 
     @classmethod
     def create(
-        cls, key: CacheKey, actions: Iterable[CachedAction], *, now: datetime | None = None
+        cls,
+        key: CacheKey,
+        actions: Iterable[CachedAction] = (),
+        *,
+        assertions: Iterable[CheckAssertion] | None = None,
+        uncompiled: str | None = None,
+        now: datetime | None = None,
     ) -> CacheEntry:
-        """A new entry for ``key`` holding ``actions``, timestamped ``now`` (default: now)."""
+        """A new entry for ``key`` holding ``actions`` (a check's: its ``assertions``, or why
+        it has none), timestamped ``now`` (default: now)."""
         stamp = now or _now()
         return cls(
             format_version=key.version,
@@ -190,6 +214,8 @@ class CacheEntry(BaseModel):
             created_at=stamp,
             updated_at=stamp,
             actions=list(actions),
+            assertions=None if assertions is None else list(assertions),
+            uncompiled=uncompiled,
         )
 
     @property
@@ -213,6 +239,33 @@ class CacheEntry(BaseModel):
             update={"actions": list(actions), "updated_at": now or _now(), "previous": previous}
         )
 
+    def with_assertions(
+        self,
+        assertions: Iterable[CheckAssertion] | None,
+        *,
+        uncompiled: str | None = None,
+        reason: str = "",
+        now: datetime | None = None,
+    ) -> CacheEntry:
+        """A check entry healed: new ``assertions`` (or why there are none), a fresh
+        ``updated_at``, and what it held before kept as ``previous`` (one version back)."""
+        previous = PreviousVersion(
+            updated_at=self.updated_at,
+            reason=reason,
+            assertions=self.assertions,
+            uncompiled=self.uncompiled,
+        )
+        contents = None if assertions is None else list(assertions)
+        return self.model_validate(
+            {
+                **self.model_dump(),
+                "assertions": contents,
+                "uncompiled": uncompiled,
+                "updated_at": now or _now(),
+                "previous": previous,
+            }
+        )
+
     def to_json(self) -> str:
         """The file's text: pretty-printed JSON, non-ASCII kept readable, final newline."""
         return self.model_dump_json(indent=2, exclude_none=True) + "\n"
@@ -226,10 +279,12 @@ def _clip(text: str, limit: int) -> str:
 def format_entry_summary(entry: CacheEntry) -> str:
     """One line for ``list``: short digest, updated time, action count, instruction, url."""
     updated = entry.updated_at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
-    count = len(entry.actions)
-    noun = "element" if entry.kind == "observe" else "action"
+    count = len(entry.assertions or entry.actions)
+    noun = {"observe": "element", "check": "assertion"}.get(entry.kind, "action")
     actions = f"{count} {noun}{'' if count == 1 else 's'}"
+    if entry.uncompiled is not None:
+        actions = "model judges"
     instruction = _clip(entry.instruction, 60)
-    if entry.kind == "observe":
-        instruction = f"observe: {instruction}"
+    if entry.kind != "act":
+        instruction = f"{entry.kind}: {instruction}"
     return f'{entry.key[:12]}  {updated}  {actions:>11}  "{instruction}"  {_clip(entry.url, 80)}'

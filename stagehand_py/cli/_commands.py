@@ -1,4 +1,4 @@
-"""The page commands (snapshot, act, extract, observe) and the cache commands.
+"""The page commands (snapshot, act, extract, observe, check) and the cache commands.
 
 Each returns the process exit code. Results go to stdout (text, or one JSON object with
 ``--json``); progress and usage go to stderr in JSON mode.
@@ -12,35 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from .._config import SnapshotMode
-from .._errors import ActError, CacheError, ConfigurationError
+from .._errors import ActError, CacheError, CheckError, ConfigurationError
 from .._inspect_api import annotated_screenshot, take_snapshot
 from .._variables import Variables
 from ..cache import ActionCache
 from ..cache._manage import clear_entries, entry_diff, list_entries, show_entry
 from ._output import emit_json, json_mode, note
 from ._progress import progress
-from ._session import build_stagehand, open_page, usage_line
-
-
-def parse_variables(pairs: list[str] | None) -> dict[str, str]:
-    """``NAME=VALUE`` pairs from ``--var``; the value may contain ``=``."""
-    variables: dict[str, str] = {}
-    for pair in pairs or []:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise ConfigurationError(f"--var expects NAME=VALUE, got {name!r}.")
-        variables[name.strip()] = value
-    return variables
-
-
-def add_variable_option(parser: argparse.ArgumentParser, used_in: str) -> None:
-    """``--var NAME=VALUE`` (repeatable): a variable for ``<|NAME|>`` in ``used_in``."""
-    parser.add_argument(
-        "--var",
-        action="append",
-        metavar="NAME=VALUE",
-        help=f"a variable for <|NAME|> in the {used_in}; its value never reaches the model",
-    )
+from ._session import browser_options, build_stagehand, open_page, usage_line
+from ._variables import credential_variables
 
 
 def add_codegen_option(parser: argparse.ArgumentParser, of_what: str) -> None:
@@ -67,7 +47,7 @@ def snapshot_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
     view: SnapshotMode = args.view or ("aria" if args.mode == "aria" else "dom")
     preset = args.mode if args.mode in ("dev", "prod") else None
-    with open_page(args.url, stagehand, headed=args.headed, mode=preset) as page:
+    with open_page(args.url, stagehand, **browser_options(args, mode=preset)) as page:
         snap = take_snapshot(page, mode=view)
         if args.screenshot:
             annotated_screenshot(page, args.screenshot)
@@ -100,8 +80,8 @@ def snapshot_command(args: argparse.Namespace) -> int:
 
 def act_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
-    variables = parse_variables(args.var)
-    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
+    variables = credential_variables(args)
+    with open_page(args.url, stagehand, **browser_options(args)) as page:
         with progress(f"act: {args.instruction}", enabled=not args.quiet):
             result = page.act(args.instruction, variables=variables, raise_on_failure=False)
         code = None
@@ -126,6 +106,38 @@ def act_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_command(args: argparse.Namespace) -> int:
+    stagehand = build_stagehand(args)
+    variables = credential_variables(args)
+    failed: CheckError | None = None
+    with open_page(args.url, stagehand, **browser_options(args)) as page:
+        with progress(f"check: {args.statement}", enabled=not args.quiet):
+            try:
+                result = stagehand.check(page, args.statement, variables=variables)
+            except CheckError as error:
+                failed, result = error, error.result
+        code = None
+        if args.codegen and result.compiled:
+            generated = result.to_playwright_code(args.codegen, url=args.url)
+            code = Variables(variables).redact(generated)  # placeholders only; a second lock
+        if json_mode(args):
+            if failed is None:
+                payload: dict[str, Any] = {"result": result.model_dump(mode="json")}
+                if code is not None:
+                    payload["playwright_code"] = code
+                emit_json(args, payload)
+        else:
+            print(stagehand.history[-1].summary())
+            print("".join(f"  evidence: {line}\n" for line in result.evidence), end="")
+            if code is not None:
+                print("\n# ---- plain Playwright code of this check ----")
+                print(code, end="")
+        usage_out(args, usage_line(stagehand.history))
+    if failed is not None:
+        raise failed
+    return 0
+
+
 def _load_schema(path: str | None) -> dict[str, Any] | None:
     if path is None:
         return None
@@ -141,11 +153,10 @@ def _load_schema(path: str | None) -> dict[str, Any] | None:
 def extract_command(args: argparse.Namespace) -> int:
     schema = _load_schema(args.schema)
     stagehand = build_stagehand(args)
-    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
+    variables = credential_variables(args)
+    with open_page(args.url, stagehand, **browser_options(args)) as page:
         with progress(f"extract: {args.instruction}", enabled=not args.quiet):
-            value: Any = (
-                page.extract(args.instruction, schema) if schema else page.extract(args.instruction)
-            )
+            value: Any = page.extract(args.instruction, schema, variables=variables)
         if json_mode(args):
             record = stagehand.history[-1]
             emit_json(
@@ -166,9 +177,10 @@ def extract_command(args: argparse.Namespace) -> int:
 
 def observe_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
-    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
+    variables = credential_variables(args)
+    with open_page(args.url, stagehand, **browser_options(args)) as page:
         with progress(f"observe: {args.instruction or '(main controls)'}", enabled=not args.quiet):
-            results = page.observe(args.instruction)
+            results = page.observe(args.instruction, variables=variables)
         if json_mode(args):
             record = stagehand.history[-1]
             emit_json(
@@ -209,6 +221,7 @@ def cache_command(args: argparse.Namespace) -> int:
                     "instruction": e.instruction,
                     "url": e.url,
                     "actions": len(e.actions),
+                    "assertions": len(e.assertions or []),
                     "updated_at": e.updated_at.isoformat(),
                     "healed": e.previous is not None,
                 }

@@ -1,5 +1,5 @@
 """The one path through the action cache, for every kind of entry (an act's steps, the
-elements an observe found).
+elements an observe found, a check's compiled assertions).
 
 A call with a cache looks its key up. A stored entry is replayed with no model call (hit).
 One that no longer holds is refused under ``cache_mode="require"`` or ``self_heal=False``
@@ -7,15 +7,18 @@ One that no longer holds is refused under ``cache_mode="require"`` or ``self_hea
 now, and a success rewrites the entry ("healed", keeping what it replaced as its previous
 version) while a failure removes it. With no entry (miss) the model is asked (never under
 ``"require"``) and a success is stored. ``"read-only"`` replays and heals but never writes or
-removes. A kind of entry is a subclass of :class:`AsyncCachedCall`: how to replay an entry,
-how to ask the model, what of a result to store, and how a result shows the cache status.
+removes. An entry that says only the model can answer (a check whose statement could not be
+compiled: :class:`AskEveryRun`) is a miss that asks the model, and under ``"require"`` a
+:class:`~stagehand_py.CacheMissError` saying why. A kind of entry is a subclass of
+:class:`AsyncCachedCall`: how to replay an entry, how to ask the model, what of a result to
+store, and how a result shows the cache status.
 """
 
 from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, Generic, TypeVar
 
 from playwright.async_api import Page as AsyncPage
@@ -28,6 +31,7 @@ from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey
 from ...cache._key import EntryKind
 from ...cache._store import CacheStatus
+from ...llm._model_string import no_model_configured
 from ..llm.base import AsyncLLM
 from ..llm.source import ModelSource, model_of
 
@@ -38,6 +42,10 @@ R = TypeVar("R")
 
 class Drift(Exception):
     """A stored entry no longer holds on the page (the message says where)."""
+
+
+class AskEveryRun(Exception):
+    """A stored entry that says the call needs the model every time (the message says why)."""
 
 
 @dataclass(frozen=True)
@@ -79,13 +87,27 @@ class AsyncCachedCall(ABC, Generic[R]):
     async def entry_actions(self, result: R) -> list[CachedAction]:
         """What of ``result`` an entry stores ([]: nothing worth storing)."""
 
+    async def entry_for(self, key: CacheKey, result: R, stale: Stale | None) -> CacheEntry | None:
+        """The entry to write for ``result`` (a healed one keeps what it replaced), or None
+        when there is nothing worth storing: an empty entry would make the next call a no-op."""
+        actions = await self.entry_actions(result)
+        if not actions:
+            return None
+        if stale is not None:
+            return stale.entry.with_actions(actions, reason=stale.reason)
+        return CacheEntry.create(key, actions)
+
     @abstractmethod
     def mark(self, result: R, status: CacheStatus, stale: Stale | None) -> None:
         """Let ``result`` say how the cache answered."""
 
+    def not_stored(self, result: R, reason: str) -> None:
+        """Let ``result`` say why it was not written although it succeeded (a log line is
+        written either way)."""
+
     def _model(self) -> AsyncLLM:
         if self.llm is None:
-            raise ConfigurationError("This call needs a model, and none is configured.")
+            raise no_model_configured(f"{self.kind}()")
         return model_of(self.llm)
 
     # ----------------------------------------------------------------- the one path
@@ -99,13 +121,7 @@ class AsyncCachedCall(ABC, Generic[R]):
                     "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
                 )
             return await self.ask(None, cached=False)
-        key = cache.key_for(
-            self.instruction,
-            self.page.url,
-            self.variables.names,
-            url_mode=settings.cache_url,
-            kind=self.kind,
-        )
+        key = self._key(cache)
         entry = cache.get(key)
         stale = None
         if entry is not None:
@@ -113,6 +129,10 @@ class AsyncCachedCall(ABC, Generic[R]):
                 result = await self.replay(entry)
             except Drift as drift:
                 stale = self._stale(cache, key, entry, drift)
+            except AskEveryRun as judged:
+                if settings.cache_mode == "require":
+                    cache.stats.record("miss")
+                    raise self._miss_error(key, "uncompiled", str(judged)) from None
             else:
                 self.mark(result, "hit", None)
                 cache.stats.record("hit")
@@ -128,7 +148,9 @@ class AsyncCachedCall(ABC, Generic[R]):
             if stale is not None and writes:
                 cache.remove(key)
         elif writes:
-            await self._store(cache, key, result, stale)
+            skipped = await self._store(cache, key, result, stale)
+            if skipped is not None:
+                self.not_stored(result, skipped)
         self.mark(result, status, stale)
         cache.stats.record(status)
         return result
@@ -146,27 +168,37 @@ class AsyncCachedCall(ABC, Generic[R]):
         )
         return Stale(entry, reason)
 
+    def _key(self, cache: ActionCache) -> CacheKey:
+        """The call's key; a page URL showing a variable's value (``/orders?qty=3``) keys on
+        its placeholder (``qty=<|QTY|>``), as the instruction does, so no entry holds it."""
+        key = cache.key_for(
+            self.instruction,
+            self.page.url,
+            self.variables.names,
+            url_mode=self.settings.cache_url,
+            kind=self.kind,
+        )
+        url = self.variables.redact(key.url)
+        return key if url == key.url else replace(key, url=url)
+
     async def _store(
         self, cache: ActionCache, key: CacheKey, result: R, stale: Stale | None
-    ) -> None:
+    ) -> str | None:
         """Write ``result``'s entry (a healed one keeps what it replaced). A cache that cannot
         be written, or steps it cannot replay safely (a typed variable whose element had no
-        fingerprint), must not fail a call that succeeded: a warning says why."""
+        fingerprint), must not fail a call that succeeded: returns why (redacted), also
+        logged as a warning."""
         try:
-            actions = await self.entry_actions(result)
-            if not actions:
-                return  # nothing to replay: an empty entry would make the next call a no-op
-            entry = (
-                stale.entry.with_actions(actions, reason=stale.reason)
-                if stale is not None
-                else CacheEntry.create(key, actions)
-            )
+            entry = await self.entry_for(key, result, stale)
+            if entry is None:
+                return None
             cache.put(entry, secret_values=self.variables.secret_values())
         except (CacheError, ValidationError) as exc:
             reason = first_line(exc) if isinstance(exc, CacheError) else _unsafe(exc)
-            logger.warning(
-                "stagehand_py: %s not cached: %s", self.kind, self.variables.redact(reason)
-            )
+            reason = self.variables.redact(reason)
+            logger.warning("stagehand_py: %s not cached: %s", self.kind, reason)
+            return reason
+        return None
 
     def _miss_error(self, key: CacheKey, reason: str, detail: str) -> CacheMissError:
         return cache_miss_error(self.instruction, key, self.variables, reason, detail)
@@ -178,20 +210,29 @@ def _unsafe(exc: ValidationError) -> str:
     return f"the steps cannot be replayed safely ({where}: {error['msg']})"
 
 
+_FIXES = {
+    "miss": "Record it with a run in cache_mode='read-write' (pytest "
+    "--stagehand-cache-mode=read-write).",
+    "stale": "Re-record it with a run in cache_mode='read-write' and self_heal=True (the "
+    "defaults), which asks the model to redo the step.",
+    "uncompiled": "Reword the statement so it names the text, value, count or state to check "
+    "(then record it again in cache_mode='read-write'), or run this check where the model may "
+    "be asked (cache_mode='read-only').",
+}
+
+
 def cache_miss_error(
     instruction: str, key: CacheKey, variables: Variables, reason: str, detail: str
 ) -> CacheMissError:
     shown = variables.redact(instruction)
-    kind = "observe" if key.kind == "observe" else "act"
-    fix = (
-        "Record it with a run in cache_mode='read-write' (pytest "
-        "--stagehand-cache-mode=read-write)."
-        if reason == "miss"
-        else "Re-record it with a run in cache_mode='read-write' and self_heal=True (the "
-        "defaults), which asks the model to redo the step."
-    )
+    fix = _FIXES.get(reason, _FIXES["stale"])
+    if reason == "uncompiled":
+        detail = (
+            "the statement could not be compiled into Playwright assertions when it was "
+            f"recorded ({detail}), so only the model can judge it"
+        )
     return CacheMissError(
-        f"{kind}({shown!r}) on {variables.redact(key.url)}: the action cache cannot answer "
+        f"{key.kind}({shown!r}) on {variables.redact(key.url)}: the action cache cannot answer "
         f"(key {key.short}): {detail}. No model was called. {fix}",
         instruction=shown,
         key=key.digest,

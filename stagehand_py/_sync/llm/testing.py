@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ..._errors import ScriptExhaustedError
+from ..._errors import LLMError, ScriptExhaustedError
 from ..._fake_support import (
     ChatAnswer,
     RecordedRequest,
@@ -26,9 +26,11 @@ from ..._fake_support import (
     answer_with_function,
     as_chat_response,
     chat_answer_text,
+    check_answer,
     do_action,
     estimated_usage,
     exhausted_error,
+    expectation,
     extract_answer,
     observe_answer,
     observed,
@@ -40,6 +42,7 @@ from ..._fake_support import (
     verify_answer,
 )
 from ..._usage import Usage
+from ...llm._caps import check_next_request
 from ...llm._messages import (
     ChatResponse,
     Message,
@@ -70,7 +73,9 @@ __all__ = [
     "RequestContext",
     "ScriptItem",
     "agent_output",
+    "check_answer",
     "do_action",
+    "expectation",
     "extract_answer",
     "observe_answer",
     "observed",
@@ -136,13 +141,21 @@ class FakeLLMBase(Model):
                 schema_name=schema.__name__,
                 options=asked.options or RequestOptions(),
             )
-            answer, seconds = self._receive(request)
+            check_next_request(usage)  # a re-ask is a request: the spending caps apply
+            try:
+                answer, seconds = self._receive(request)
+            except LLMError as error:
+                # The failed request and the re-asks before it were all sent: they all count.
+                error.usage = usage + (error.usage if error.usage.requests else Usage(requests=1))
+                raise
             usage = usage + estimated_usage(conversation, answer_json(answer), seconds)
             try:
                 value = validate_answer(answer, schema, type(self).__name__)
             except ValidationError as error:
                 if attempt > max_retries:
-                    raise exhausted_error(schema, attempt, answer, str(error)) from error
+                    failure = exhausted_error(schema, attempt, answer, str(error))
+                    failure.usage = usage
+                    raise failure from error
                 conversation.extend(reask_messages(answer, error))
                 continue
             return StructuredResponse[T](value=value, usage=usage, attempts=attempt)
