@@ -7,6 +7,7 @@ machine has); async tests use ``async_page`` from one async browser per session.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from tests import secret_values
 pytest_plugins = ["tests.llm_wire_server"]
 
 PAGES_DIR = Path(__file__).parent / "pages"
+SYNC_TESTS = Path(__file__).parent / "_sync"
 _SCANNED_LOGGERS = ("stagehand_py", "openai", "anthropic", "instructor", "httpx")
 
 
@@ -73,14 +75,68 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
     return {**browser_context_args, "viewport": {"width": 1280, "height": 720}}
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run async tests before sync ones.
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--all-sync-twins",
+        action="store_true",
+        help="also run the generated sync twins of tests marked no_sync_twin",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under coverage from the start of each process (``COVERAGE_PROCESS_START``), measure the
+    processes that run tests (pytest-xdist's workers, or the one serial process), not the ones
+    the tests start (the command line, examples, inner pytest runs): those run as a user runs
+    them, and coverage's warnings would mix into the output the tests check."""
+    controls_workers = not hasattr(config, "workerinput") and getattr(
+        config.option, "numprocesses", None
+    )
+    if not controls_workers:
+        os.environ.pop("COVERAGE_PROCESS_START", None)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the sync twins marked ``no_sync_twin``, then run async tests before sync ones,
+    and within each the ``slow`` ones first.
 
     The sync Playwright API keeps its own event loop marked as running in this thread for
     as long as pytest-playwright's session fixture lives, and asyncio refuses to start a
     second loop then. Async tests first (their browser stays open, idle, meanwhile) avoids it.
+    Under pytest-xdist each worker is handed tests in this order (``--dist load`` sends them
+    from the front of the list), so no worker runs an async test after a sync one either; and
+    the long tests do not come last, where one would keep a worker busy after the others end.
     """
-    items.sort(key=lambda item: item.get_closest_marker("asyncio") is None)
+    if not config.getoption("all_sync_twins"):
+        dropped = [item for item in items if _is_dropped_twin(item)]
+        if dropped:
+            config.hook.pytest_deselected(items=dropped)
+            items[:] = [item for item in items if not _is_dropped_twin(item)]
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("asyncio") is None,
+            item.get_closest_marker("slow") is None,
+        )
+    )
+
+
+def _is_dropped_twin(item: pytest.Item) -> bool:
+    """A generated sync test whose async test says ``no_sync_twin`` (or, with
+    ``no_sync_twin(keep=[...])``, one whose parameters are not among those kept)."""
+    mark = item.get_closest_marker("no_sync_twin")
+    if mark is None or SYNC_TESTS not in item.path.parents:
+        return False
+    return _async_param_id(item) not in mark.kwargs.get("keep", ())
+
+
+def _async_param_id(item: pytest.Item) -> str:
+    """The twin's parameter id as its async test has it (pytest-playwright adds the browser)."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is None:
+        return ""
+    browser = callspec.params.get("browser_name")
+    if browser is None or callspec.id == browser:
+        return "" if browser is not None else str(callspec.id)
+    return str(callspec.id).removeprefix(f"{browser}-")
 
 
 @pytest.fixture

@@ -16,6 +16,8 @@ from stagehand_py import AsyncStagehand
 from tests import secret_values
 from tests._async.plan_llm import AsyncPlanLLM, Step
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 ACTS = 20
 BUTTON = r"^<button\b[^>]*>"
 

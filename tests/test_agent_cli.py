@@ -28,6 +28,8 @@ from tests.llm_wire_server import (
     prompt_text,
 )
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     with ThreadPoolExecutor(max_workers=1) as pool:

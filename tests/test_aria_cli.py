@@ -6,6 +6,8 @@ import pytest
 
 from tests.test_cli import run_cli
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 
 def test_snapshot_mode_aria(capsys: pytest.CaptureFixture[str], pages_url: str) -> None:
     code, out, _ = run_cli(capsys, "snapshot", pages_url + "aria/roles.html", "--mode", "aria")

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 # script -> its figure lines: (label, target or None). A new script needs its entry here.
 FIGURES: dict[str, list[tuple[str, str | None]]] = {

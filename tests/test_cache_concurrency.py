@@ -11,8 +11,12 @@ import sys
 import warnings
 from pathlib import Path
 
+import pytest
+
 from stagehand_py.cache import ActionCache
 from tests.cache_writer_proc import ACTIONS_PER_ENTRY, INSTRUCTION, URL, VARIABLES
+
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
 
 WRITERS = 4
 WRITES = 50

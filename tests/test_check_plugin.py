@@ -10,6 +10,8 @@ import pytest
 
 pytest_plugins = ["pytester"]
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 SYNC_ONLY = ("-p", "no:playwright-asyncio", "-p", "no:cacheprovider")
 
 CHECK_SUITE = """

@@ -32,6 +32,8 @@ from tests.llm_wire_server import (
     openai_tool_call,
 )
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 FORM_PAGE = "data:text/html," + quote(
     "<title>Form</title><label for=n>Name</label><input id=n name=name>"
     "<button onclick=\"document.title='sent '+document.getElementById('n').value\">Send</button>"

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 OFFLINE = EXAMPLES / "offline"
 SUITE = EXAMPLES / "test_checkout_suite"

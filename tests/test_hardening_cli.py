@@ -19,6 +19,8 @@ from stagehand_py.cli import main
 from tests import secret_values
 from tests.llm_wire_server import LLMWireServer, openai_completion, openai_tool_call
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 EMAIL = secret_values.EMAIL
 
 

@@ -10,6 +10,10 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 ROOT = Path(__file__).resolve().parent.parent
 
 HUNG_SYNC_PROGRAM = """

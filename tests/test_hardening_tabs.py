@@ -17,6 +17,8 @@ from stagehand_py import AsyncStagehand, Secret
 from tests import secret_values
 from tests._async.plan_llm import AsyncPlanLLM, Step
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 BUTTON = r"^<button\b[^>]*>"
 ACTS = 12
 

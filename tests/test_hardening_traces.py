@@ -12,6 +12,8 @@ import pytest
 
 from tests import secret_values
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 pytest_plugins = ["pytester"]
 
 INNER_TESTS = """

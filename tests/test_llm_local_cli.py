@@ -20,6 +20,8 @@ from stagehand_py.prompts.observe import ObserveAnswer
 from tests.llm_llamacpp_profile import PROSE, LlamaCpp, TinyModel, Turn
 from tests.llm_wire_server import LLMWireServer
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 
 class DemoOverLlamaCpp:
     """The demo's stand-in model, answering as the model behind llama.cpp: prose unless a

@@ -13,7 +13,11 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from tests.llm_wire_server import LLMWireServer, openai_completion, openai_tool_call
+
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
 
 ROOT = Path(__file__).resolve().parent.parent
 WITHOUT_ANTHROPIC = """\

@@ -17,6 +17,8 @@ from stagehand_py.pytest_plugin._options import option as _option
 from tests import secret_values
 from tests.llm_wire_server import LLMWireServer, openai_completion
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 pytest_plugins = ["pytester"]
 
 SYNC_ONLY = ("-p", "no:playwright-asyncio", "-p", "no:cacheprovider")

@@ -13,6 +13,8 @@ from tests.llm_wire_server import LLMWireServer, openai_completion, openai_tool_
 
 pytest_plugins = ["pytester"]
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 SYNC_ONLY = ("-p", "no:playwright-asyncio", "-p", "no:cacheprovider")
 
 PRICED_CONFTEST = """

@@ -46,6 +46,8 @@ import pytest
 
 from tests import secret_values
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"

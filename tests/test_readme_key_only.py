@@ -18,6 +18,8 @@ from tests.llm_wire_server import LLMWireServer
 from tests.readme_harness.readme_wire import ReadmeWireProfile
 from tests.test_readme import HARNESS, README, ROOT, readme_blocks
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 KEY = "sk-readme-key-only-not-a-key"
 
 

@@ -39,7 +39,10 @@ SIGN_IN = [
 INSTRUCTION = "sign in as <|EMAIL|> and stay signed in"
 STARTUP_S = 30  # generous: a loaded machine starts Chromium slowly
 
-pytestmark = pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
+pytestmark = [
+    pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX"),
+    pytest.mark.slow,  # starts processes: left out of the inner loop
+]
 
 
 def _free_port() -> int:

@@ -52,6 +52,7 @@ def test_an_escaping_error_fails_the_span_once() -> None:
     assert dict(finished.attributes or {})["error.type"] == "KeyError"
 
 
+@pytest.mark.slow  # starts a process: left out of the inner loop
 def test_without_opentelemetry_nothing_is_imported_or_emitted() -> None:
     script = textwrap.dedent(
         """

@@ -11,6 +11,8 @@ import re
 
 import pytest
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 pytest_plugins = ["pytester"]
 
 INNER = """

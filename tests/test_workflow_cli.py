@@ -26,6 +26,8 @@ from tests.llm_wire_server import (
 from tests.memory_keyring import MemoryKeyring, memory_keyring  # noqa: F401 (the fixture)
 from tests.test_agent_cli import run_cli, wire_model  # noqa: F401 (the fixture)
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 CHECKLIST = {"checklist": ["[] <|EMAIL|> と <|PASSWORD|> でログインする"], "find_page": []}
 
 

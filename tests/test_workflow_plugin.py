@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
+
 pytest_plugins = ["pytester"]
 
 INNER = """

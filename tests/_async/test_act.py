@@ -51,6 +51,7 @@ def _count_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -107,6 +108,7 @@ async def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_picks_a_radio_hidden_behind_its_styled_label(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -119,6 +121,7 @@ async def test_picks_a_radio_hidden_behind_its_styled_label(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_native_select_and_custom_dropdown(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -142,6 +145,7 @@ async def test_native_select_and_custom_dropdown(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_acts_inside_nested_shadow_dom(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -154,6 +158,7 @@ async def test_acts_inside_nested_shadow_dom(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_acts_inside_a_nested_iframe(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -168,6 +173,7 @@ async def test_acts_inside_a_nested_iframe(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_finds_an_element_only_present_in_the_third_chunk(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -183,6 +189,7 @@ async def test_finds_an_element_only_present_in_the_third_chunk(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_skipping_every_section_fails_clearly(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -203,6 +210,7 @@ async def test_skipping_every_section_fails_clearly(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_dismisses_the_cookie_banner_first(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -223,6 +231,7 @@ async def test_dismisses_the_cookie_banner_first(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_follows_a_link_that_opens_a_new_tab(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -237,6 +246,7 @@ async def test_follows_a_link_that_opens_a_new_tab(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_verify_says_not_yet_then_done(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -259,6 +269,7 @@ async def test_verify_says_not_yet_then_done(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_max_steps_stops_the_loop(async_page: AsyncPage, pages_url: str, mode: str) -> None:
     llm = AsyncPlanLLM(
         [Step("fill", _field("first"), ["A"]), Step("fill", _field("last"), ["B"])] * 3,
@@ -356,6 +367,7 @@ def _call(name: str, **arguments: object) -> ToolCall:
         "var",
     ],
 )
+@pytest.mark.no_sync_twin(keep=["var"])
 async def test_malformed_replies_are_fed_back_then_the_act_goes_on(
     async_page: AsyncPage, pages_url: str, bad_reply: ChatResponse | ToolCall
 ) -> None:
@@ -407,6 +419,7 @@ def _obey_the_page(messages: list[Message], tools: list[ToolSpec]) -> ToolCall:
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_page_text_cannot_make_the_model_run_anything_off_the_allow_list(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -457,6 +470,7 @@ async def test_scroll_moves_the_page_and_an_inner_scroller(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_a_disabled_control_the_model_picks_is_refused_with_the_reason(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:

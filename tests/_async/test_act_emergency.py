@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import AsyncStagehand, EmergencySettings, Settings
@@ -54,6 +55,7 @@ async def bookshop(async_page: AsyncPage, pages_url: str, **options: Any) -> Any
     return page
 
 
+@pytest.mark.no_sync_twin
 async def test_act_escalates_after_three_failures_to_the_fallback_and_the_dom(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -78,6 +80,7 @@ async def test_act_escalates_after_three_failures_to_the_fallback_and_the_dom(
     assert [a.method for a in result.actions] == ["fill", "click"]
 
 
+@pytest.mark.no_sync_twin
 async def test_act_escalates_on_low_confidence_and_without_a_fallback_switches_the_view_only(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -144,6 +147,7 @@ async def test_act_escalates_after_a_stall_on_the_test_clock(
     assert not any(is_aria(s) for s in sections(large))
 
 
+@pytest.mark.no_sync_twin
 async def test_an_act_escalation_that_can_switch_nothing_is_recorded_and_says_so(
     async_page: AsyncPage, pages_url: str
 ) -> None:

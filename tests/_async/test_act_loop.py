@@ -66,6 +66,7 @@ async def test_waits_for_a_hover_menu_that_opens_on_a_timer(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_waits_for_a_panel_that_fades_in_after_a_click(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -86,6 +87,7 @@ async def test_waits_for_a_panel_that_fades_in_after_a_click(
 @pytest.mark.parametrize(
     ("via", "mode"), [("timeout", "dom"), ("poll", "dom"), ("timeout", "aria")]
 )
+@pytest.mark.no_sync_twin
 async def test_a_skipped_section_is_offered_again_once_the_page_changed(
     async_page: AsyncPage, pages_url: str, via: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -110,6 +112,7 @@ async def test_a_skipped_section_is_offered_again_once_the_page_changed(
 
 # ----------------------------------------------------------------- snapshot reuse (item 9)
 @MODES
+@pytest.mark.no_sync_twin
 async def test_a_page_that_changes_between_skips_is_serialized_again(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -130,6 +133,7 @@ async def test_a_page_that_changes_between_skips_is_serialized_again(
 
 # ----------------------------------------------------------------- batches (item 8)
 @MODES
+@pytest.mark.no_sync_twin
 async def test_a_form_is_filled_in_one_reply_plus_verify(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -155,6 +159,7 @@ async def test_a_form_is_filled_in_one_reply_plus_verify(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_a_batch_stops_before_an_element_the_page_replaced(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -182,6 +187,7 @@ async def test_a_batch_stops_before_an_element_the_page_replaced(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_a_batch_stops_when_an_action_navigates(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -207,6 +213,7 @@ async def test_a_batch_stops_when_an_action_navigates(
 
 # ----------------------------------------------------------------- replaced targets (#13, 9)
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_a_target_replaced_by_a_timer_is_looked_at_again(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -229,6 +236,7 @@ async def test_a_target_replaced_by_a_timer_is_looked_at_again(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_a_list_reordered_before_the_click_removes_the_row_the_model_chose(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -249,6 +257,7 @@ async def test_a_list_reordered_before_the_click_removes_the_row_the_model_chose
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_a_target_that_keeps_being_replaced_stops_with_a_code(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -269,6 +278,7 @@ async def test_a_target_that_keeps_being_replaced_stops_with_a_code(
 
 # ----------------------------------------------------------------- confidence and codes (#17)
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_target_not_found_ends_the_act_at_once(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -286,6 +296,7 @@ async def test_target_not_found_ends_the_act_at_once(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_failed_attempts_count_zero_in_the_confidence(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -310,6 +321,7 @@ async def test_failed_attempts_count_zero_in_the_confidence(
     assert result.confidence == pytest.approx(0.45)  # (0 for the refused element + 0.9) / 2
 
 
+@pytest.mark.no_sync_twin
 async def test_only_the_last_five_attempts_count_in_the_confidence(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -334,6 +346,7 @@ async def test_only_the_last_five_attempts_count_in_the_confidence(
 
 # ----------------------------------------------------------------- tabs (#13, item 7)
 @MODES
+@pytest.mark.no_sync_twin
 async def test_only_a_tab_the_acts_own_page_opened_is_followed(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:

@@ -27,6 +27,7 @@ COLOUR = r'^(<button\b[^>]*combobox|<combobox name="Frame colour")'
     ],
 )
 @MODES
+@pytest.mark.no_sync_twin
 async def test_scroll_to_a_percentage_of_the_page_or_an_inner_scroller(
     async_page: AsyncPage,
     pages_url: str,
@@ -112,6 +113,7 @@ async def test_files_are_set_from_a_variable(
 
 # DOM only: in aria mode three refused attempts switch the view to DOM (emergency mode), where
 # the canned reply's element number means another element.
+@pytest.mark.no_sync_twin
 async def test_a_file_path_written_by_the_model_is_refused(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -183,6 +185,7 @@ async def test_a_custom_dropdown_takes_two_looks(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_select_option_on_a_custom_dropdown_says_to_click_it(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:

@@ -16,6 +16,7 @@ WAYS = ["microtask", "timer0", "timer300", "chain", "raf2", "fetch", "transition
 
 
 @pytest.mark.parametrize("how", WAYS)
+@pytest.mark.no_sync_twin(keep=["fetch"])
 async def test_settle_waits_for_what_the_action_set_off(
     async_page: AsyncPage, pages_url: str, how: str
 ) -> None:
@@ -29,6 +30,7 @@ async def test_settle_waits_for_what_the_action_set_off(
     assert after.changes > before.changes
 
 
+@pytest.mark.no_sync_twin
 async def test_the_version_counts_changes_and_a_navigation_makes_a_new_one(
     async_page: AsyncPage, pages_url: str
 ) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote, urlsplit
 
+import pytest
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import AsyncStagehand, AsyncStagehandPage, PriceTable
@@ -124,6 +125,7 @@ async def test_three_fills_in_one_step_and_a_batch_stopped_by_navigation(
     assert len(result.steps) == 3
 
 
+@pytest.mark.no_sync_twin
 async def test_an_action_error_is_fed_back_and_the_run_recovers(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -161,6 +163,7 @@ async def test_three_failures_in_a_row_force_a_final_summary(
     assert "Payment received" not in await page.locator("#paid").inner_text()
 
 
+@pytest.mark.no_sync_twin
 async def test_max_steps_forces_the_same_summary(async_page: AsyncPage, pages_url: str) -> None:
     scroll = [Do("scroll", direction="down")]
     plan = AgentPlan(scroll, scroll, scroll, summary="Scrolled twice, found the footer.")
@@ -226,6 +229,7 @@ async def test_timeout_s_ends_a_run_whose_model_hangs(
     assert options.kind == "agent" and 0 < options.timeout_s <= 2
 
 
+@pytest.mark.no_sync_twin
 async def test_invalid_answers_are_re_asked_with_what_was_wrong(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -247,6 +251,7 @@ async def test_invalid_answers_are_re_asked_with_what_was_wrong(
     assert len(result.steps) == 2 and result.steps[0].model_requests == 3
 
 
+@pytest.mark.no_sync_twin
 async def test_a_download_is_saved_and_listed_in_the_next_state(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -281,6 +286,7 @@ async def test_a_download_the_server_starts_late_is_waited_for_and_saved(
     assert (tmp_path / "prices.csv").read_text() == "lamp,24.50\n"
 
 
+@pytest.mark.no_sync_twin
 async def test_the_token_budget_cuts_old_history_but_never_system_or_task(
     async_page: AsyncPage, pages_url: str
 ) -> None:

@@ -45,6 +45,7 @@ def sign_in_plan(
     return agent_output({"action": "done", "success": True, "text": "signed in"})
 
 
+@pytest.mark.no_sync_twin
 async def test_generated_code_redoes_a_saved_agent_run(
     async_page: AsyncPage, pages_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -51,6 +51,7 @@ async def _rungs_hold(page: AsyncPage, action: ActionRecord, marker: str) -> Non
 
 # ----------------------------------------------------------------- no ids, duplicated labels
 @MODES
+@pytest.mark.no_sync_twin
 async def test_controls_that_differ_only_by_role_and_label(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -79,6 +80,7 @@ async def test_controls_that_differ_only_by_role_and_label(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_duplicated_labels_act_through_the_first_unique_lower_rung(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -98,6 +100,7 @@ async def test_duplicated_labels_act_through_the_first_unique_lower_rung(
 
 # ----------------------------------------------------------------- virtualised lists
 @MODES
+@pytest.mark.no_sync_twin
 async def test_row_150_of_a_virtual_list_is_scrolled_into_view_and_clicked(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -116,6 +119,7 @@ async def test_row_150_of_a_virtual_list_is_scrolled_into_view_and_clicked(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_a_row_that_is_not_in_the_list_ends_with_vlist_not_reached(
     async_page: AsyncPage, pages_url: str, mode: str, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -155,6 +159,7 @@ async def test_a_row_that_is_not_in_the_list_ends_with_vlist_not_reached(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_a_list_whose_scroll_stops_moving_ends_the_search_early(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -176,6 +181,7 @@ def _button(label: str) -> str:
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_a_list_that_runs_out_of_scrolls_hands_over_to_the_next_list(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -211,6 +217,7 @@ async def test_two_lists_searched_in_vain_report_each(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_a_list_is_searched_after_an_action_that_showed_it(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -230,6 +237,7 @@ async def test_a_list_is_searched_after_an_action_that_showed_it(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_a_list_inside_a_same_origin_iframe_is_searched(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -243,6 +251,7 @@ async def test_a_list_inside_a_same_origin_iframe_is_searched(
     assert "Close ticket 40" not in _chats(llm)[0]
 
 
+@pytest.mark.no_sync_twin
 async def test_a_page_without_a_scrollable_list_still_ends_all_sections_skipped(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -255,6 +264,7 @@ async def test_a_page_without_a_scrollable_list_still_ends_all_sections_skipped(
 
 # ----------------------------------------------------------------- canvases
 @MODES
+@pytest.mark.no_sync_twin
 async def test_choosing_a_canvas_ends_at_once_with_canvas_unsupported(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -271,6 +281,7 @@ async def test_choosing_a_canvas_ends_at_once_with_canvas_unsupported(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_a_target_only_an_unnamed_canvas_holds_ends_with_canvas_unsupported(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -283,6 +294,7 @@ async def test_a_target_only_an_unnamed_canvas_holds_ends_with_canvas_unsupporte
 
 
 # ----------------------------------------------------------------- shadow roots and frames
+@pytest.mark.no_sync_twin
 async def test_nested_shadow_root_and_same_origin_iframe_in_aria_mode(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -338,6 +350,7 @@ def _ladder_spy(monkeypatch: pytest.MonkeyPatch, *, broken: bool) -> list[list[s
         ("aria/shadow_frame.html", Step("fill", r'^<textbox name="Coupon code', ["X1"]), ""),
     ],
 )
+@pytest.mark.no_sync_twin
 async def test_a_current_snapshot_acts_through_its_aria_ref_and_records_the_ladder(
     async_page: AsyncPage,
     pages_url: str,
@@ -364,6 +377,7 @@ async def test_a_current_snapshot_acts_through_its_aria_ref_and_records_the_ladd
     assert not any("aria-ref" in s for s in [action.selector, *action.selectors, *action.ladder])
 
 
+@pytest.mark.no_sync_twin
 async def test_a_page_changed_after_the_snapshot_acts_through_the_ladder(
     async_page: AsyncPage,
     pages_url: str,
@@ -390,6 +404,7 @@ async def test_a_page_changed_after_the_snapshot_acts_through_the_ladder(
 
 
 # ----------------------------------------------------------------- pre-check and retry
+@pytest.mark.no_sync_twin
 async def test_an_element_without_a_unique_locator_is_never_offered(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -410,6 +425,7 @@ async def test_an_element_without_a_unique_locator_is_never_offered(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_a_target_re_rendered_out_of_reach_is_retried_without_the_model(
     async_page: AsyncPage, pages_url: str, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -444,6 +460,7 @@ class _Page(BaseModel):
     shop_url: str
 
 
+@pytest.mark.no_sync_twin
 async def test_extract_reads_the_tree_with_numbered_links(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -463,6 +480,7 @@ async def test_extract_reads_the_tree_with_numbered_links(
     assert "[textbox: First name]" in sent[0] and "<input" not in sent[0]
 
 
+@pytest.mark.no_sync_twin
 async def test_the_agent_reads_the_tree_when_asked(async_page: AsyncPage, pages_url: str) -> None:
     plan = AgentPlan(
         [Do("fill", r'^<textbox name="First name"', text="Ada")],
@@ -477,6 +495,7 @@ async def test_the_agent_reads_the_tree_when_asked(async_page: AsyncPage, pages_
 
 
 # ----------------------------------------------------------------- the cache replays the ladder
+@pytest.mark.no_sync_twin
 async def test_the_cache_stores_the_ladder_and_replays_it_without_the_model(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:

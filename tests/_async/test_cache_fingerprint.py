@@ -46,6 +46,7 @@ async def test_live_fingerprints_equal_serialized_ones(async_page: AsyncPage) ->
     assert checked >= 8
 
 
+@pytest.mark.no_sync_twin
 async def test_live_fingerprint_of_a_filled_input_holds_no_value(async_page: AsyncPage) -> None:
     await async_page.set_content(FORM)
     await async_page.fill("#email", secret_values.EMAIL)
@@ -63,6 +64,7 @@ async def test_live_fingerprint_of_a_filled_input_holds_no_value(async_page: Asy
     )
 
 
+@pytest.mark.no_sync_twin
 async def test_a_replaced_element_no_longer_matches(async_page: AsyncPage) -> None:
     await async_page.set_content(FORM)
     button = async_page.locator("form > button")
@@ -86,6 +88,7 @@ EMAIL_SELECTORS = ["xpath=/html/body/form/input[1]", "xpath=//*[@id='email']"]
 PROMO = '<input id="promo" placeholder="Promo code">'
 
 
+@pytest.mark.no_sync_twin
 async def test_locate_passes_over_a_selector_that_now_finds_another_element(
     async_page: AsyncPage,
 ) -> None:
@@ -102,6 +105,7 @@ async def test_locate_passes_over_a_selector_that_now_finds_another_element(
     assert await locator.get_attribute("id") == "email"
 
 
+@pytest.mark.no_sync_twin
 async def test_locate_fails_when_no_selector_finds_the_element(async_page: AsyncPage) -> None:
     await async_page.set_content(FORM)
     stored = await fingerprint_of_locator(async_page.locator("#email"))

@@ -29,6 +29,7 @@ async def _serve_form(page: AsyncPage) -> None:
     await page.route(lambda url: ".shop.test/" in url, answer)
 
 
+@pytest.mark.no_sync_twin
 async def test_cache_url_path_keys_entries_by_path_on_every_host(
     async_page: AsyncPage, tmp_path: Path
 ) -> None:

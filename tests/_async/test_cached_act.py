@@ -35,6 +35,7 @@ async def _first_run(page: AsyncPage, url: str, cache_dir: Path) -> AsyncStageha
     return stagehand
 
 
+@pytest.mark.no_sync_twin
 async def test_second_run_replays_with_zero_model_calls(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -122,6 +123,7 @@ async def test_a_replay_that_cannot_heal_removes_its_entry(
     assert list(tmp_path.glob("*.json")) == []
 
 
+@pytest.mark.no_sync_twin
 async def test_no_variable_value_is_ever_written_to_the_cache(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -133,6 +135,7 @@ async def test_no_variable_value_is_ever_written_to_the_cache(
                 assert secret.encode() not in data, path
 
 
+@pytest.mark.no_sync_twin
 async def test_a_hit_needs_no_model_configured_at_all(
     async_page: AsyncPage, pages_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -246,6 +249,7 @@ async def test_read_only_mode_replays_and_heals_but_never_writes(
     assert entry_file.read_bytes() == stored  # healed in memory only
 
 
+@pytest.mark.no_sync_twin
 async def test_a_heal_keeps_the_previous_version(
     async_page: AsyncPage, pages_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -310,6 +314,7 @@ async def _plant(
     cache.path_for(key).write_text(json.dumps(entry), encoding="utf-8")
 
 
+@pytest.mark.no_sync_twin
 async def test_a_planted_entry_cannot_aim_a_variable_at_another_element(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -328,6 +333,7 @@ async def test_a_planted_entry_cannot_aim_a_variable_at_another_element(
     assert silent.calls == 0
 
 
+@pytest.mark.no_sync_twin
 async def test_a_planted_entry_without_a_fingerprint_is_never_replayed(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:

@@ -46,6 +46,7 @@ def _system(llm: AsyncScriptedLLM) -> list[str]:
     return [r.messages[0].content for r in llm.requests if r.messages[0].role == "system"]
 
 
+@pytest.mark.no_sync_twin
 async def test_llm_on_each_call_overrides_the_sessions(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -143,6 +144,7 @@ async def test_instructions_of_a_call_reach_extracts_and_agents_system_prompts(
     assert later_system.endswith("Never buy anything.")  # a call's own were for that call
 
 
+@pytest.mark.no_sync_twin
 async def test_no_instructions_leave_the_prompt_as_it_was(
     async_page: AsyncPage, pages_url: str
 ) -> None:

@@ -34,6 +34,7 @@ async def _probe() -> None: ...
 STYLE = "async" if inspect.iscoroutinefunction(_probe) else "sync"  # "sync" in the twin
 
 
+@pytest.mark.no_sync_twin
 async def test_generated_code_redoes_the_act_on_a_fresh_page(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -61,6 +62,7 @@ async def test_generated_code_redoes_the_act_on_a_fresh_page(
     assert await fresh.locator("#result").inner_text() == by_sdk
 
 
+@pytest.mark.no_sync_twin
 async def test_generated_code_with_variables_as_parameters(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -78,6 +80,7 @@ async def test_generated_code_with_variables_as_parameters(
     assert await page.locator("#email").input_value() == "someone@else.test"
 
 
+@pytest.mark.no_sync_twin
 async def test_generated_code_of_observe_results_redoes_them_on_a_fresh_page(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -80,6 +80,7 @@ def read_cards(messages: list[Message], schema: type[BaseModel]) -> dict[str, An
     return {"data": {"books": books}, "complete": False}
 
 
+@pytest.mark.no_sync_twin
 async def test_product_table_across_chunks_loses_and_repeats_no_row(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -104,6 +105,7 @@ async def test_product_table_across_chunks_loses_and_repeats_no_row(
     assert "Shipping terms" in llm.requests[-1].text()  # a closed <details> shows its summary
 
 
+@pytest.mark.no_sync_twin
 async def test_cards_straddling_chunk_boundaries_are_seen_whole(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -117,6 +119,7 @@ async def test_cards_straddling_chunk_boundaries_are_seen_whole(
     assert outcome.value.books[10].author == "Author 11"
 
 
+@pytest.mark.no_sync_twin
 async def test_nested_model_is_merged_across_chunks_until_complete(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -144,6 +147,7 @@ async def test_nested_model_is_merged_across_chunks_until_complete(
     assert "already filled from earlier parts: name, address" in llm.requests[1].text()
 
 
+@pytest.mark.no_sync_twin
 async def test_json_schema_dict_gives_a_validated_dict_with_absolute_urls(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -195,6 +199,7 @@ async def test_json_schema_dict_gives_a_validated_dict_with_absolute_urls(
     assert outcome.chunks == 1  # the whole page fits the default cap
 
 
+@pytest.mark.no_sync_twin
 async def test_invalid_answer_is_reasked_with_the_error_then_accepted(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -268,6 +273,7 @@ async def test_links_come_back_as_the_absolute_hrefs_the_browser_resolved(
     assert "Open chat" in llm.requests[0].text()  # javascript: links are text, not links
 
 
+@pytest.mark.no_sync_twin
 async def test_a_url_written_by_the_model_is_refused_and_reasked(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -300,6 +306,7 @@ async def test_selector_scopes_the_text_sent(async_page: AsyncPage, pages_url: s
         await extract(async_page, llm, "opening hours", OpeningHours, selector="#nowhere")
 
 
+@pytest.mark.no_sync_twin
 async def test_no_schema_returns_text(async_page: AsyncPage, pages_url: str) -> None:
     await async_page.goto(pages_url + "extract/store.html")
     llm = AsyncScriptedLLM({"data": {"text": "9:00 - 18:00"}, "complete": True})
@@ -313,6 +320,7 @@ async def test_no_schema_returns_text(async_page: AsyncPage, pages_url: str) -> 
     assert answer.value == {"text": "9:00 - 18:00"} and llm.calls == 1
 
 
+@pytest.mark.no_sync_twin
 async def test_redact_applies_to_everything_sent(async_page: AsyncPage, pages_url: str) -> None:
     await async_page.goto(pages_url + "extract/store.html")
     llm = AsyncScriptedLLM({"data": {"text": "<|STREET|>"}, "complete": True})

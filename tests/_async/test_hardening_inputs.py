@@ -12,6 +12,7 @@ from stagehand_py.testing import AsyncScriptedLLM, do_action
 from tests import secret_values
 
 
+@pytest.mark.no_sync_twin
 async def test_act_through_the_stagehand_on_things_that_are_not_pages(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -24,6 +25,7 @@ async def test_act_through_the_stagehand_on_things_that_are_not_pages(
     assert llm.calls == 0
 
 
+@pytest.mark.no_sync_twin
 async def test_bad_variables_schema_and_observe_results_are_refused_up_front(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -45,6 +47,7 @@ async def test_bad_variables_schema_and_observe_results_are_refused_up_front(
     assert await page.locator("#email").input_value() == ""
 
 
+@pytest.mark.no_sync_twin
 async def test_an_undefined_percent_placeholder_from_the_model_is_re_asked(
     async_page: AsyncPage, pages_url: str
 ) -> None:

@@ -69,6 +69,7 @@ def _tool_errors(llm: Any) -> list[str]:
     return [m.content for m in last if m.role == "tool" and m.is_error]
 
 
+@pytest.mark.no_sync_twin
 async def test_a_password_is_never_typed_into_a_search_box_that_posts_elsewhere(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:
@@ -86,6 +87,7 @@ async def test_a_password_is_never_typed_into_a_search_box_that_posts_elsewhere(
     assert not _leaks([r.text() for r in llm.requests] + [result.model_dump_json()])
 
 
+@pytest.mark.no_sync_twin
 async def test_a_password_is_never_typed_into_a_form_that_posts_to_another_origin(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:
@@ -99,6 +101,7 @@ async def test_a_password_is_never_typed_into_a_form_that_posts_to_another_origi
     assert any("sends its data to http://127.0.0.1:" in e for e in _tool_errors(llm))
 
 
+@pytest.mark.no_sync_twin
 async def test_a_form_disguised_by_page_script_is_still_refused(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:
@@ -155,6 +158,7 @@ def _sign_in_plan(link: str) -> AsyncPlanLLM:
     )
 
 
+@pytest.mark.no_sync_twin
 async def test_credentials_are_refused_on_a_look_alike_sign_in_page(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:
@@ -182,6 +186,7 @@ async def test_credentials_are_refused_on_a_look_alike_sign_in_page(
             await landed.close()
 
 
+@pytest.mark.no_sync_twin
 async def test_a_value_is_refused_in_a_frame_from_another_origin(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:
@@ -227,6 +232,7 @@ async def test_the_agent_never_types_a_password_into_a_search_box(
     assert "-> error: Refused:" in state_text(llm.requests[1].messages)
 
 
+@pytest.mark.no_sync_twin
 async def test_credentials_go_in_on_the_same_origin(async_page: AsyncPage, pages_url: str) -> None:
     llm = _sign_in_plan(r"^<a\b[^>]*>Sign in again")
     page = AsyncStagehand(llm=llm).wrap(async_page)
@@ -239,6 +245,7 @@ async def test_credentials_go_in_on_the_same_origin(async_page: AsyncPage, pages
     assert await page.locator("#status").inner_text() == "Signed in."
 
 
+@pytest.mark.no_sync_twin
 async def test_credentials_go_in_on_a_listed_domain(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:
@@ -276,6 +283,7 @@ class _Switch:
         return await self.current.structured(*args, **kwargs)
 
 
+@pytest.mark.no_sync_twin
 async def test_no_form_of_a_value_leaves_in_any_artefact_across_calls(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -316,6 +324,7 @@ async def test_no_form_of_a_value_leaves_in_any_artefact_across_calls(
 
 
 @pytest.mark.parametrize("mode", ["dom", "aria"])
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_a_selector_or_ladder_rung_quoting_an_echoed_value_is_kept_nowhere(
     async_page: AsyncPage, pages_url: str, mode: str, tmp_path: Any
 ) -> None:
@@ -424,6 +433,7 @@ QUOTED = 'Ada "Countess" O\'Lovelace-Byron'
 
 
 @pytest.mark.parametrize("value", [TOKEN, QUOTED], ids=["128-char-token", "quotes-spaces"])
+@pytest.mark.no_sync_twin
 async def test_a_value_the_page_reshapes_is_redacted_before_rendering(
     async_page: AsyncPage, pages_url: str, value: str
 ) -> None:
@@ -466,6 +476,7 @@ async def test_an_error_naming_a_page_whose_url_carries_the_value_is_redacted(
 
 
 @pytest.mark.parametrize("mode", ["dom", "aria"])
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_extract_redacts_a_value_before_cutting_the_text_into_chunks(
     async_page: AsyncPage, mode: str
 ) -> None:

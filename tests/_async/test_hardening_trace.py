@@ -6,6 +6,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+import pytest
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import AsyncStagehand, Secret, scrub_trace
@@ -26,6 +27,7 @@ def _members_holding_secrets(trace: Path) -> dict[str, list[str]]:
     return found
 
 
+@pytest.mark.no_sync_twin
 async def test_scrub_trace_removes_every_form_of_the_secrets(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:

@@ -93,6 +93,7 @@ async def test_openai_message_null_is_re_asked(llm_server: LLMWireServer) -> Non
     assert reask[-1]["role"] == "user" and "empty" in reask[-1]["content"]
 
 
+@pytest.mark.no_sync_twin
 async def test_openai_content_as_a_list_of_parts(llm_server: LLMWireServer) -> None:
     call = '{"name": "skipSection", "arguments": {"reason": "no Buy button here"}}'
     reply = openai_completion(content="x")
@@ -112,6 +113,7 @@ async def test_openai_content_as_a_list_of_parts(llm_server: LLMWireServer) -> N
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin
 async def test_a_call_with_null_name_and_id_is_re_asked(
     provider: str, llm_server: LLMWireServer
 ) -> None:
@@ -148,6 +150,7 @@ async def test_a_call_with_null_name_and_id_is_re_asked(
 
 
 @pytest.mark.parametrize("content", [None, {}])
+@pytest.mark.no_sync_twin
 async def test_anthropic_content_null_or_an_object_is_re_asked(
     content: Any, llm_server: LLMWireServer
 ) -> None:
@@ -164,6 +167,7 @@ async def test_anthropic_content_null_or_an_object_is_re_asked(
     assert answer.value.done and answer.usage.requests == 2
 
 
+@pytest.mark.no_sync_twin
 async def test_anthropic_empty_object_is_a_provider_error(llm_server: LLMWireServer) -> None:
     llm_server.reply({}, times=2)
     llm = make_llm("anthropic", llm_server)

@@ -46,6 +46,7 @@ def answer_with_a_tool(provider: str, name: str, arguments: dict[str, Any]) -> d
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.no_sync_twin
 async def test_act_over_the_wire(
     provider: str, llm_server: LLMWireServer, async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -85,6 +86,7 @@ _PASSWORD_LINE = re.compile(r"^(\d+):<input\b[^>]*password", re.MULTILINE)
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.no_sync_twin
 async def test_variable_values_never_go_over_the_wire(
     provider: str, llm_server: LLMWireServer, async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -150,6 +152,7 @@ def error_reply(provider: str, message: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 @pytest.mark.parametrize("raise_on_failure", [True, False])
+@pytest.mark.no_sync_twin(keep=["False-openai"])
 async def test_an_act_whose_model_fails_keeps_its_record(
     provider: str,
     raise_on_failure: bool,
@@ -182,6 +185,7 @@ async def test_an_act_whose_model_fails_keeps_its_record(
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.no_sync_twin(keep=["openai"])
 async def test_a_verify_that_never_validates_after_a_click(
     provider: str, llm_server: LLMWireServer, async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -207,6 +211,7 @@ class Receipt(BaseModel):
     total_eur: float
 
 
+@pytest.mark.no_sync_twin
 async def test_a_failed_extract_is_recorded_with_its_requests(
     llm_server: LLMWireServer, async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -253,6 +258,7 @@ _FIELD_LINE = r"^(\d+):<input\b[^>]*{}"
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.no_sync_twin
 async def test_several_actions_in_one_reply_over_the_wire(
     provider: str, llm_server: LLMWireServer, async_page: AsyncPage, pages_url: str
 ) -> None:

@@ -76,6 +76,7 @@ def conversation() -> list[Message]:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin
 async def test_tool_call_round_trip(provider: str, llm_server: LLMWireServer) -> None:
     llm_server.reply(tool_reply(provider, "doAction", CLICK))
     llm = make_llm(provider, llm_server)
@@ -103,6 +104,7 @@ async def test_tool_call_round_trip(provider: str, llm_server: LLMWireServer) ->
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin(keep=["openai"])
 async def test_no_tool_call_returns_the_text(provider: str, llm_server: LLMWireServer) -> None:
     llm_server.reply(text_reply(provider, "I am not sure what to click."))
     llm = make_llm(provider, llm_server)
@@ -117,6 +119,7 @@ async def test_no_tool_call_returns_the_text(provider: str, llm_server: LLMWireS
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin
 async def test_arguments_that_are_not_json(provider: str, llm_server: LLMWireServer) -> None:
     # OpenAI sends arguments as text; a broken server can send Anthropic input as a string.
     llm_server.reply(tool_reply(provider, "doAction", '{"method": "click", "element": 3'))
@@ -133,6 +136,7 @@ async def test_arguments_that_are_not_json(provider: str, llm_server: LLMWireSer
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin
 async def test_arguments_that_fail_validation_are_re_asked(
     provider: str, llm_server: LLMWireServer
 ) -> None:
@@ -175,6 +179,7 @@ async def test_arguments_that_fail_validation_are_re_asked(
         }
 
 
+@pytest.mark.no_sync_twin
 async def test_json_text_tool_call_from_a_compatible_server(llm_server: LLMWireServer) -> None:
     call_json = '{"name": "doAction", "arguments": {"method": "click", "element": 3}}'
     text = f"Sure.\n```json\n{call_json}\n```"
@@ -227,6 +232,7 @@ async def test_server_without_tools_gets_a_json_schema_format(llm_server: LLMWir
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin
 async def test_structured_output_with_one_re_ask(provider: str, llm_server: LLMWireServer) -> None:
     llm_server.reply(tool_reply(provider, "Product", {"name": "Lamp"}))
     llm_server.reply(tool_reply(provider, "Product", {"name": "Lamp", "price": 19.5}))
@@ -255,6 +261,7 @@ async def test_structured_output_with_one_re_ask(provider: str, llm_server: LLMW
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin(keep=["openai"])
 async def test_structured_output_that_never_validates(
     provider: str, llm_server: LLMWireServer
 ) -> None:
@@ -270,6 +277,7 @@ async def test_structured_output_that_never_validates(
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin
 async def test_429_then_success(provider: str, llm_server: LLMWireServer) -> None:
     llm_server.reply(error_body(provider, "slow down"), status=429, headers=FAST_RETRY)
     llm_server.reply(tool_reply(provider, "doAction", CLICK))
@@ -283,6 +291,7 @@ async def test_429_then_success(provider: str, llm_server: LLMWireServer) -> Non
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin
 async def test_500_until_failure(provider: str, llm_server: LLMWireServer) -> None:
     broke = error_body(provider, "upstream broke")
     llm_server.reply(broke, status=500, headers=FAST_RETRY, times=3)
@@ -300,6 +309,7 @@ async def test_500_until_failure(provider: str, llm_server: LLMWireServer) -> No
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin
 async def test_structured_request_failure_is_a_provider_error(
     provider: str, llm_server: LLMWireServer
 ) -> None:
@@ -332,6 +342,7 @@ async def test_timeout(provider: str, llm_server: LLMWireServer) -> None:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin
 async def test_usage_figures(provider: str, llm_server: LLMWireServer) -> None:
     if provider == "openai":
         usage = {"prompt_tokens": 120, "completion_tokens": 7, "cached_tokens": 100}
@@ -349,6 +360,7 @@ async def test_usage_figures(provider: str, llm_server: LLMWireServer) -> None:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin
 async def test_real_endpoint_is_refused_before_any_request(
     provider: str, llm_server: LLMWireServer
 ) -> None:
@@ -364,6 +376,7 @@ async def test_real_endpoint_is_refused_before_any_request(
     assert llm_server.requests == []
 
 
+@pytest.mark.no_sync_twin
 async def test_assistant_tool_calls_keep_their_raw_arguments(llm_server: LLMWireServer) -> None:
     llm_server.reply(tool_reply("openai", "doAction", CLICK))
     llm = make_llm("openai", llm_server, compat=False)
@@ -382,6 +395,7 @@ async def test_assistant_tool_calls_keep_their_raw_arguments(llm_server: LLMWire
     assert sent["tool_calls"][0]["function"]["arguments"] == "{bad"
 
 
+@pytest.mark.no_sync_twin
 async def test_structured_output_without_tools_uses_a_json_schema(
     llm_server: LLMWireServer,
 ) -> None:
@@ -418,6 +432,7 @@ async def test_nothing_listening_is_a_provider_error(provider: str) -> None:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin(keep=["anthropic"])
 async def test_images_and_request_options_reach_the_wire(
     provider: str, llm_server: LLMWireServer
 ) -> None:

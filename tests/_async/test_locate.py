@@ -26,6 +26,7 @@ async def test_first_selector_matching_exactly_one_wins(
     assert await locator.get_attribute("name") == "email"
 
 
+@pytest.mark.no_sync_twin
 async def test_nothing_resolves_names_what_was_tried(async_page: AsyncPage, pages_url: str) -> None:
     await async_page.goto(pages_url + "form.html")
     selectors = ["xpath=//*[@id='missing']", "css=input"]
@@ -38,12 +39,14 @@ async def test_nothing_resolves_names_what_was_tried(async_page: AsyncPage, page
     assert caught.value.selectors == selectors
 
 
+@pytest.mark.no_sync_twin
 async def test_no_selectors_at_all(async_page: AsyncPage, pages_url: str) -> None:
     await async_page.goto(pages_url + "hello.html")
     with pytest.raises(ElementNotFoundError, match="no selectors were stored"):
         await locate_selectors(async_page, [], [])
 
 
+@pytest.mark.no_sync_twin
 async def test_frame_path_scopes_selectors(async_page: AsyncPage, pages_url: str) -> None:
     await async_page.goto(pages_url + "frames.html")
     frame = ["css=#outer-frame", "css=#inner-frame"]
@@ -58,6 +61,7 @@ async def test_frame_path_scopes_selectors(async_page: AsyncPage, pages_url: str
         await locate_selectors(async_page, frame, ["css=#email"])
 
 
+@pytest.mark.no_sync_twin
 async def test_locate_snapshot_element(async_page: AsyncPage, pages_url: str) -> None:
     await async_page.goto(pages_url + "dropdowns.html")
     snap = await take_snapshot(async_page)

@@ -52,6 +52,7 @@ async def _resolves_to_one(page: AsyncPage, result: ObserveResult) -> None:
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_observe_returns_resolvable_selectors_and_suggested_methods(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -74,6 +75,7 @@ async def test_observe_returns_resolvable_selectors_and_suggested_methods(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_observe_sees_into_shadow_dom_and_nested_frames(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -88,6 +90,7 @@ async def test_observe_sees_into_shadow_dom_and_nested_frames(
             assert len(result.frame) == 2
 
 
+@pytest.mark.no_sync_twin
 async def test_observe_without_instruction_lists_controls(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -118,6 +121,7 @@ async def test_observe_drops_unshown_elements_and_unknown_methods(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_act_on_an_observed_result_makes_no_model_call(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -166,6 +170,7 @@ async def test_act_on_a_stale_observed_result_heals_with_a_normal_act(
     assert await page.locator("button", has_text="Finish").count() == 1
 
 
+@pytest.mark.no_sync_twin
 async def test_an_observed_result_runs_without_any_model_configured(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -21,6 +21,7 @@ from stagehand_py import (
 from stagehand_py.testing import AsyncScriptedLLM
 
 
+@pytest.mark.no_sync_twin
 async def test_wrapped_page_keeps_every_playwright_attribute(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -36,6 +37,7 @@ async def test_wrapped_page_keeps_every_playwright_attribute(
     assert await page.title() == "Changed"
 
 
+@pytest.mark.no_sync_twin
 async def test_wrapping_twice_rebinds_to_the_new_stagehand(async_page: AsyncPage) -> None:
     first = AsyncStagehand(llm=AsyncScriptedLLM())
     second = AsyncStagehand(llm=AsyncScriptedLLM())
@@ -55,6 +57,7 @@ async def test_bad_limits_are_typed_errors_before_any_page_work() -> None:
         AsyncStagehand(model=5)  # type: ignore[arg-type]
 
 
+@pytest.mark.no_sync_twin
 async def test_a_cache_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
     a_file = tmp_path / "cache"
     a_file.write_text("not a directory")
@@ -111,6 +114,7 @@ async def test_a_blank_or_closed_page_says_so(async_page: AsyncPage) -> None:
     assert llm.calls == 0
 
 
+@pytest.mark.no_sync_twin
 async def test_no_model_configured_is_a_configuration_error_on_first_use(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -122,6 +126,7 @@ async def test_no_model_configured_is_a_configuration_error_on_first_use(
         await page.act("click the button")
 
 
+@pytest.mark.no_sync_twin
 async def test_inspection_api_shows_what_the_model_sees(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -137,6 +142,7 @@ async def test_inspection_api_shows_what_the_model_sees(
     assert await async_page.content() == html_before  # the overlay is gone again
 
 
+@pytest.mark.no_sync_twin
 async def test_inspection_api_refuses_what_is_not_a_page() -> None:
     with pytest.raises(ConfigurationError, match="Playwright Page"):
         take_snapshot("http://example.com")  # type: ignore[call-overload]

@@ -64,6 +64,7 @@ def _finder(pattern: str) -> AsyncFunctionLLM:
 # ---------------------------------------------------------------- icon-only clickables
 
 
+@pytest.mark.no_sync_twin
 async def test_clicks_an_icon_drawn_by_content_url(async_page: AsyncPage, pages_url: str) -> None:
     # The trash can of a mail row: a text-less span, drawn by CSS, clickable by script only.
     await _act(
@@ -91,6 +92,7 @@ async def test_clicks_background_image_and_svg_icons(async_page: AsyncPage, page
 # ---------------------------------------------------------------- aria-hidden controls
 
 
+@pytest.mark.no_sync_twin
 async def test_clicks_an_aria_hidden_spinner_arrow(async_page: AsyncPage, pages_url: str) -> None:
     llm = await _act(
         async_page,
@@ -102,6 +104,7 @@ async def test_clicks_an_aria_hidden_spinner_arrow(async_page: AsyncPage, pages_
     assert "More balcony tickets" not in llm.requests[0].text()  # under the sold-out ribbon
 
 
+@pytest.mark.no_sync_twin
 async def test_clicks_aria_hidden_carousel_controls(async_page: AsyncPage, pages_url: str) -> None:
     await _act(
         async_page,
@@ -115,6 +118,7 @@ async def test_clicks_aria_hidden_carousel_controls(async_page: AsyncPage, pages
 # ---------------------------------------------------------------- inner scrollers
 
 
+@pytest.mark.no_sync_twin
 async def test_reaches_a_button_scrolled_out_above_a_cart_panel(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -127,6 +131,7 @@ async def test_reaches_a_button_scrolled_out_above_a_cart_panel(
     assert await async_page.text_content("#cart-status") == "Oat milk: 2"
 
 
+@pytest.mark.no_sync_twin
 async def test_reaches_an_old_message_above_a_chat_scrolled_to_the_bottom(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -146,6 +151,7 @@ async def test_reaches_an_old_message_above_a_chat_scrolled_to_the_bottom(
 # ---------------------------------------------------------------- disabled, hidden children
 
 
+@pytest.mark.no_sync_twin
 async def test_observe_sees_a_disabled_button_as_disabled(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -156,6 +162,7 @@ async def test_observe_sees_a_disabled_button_as_disabled(
     assert result.selectors and 'xpath=//*[@id="save"]' in result.selectors
 
 
+@pytest.mark.no_sync_twin
 async def test_observe_reads_a_button_without_its_hidden_tooltip(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -182,6 +189,7 @@ async def _frame_processes(page: AsyncPage) -> int:
 # A second port is another origin but the same site, so Chromium keeps the frame in the
 # page's process; "localhost" is another site, so the frame runs out of process (OOPIF).
 @pytest.mark.parametrize("site", ["same-site", "other-site"])
+@pytest.mark.no_sync_twin
 async def test_pays_in_a_card_form_served_from_another_origin(
     async_page: AsyncPage, pages_url: str, other_origin_url: str, site: str
 ) -> None:
@@ -226,6 +234,7 @@ async def test_fills_a_cross_origin_form_nested_in_a_same_origin_frame(
     assert not any(secret_values.EMAIL in r.text() for r in llm.requests)
 
 
+@pytest.mark.no_sync_twin
 async def test_observe_then_act_in_a_cross_origin_frame(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:
@@ -237,6 +246,7 @@ async def test_observe_then_act_in_a_cross_origin_frame(
     assert await async_page.text_content("#order-status") == "Order confirmed, card ending "
 
 
+@pytest.mark.no_sync_twin
 async def test_extract_reads_text_inside_cross_origin_frames(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:
@@ -252,6 +262,7 @@ async def test_extract_reads_text_inside_cross_origin_frames(
 # ---------------------------------------------------------------- the snapshot itself
 
 
+@pytest.mark.no_sync_twin
 async def test_icon_only_clickables_are_shown_not_clickable_containers(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -277,6 +288,7 @@ async def test_icon_only_clickables_are_shown_not_clickable_containers(
     assert await async_page.text_content("#status") == "Menu of post 1"
 
 
+@pytest.mark.no_sync_twin
 async def test_aria_hidden_controls_are_kept_only_where_they_are_on_top(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -294,6 +306,7 @@ async def test_aria_hidden_controls_are_kept_only_where_they_are_on_top(
     assert [text.strip("\u2039\u203a ") for text in shown] == ["Previous", "Next"]
 
 
+@pytest.mark.no_sync_twin
 async def test_inner_scroller_content_above_and_below_is_kept_nearest_first(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -312,6 +325,7 @@ async def test_inner_scroller_content_above_and_below_is_kept_nearest_first(
     assert [abs(c) for c in order] == sorted(abs(c) for c in order)
 
 
+@pytest.mark.no_sync_twin
 async def test_disabled_readonly_long_values_and_hidden_children(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -338,6 +352,7 @@ async def test_disabled_readonly_long_values_and_hidden_children(
     assert coupon is not None and coupon.disabled and coupon.text == "Apply coupon"
 
 
+@pytest.mark.no_sync_twin
 async def test_page_text_cannot_forge_element_lines(async_page: AsyncPage, pages_url: str) -> None:
     snap = await open_page(async_page, pages_url + "see/forged.html")
     lines = snap.render_all().split("\n")
@@ -347,6 +362,7 @@ async def test_page_text_cannot_forge_element_lines(async_page: AsyncPage, pages
         assert forged not in page_part, forged
 
 
+@pytest.mark.no_sync_twin
 async def test_redaction_sees_whole_values_before_capping(
     async_page: AsyncPage, pages_url: str
 ) -> None:

@@ -39,6 +39,7 @@ def texts(snap: Snapshot) -> list[str]:
 
 
 @pytest.mark.parametrize("name", FIXTURE_PAGES)
+@pytest.mark.no_sync_twin
 async def test_every_selector_resolves_to_exactly_its_element(
     async_page: AsyncPage, pages_url: str, other_origin_url: str, name: str
 ) -> None:
@@ -73,6 +74,7 @@ async def test_every_selector_resolves_to_exactly_its_element(
             )
 
 
+@pytest.mark.no_sync_twin
 async def test_selectors_are_independent_and_most_exact_first(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -86,6 +88,7 @@ async def test_selectors_are_independent_and_most_exact_first(
     assert all(len(e.selectors) >= 2 for e in interactive)
 
 
+@pytest.mark.no_sync_twin
 async def test_labelled_form(async_page: AsyncPage, pages_url: str) -> None:
     snap = await open_page(async_page, pages_url + "form.html")
     for element_id in ("first-name", "last-name", "email", "password", "phone", "terms"):
@@ -99,6 +102,7 @@ async def test_labelled_form(async_page: AsyncPage, pages_url: str) -> None:
     assert "Create your account" in texts(snap)
 
 
+@pytest.mark.no_sync_twin
 async def test_password_value_is_never_emitted(async_page: AsyncPage, pages_url: str) -> None:
     await async_page.goto(pages_url + "form.html")
     await async_page.fill("#password", secret_values.PASSWORD)
@@ -116,6 +120,7 @@ async def test_password_value_is_never_emitted(async_page: AsyncPage, pages_url:
     assert email is not None and email.attributes["value"] == "visible@example.com"
 
 
+@pytest.mark.no_sync_twin
 async def test_styled_radios_and_checkboxes_are_kept(async_page: AsyncPage, pages_url: str) -> None:
     snap = await open_page(async_page, pages_url + "radios.html")
     for element_id in ("ship-standard", "ship-express", "ship-overnight", "extra-gift"):
@@ -133,6 +138,7 @@ async def test_styled_radios_and_checkboxes_are_kept(async_page: AsyncPage, page
     )
 
 
+@pytest.mark.no_sync_twin
 async def test_dropdowns(async_page: AsyncPage, pages_url: str) -> None:
     snap = await open_page(async_page, pages_url + "dropdowns.html")
     size = with_id(snap, "size")
@@ -147,6 +153,7 @@ async def test_dropdowns(async_page: AsyncPage, pages_url: str) -> None:
     assert button is not None and button.attributes["aria-expanded"] == "true"
 
 
+@pytest.mark.no_sync_twin
 async def test_modal_overlay_hides_what_it_covers(async_page: AsyncPage, pages_url: str) -> None:
     snap = await open_page(async_page, pages_url + "modal.html")
     assert with_id(snap, "buy-now") is None
@@ -161,6 +168,7 @@ async def test_modal_overlay_hides_what_it_covers(async_page: AsyncPage, pages_u
     assert with_id(snap, "footer-terms") is not None
 
 
+@pytest.mark.no_sync_twin
 async def test_disabled_and_hidden_controls(async_page: AsyncPage, pages_url: str) -> None:
     snap = await open_page(async_page, pages_url + "disabled.html")
     ids = {e.attributes.get("id") for e in snap.elements} - {None}
@@ -193,6 +201,7 @@ async def test_disabled_and_hidden_controls(async_page: AsyncPage, pages_url: st
     assert "Decorative" not in texts(snap)  # text inside aria-hidden goes
 
 
+@pytest.mark.no_sync_twin
 async def test_cookie_banner_covers_subscribe_until_accepted(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -207,6 +216,7 @@ async def test_cookie_banner_covers_subscribe_until_accepted(
     assert with_id(snap, "subscribe") is not None
 
 
+@pytest.mark.no_sync_twin
 async def test_nested_open_shadow_dom(async_page: AsyncPage, pages_url: str) -> None:
     snap = await open_page(async_page, pages_url + "shadow.html")
     field = with_id(snap, "shadow-input")
@@ -222,6 +232,7 @@ async def test_nested_open_shadow_dom(async_page: AsyncPage, pages_url: str) -> 
     assert await async_page.text_content("#shadow-result") == "Grace Hopper"
 
 
+@pytest.mark.no_sync_twin
 async def test_nested_same_origin_frames(async_page: AsyncPage, pages_url: str) -> None:
     snap = await open_page(async_page, pages_url + "frames.html")
     field = with_id(snap, "frame-input")
@@ -242,6 +253,7 @@ async def test_nested_same_origin_frames(async_page: AsyncPage, pages_url: str) 
     assert await inner.locator("#frame-result").text_content() == "Sent: hello from a test"
 
 
+@pytest.mark.no_sync_twin
 async def test_long_page_chunks_nearest_first(async_page: AsyncPage, pages_url: str) -> None:
     snap = await open_page(async_page, pages_url + "long.html")
     load_more = with_id(snap, "load-more")
@@ -259,6 +271,7 @@ async def test_long_page_chunks_nearest_first(async_page: AsyncPage, pages_url: 
     assert distances == sorted(distances)
 
 
+@pytest.mark.no_sync_twin
 async def test_scroll_container_is_detected(async_page: AsyncPage, pages_url: str) -> None:
     snap = await open_page(async_page, pages_url + "scroll_div.html")
     assert snap.scroll_container is not None
@@ -277,6 +290,7 @@ async def test_scroll_container_is_detected(async_page: AsyncPage, pages_url: st
     assert compose is not None and compose.chunk == snap.chunk_order()[0]
 
 
+@pytest.mark.no_sync_twin
 async def test_japanese_text_is_intact(async_page: AsyncPage, pages_url: str) -> None:
     snap = await open_page(async_page, pages_url + "japanese.html")
     rendered = snap.render_all()
@@ -289,6 +303,7 @@ async def test_japanese_text_is_intact(async_page: AsyncPage, pages_url: str) ->
     assert 'xpath=//button[normalize-space(.)="送信"]' in submit.selectors
 
 
+@pytest.mark.no_sync_twin
 async def test_page_that_changes_after_a_click(async_page: AsyncPage, pages_url: str) -> None:
     snap = await open_page(async_page, pages_url + "changes.html")
     assert with_id(snap, "finish") is None
@@ -306,6 +321,7 @@ async def test_unknown_element_number(async_page: AsyncPage, pages_url: str) -> 
         await take_snapshot(async_page, chunk_ratio=0)
 
 
+@pytest.mark.no_sync_twin
 async def test_chunk_ratio_sets_the_chunk_height(async_page: AsyncPage, pages_url: str) -> None:
     await async_page.goto(pages_url + "long.html")
     snap = await take_snapshot(async_page, chunk_ratio=1.5)
@@ -314,6 +330,7 @@ async def test_chunk_ratio_sets_the_chunk_height(async_page: AsyncPage, pages_ur
     assert all(c.bottom - c.top == 1080 for c in snap.chunks)
 
 
+@pytest.mark.no_sync_twin
 async def test_annotated_screenshot_leaves_the_page_unchanged(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:

@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import AsyncStagehand
@@ -50,6 +51,7 @@ def _groups(events: list[dict[str, Any]]) -> dict[str, tuple[str, str | None]]:
     }
 
 
+@pytest.mark.no_sync_twin
 async def test_act_and_each_action_are_named_groups_without_values(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -77,6 +79,7 @@ async def test_act_and_each_action_are_named_groups_without_values(
     assert found.selector
 
 
+@pytest.mark.no_sync_twin
 async def test_extract_and_agent_steps_are_named_groups_without_values(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -121,6 +124,7 @@ async def test_extract_and_agent_steps_are_named_groups_without_values(
     assert actions[0].endswith("text='<|EMAIL|>'") and actions[1].endswith("text='<|PASSWORD|>'")
 
 
+@pytest.mark.no_sync_twin
 async def test_page_scripts_are_sent_once_per_document(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -145,6 +149,7 @@ async def test_page_scripts_are_sent_once_per_document(
     assert len(evaluates) > 6  # the later calls happened, as small stubs
 
 
+@pytest.mark.no_sync_twin
 async def test_installed_scripts_hide_from_the_page(async_page: AsyncPage, pages_url: str) -> None:
     page = AsyncStagehand(llm=AsyncPlanLLM(SIGN_IN[:1])).wrap(async_page)
     await page.goto(pages_url + "ci/signin.html")
@@ -157,6 +162,7 @@ async def test_installed_scripts_hide_from_the_page(async_page: AsyncPage, pages
     assert any("_serializer_" in name for name in own) and any("_settle_" in name for name in own)
 
 
+@pytest.mark.no_sync_twin
 async def test_groups_are_harmless_without_tracing_and_when_the_page_closes(
     async_page: AsyncPage, pages_url: str
 ) -> None:

@@ -41,6 +41,7 @@ def login_plan() -> WorkflowPlan:
     )
 
 
+@pytest.mark.no_sync_twin
 async def test_secrets_from_three_sources_reach_the_page_and_nothing_else(
     async_page: AsyncPage,
     pages_url: str,

@@ -8,6 +8,7 @@ import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import AsyncStagehand
@@ -95,6 +96,7 @@ async def test_flows_are_written_replayed_without_the_model_and_purged_after_90_
     assert list(tmp_path.glob("*.json")) == []
 
 
+@pytest.mark.no_sync_twin
 async def test_a_stored_flow_that_no_longer_holds_goes_back_to_the_model(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -152,6 +154,7 @@ async def test_an_item_that_fails_elsewhere_forgets_the_flow_of_the_page_it_star
     assert WorkflowHistory(tmp_path).find_flow(start, "「プログラミング本」を検索する") is None
 
 
+@pytest.mark.no_sync_twin
 async def test_a_failed_item_is_recorded_with_its_code_page_and_message(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:

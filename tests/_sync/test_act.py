@@ -52,6 +52,7 @@ def _count_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -108,6 +109,7 @@ def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_picks_a_radio_hidden_behind_its_styled_label(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -120,6 +122,7 @@ def test_picks_a_radio_hidden_behind_its_styled_label(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_native_select_and_custom_dropdown(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -143,6 +146,7 @@ def test_native_select_and_custom_dropdown(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_acts_inside_nested_shadow_dom(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -155,6 +159,7 @@ def test_acts_inside_nested_shadow_dom(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_acts_inside_a_nested_iframe(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -169,6 +174,7 @@ def test_acts_inside_a_nested_iframe(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_finds_an_element_only_present_in_the_third_chunk(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -184,6 +190,7 @@ def test_finds_an_element_only_present_in_the_third_chunk(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_skipping_every_section_fails_clearly(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -204,6 +211,7 @@ def test_skipping_every_section_fails_clearly(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_dismisses_the_cookie_banner_first(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -224,6 +232,7 @@ def test_dismisses_the_cookie_banner_first(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_follows_a_link_that_opens_a_new_tab(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -238,6 +247,7 @@ def test_follows_a_link_that_opens_a_new_tab(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_verify_says_not_yet_then_done(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -260,6 +270,7 @@ def test_verify_says_not_yet_then_done(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_max_steps_stops_the_loop(sync_page: Page, pages_url: str, mode: str) -> None:
     llm = PlanLLM(
         [Step("fill", _field("first"), ["A"]), Step("fill", _field("last"), ["B"])] * 3,
@@ -357,6 +368,7 @@ def _call(name: str, **arguments: object) -> ToolCall:
         "var",
     ],
 )
+@pytest.mark.no_sync_twin(keep=["var"])
 def test_malformed_replies_are_fed_back_then_the_act_goes_on(
     sync_page: Page, pages_url: str, bad_reply: ChatResponse | ToolCall
 ) -> None:
@@ -408,6 +420,7 @@ def _obey_the_page(messages: list[Message], tools: list[ToolSpec]) -> ToolCall:
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_page_text_cannot_make_the_model_run_anything_off_the_allow_list(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -458,6 +471,7 @@ def test_scroll_moves_the_page_and_an_inner_scroller(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_a_disabled_control_the_model_picks_is_refused_with_the_reason(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page as Page
 
 from stagehand_py import Stagehand, EmergencySettings, Settings
@@ -55,6 +56,7 @@ def bookshop(sync_page: Page, pages_url: str, **options: Any) -> Any:
     return page
 
 
+@pytest.mark.no_sync_twin
 def test_act_escalates_after_three_failures_to_the_fallback_and_the_dom(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -79,6 +81,7 @@ def test_act_escalates_after_three_failures_to_the_fallback_and_the_dom(
     assert [a.method for a in result.actions] == ["fill", "click"]
 
 
+@pytest.mark.no_sync_twin
 def test_act_escalates_on_low_confidence_and_without_a_fallback_switches_the_view_only(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -145,6 +148,7 @@ def test_act_escalates_after_a_stall_on_the_test_clock(
     assert not any(is_aria(s) for s in sections(large))
 
 
+@pytest.mark.no_sync_twin
 def test_an_act_escalation_that_can_switch_nothing_is_recorded_and_says_so(
     sync_page: Page, pages_url: str
 ) -> None:

@@ -67,6 +67,7 @@ def test_waits_for_a_hover_menu_that_opens_on_a_timer(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_waits_for_a_panel_that_fades_in_after_a_click(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -87,6 +88,7 @@ def test_waits_for_a_panel_that_fades_in_after_a_click(
 @pytest.mark.parametrize(
     ("via", "mode"), [("timeout", "dom"), ("poll", "dom"), ("timeout", "aria")]
 )
+@pytest.mark.no_sync_twin
 def test_a_skipped_section_is_offered_again_once_the_page_changed(
     sync_page: Page, pages_url: str, via: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -111,6 +113,7 @@ def test_a_skipped_section_is_offered_again_once_the_page_changed(
 
 # ----------------------------------------------------------------- snapshot reuse (item 9)
 @MODES
+@pytest.mark.no_sync_twin
 def test_a_page_that_changes_between_skips_is_serialized_again(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -131,6 +134,7 @@ def test_a_page_that_changes_between_skips_is_serialized_again(
 
 # ----------------------------------------------------------------- batches (item 8)
 @MODES
+@pytest.mark.no_sync_twin
 def test_a_form_is_filled_in_one_reply_plus_verify(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -156,6 +160,7 @@ def test_a_form_is_filled_in_one_reply_plus_verify(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_a_batch_stops_before_an_element_the_page_replaced(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -183,6 +188,7 @@ def test_a_batch_stops_before_an_element_the_page_replaced(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_a_batch_stops_when_an_action_navigates(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -208,6 +214,7 @@ def test_a_batch_stops_when_an_action_navigates(
 
 # ----------------------------------------------------------------- replaced targets (#13, 9)
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_a_target_replaced_by_a_timer_is_looked_at_again(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -230,6 +237,7 @@ def test_a_target_replaced_by_a_timer_is_looked_at_again(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_a_list_reordered_before_the_click_removes_the_row_the_model_chose(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -250,6 +258,7 @@ def test_a_list_reordered_before_the_click_removes_the_row_the_model_chose(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_a_target_that_keeps_being_replaced_stops_with_a_code(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -270,6 +279,7 @@ def test_a_target_that_keeps_being_replaced_stops_with_a_code(
 
 # ----------------------------------------------------------------- confidence and codes (#17)
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_target_not_found_ends_the_act_at_once(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -287,6 +297,7 @@ def test_target_not_found_ends_the_act_at_once(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_failed_attempts_count_zero_in_the_confidence(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -311,6 +322,7 @@ def test_failed_attempts_count_zero_in_the_confidence(
     assert result.confidence == pytest.approx(0.45)  # (0 for the refused element + 0.9) / 2
 
 
+@pytest.mark.no_sync_twin
 def test_only_the_last_five_attempts_count_in_the_confidence(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -335,6 +347,7 @@ def test_only_the_last_five_attempts_count_in_the_confidence(
 
 # ----------------------------------------------------------------- tabs (#13, item 7)
 @MODES
+@pytest.mark.no_sync_twin
 def test_only_a_tab_the_acts_own_page_opened_is_followed(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:

@@ -17,6 +17,7 @@ WAYS = ["microtask", "timer0", "timer300", "chain", "raf2", "fetch", "transition
 
 
 @pytest.mark.parametrize("how", WAYS)
+@pytest.mark.no_sync_twin(keep=["fetch"])
 def test_settle_waits_for_what_the_action_set_off(
     sync_page: Page, pages_url: str, how: str
 ) -> None:
@@ -30,6 +31,7 @@ def test_settle_waits_for_what_the_action_set_off(
     assert after.changes > before.changes
 
 
+@pytest.mark.no_sync_twin
 def test_the_version_counts_changes_and_a_navigation_makes_a_new_one(
     sync_page: Page, pages_url: str
 ) -> None:

@@ -52,6 +52,7 @@ def _rungs_hold(page: Page, action: ActionRecord, marker: str) -> None:
 
 # ----------------------------------------------------------------- no ids, duplicated labels
 @MODES
+@pytest.mark.no_sync_twin
 def test_controls_that_differ_only_by_role_and_label(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -80,6 +81,7 @@ def test_controls_that_differ_only_by_role_and_label(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_duplicated_labels_act_through_the_first_unique_lower_rung(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -99,6 +101,7 @@ def test_duplicated_labels_act_through_the_first_unique_lower_rung(
 
 # ----------------------------------------------------------------- virtualised lists
 @MODES
+@pytest.mark.no_sync_twin
 def test_row_150_of_a_virtual_list_is_scrolled_into_view_and_clicked(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -117,6 +120,7 @@ def test_row_150_of_a_virtual_list_is_scrolled_into_view_and_clicked(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_a_row_that_is_not_in_the_list_ends_with_vlist_not_reached(
     sync_page: Page, pages_url: str, mode: str, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -156,6 +160,7 @@ def test_a_row_that_is_not_in_the_list_ends_with_vlist_not_reached(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_a_list_whose_scroll_stops_moving_ends_the_search_early(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -177,6 +182,7 @@ def _button(label: str) -> str:
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_a_list_that_runs_out_of_scrolls_hands_over_to_the_next_list(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -212,6 +218,7 @@ def test_two_lists_searched_in_vain_report_each(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_a_list_is_searched_after_an_action_that_showed_it(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -231,6 +238,7 @@ def test_a_list_is_searched_after_an_action_that_showed_it(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_a_list_inside_a_same_origin_iframe_is_searched(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -244,6 +252,7 @@ def test_a_list_inside_a_same_origin_iframe_is_searched(
     assert "Close ticket 40" not in _chats(llm)[0]
 
 
+@pytest.mark.no_sync_twin
 def test_a_page_without_a_scrollable_list_still_ends_all_sections_skipped(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -256,6 +265,7 @@ def test_a_page_without_a_scrollable_list_still_ends_all_sections_skipped(
 
 # ----------------------------------------------------------------- canvases
 @MODES
+@pytest.mark.no_sync_twin
 def test_choosing_a_canvas_ends_at_once_with_canvas_unsupported(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -272,6 +282,7 @@ def test_choosing_a_canvas_ends_at_once_with_canvas_unsupported(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_a_target_only_an_unnamed_canvas_holds_ends_with_canvas_unsupported(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -284,6 +295,7 @@ def test_a_target_only_an_unnamed_canvas_holds_ends_with_canvas_unsupported(
 
 
 # ----------------------------------------------------------------- shadow roots and frames
+@pytest.mark.no_sync_twin
 def test_nested_shadow_root_and_same_origin_iframe_in_aria_mode(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -339,6 +351,7 @@ def _ladder_spy(monkeypatch: pytest.MonkeyPatch, *, broken: bool) -> list[list[s
         ("aria/shadow_frame.html", Step("fill", r'^<textbox name="Coupon code', ["X1"]), ""),
     ],
 )
+@pytest.mark.no_sync_twin
 def test_a_current_snapshot_acts_through_its_aria_ref_and_records_the_ladder(
     sync_page: Page,
     pages_url: str,
@@ -365,6 +378,7 @@ def test_a_current_snapshot_acts_through_its_aria_ref_and_records_the_ladder(
     assert not any("aria-ref" in s for s in [action.selector, *action.selectors, *action.ladder])
 
 
+@pytest.mark.no_sync_twin
 def test_a_page_changed_after_the_snapshot_acts_through_the_ladder(
     sync_page: Page,
     pages_url: str,
@@ -391,6 +405,7 @@ def test_a_page_changed_after_the_snapshot_acts_through_the_ladder(
 
 
 # ----------------------------------------------------------------- pre-check and retry
+@pytest.mark.no_sync_twin
 def test_an_element_without_a_unique_locator_is_never_offered(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -411,6 +426,7 @@ def test_an_element_without_a_unique_locator_is_never_offered(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_a_target_re_rendered_out_of_reach_is_retried_without_the_model(
     sync_page: Page, pages_url: str, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -445,6 +461,7 @@ class _Page(BaseModel):
     shop_url: str
 
 
+@pytest.mark.no_sync_twin
 def test_extract_reads_the_tree_with_numbered_links(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -464,6 +481,7 @@ def test_extract_reads_the_tree_with_numbered_links(
     assert "[textbox: First name]" in sent[0] and "<input" not in sent[0]
 
 
+@pytest.mark.no_sync_twin
 def test_the_agent_reads_the_tree_when_asked(sync_page: Page, pages_url: str) -> None:
     plan = AgentPlan(
         [Do("fill", r'^<textbox name="First name"', text="Ada")],
@@ -478,6 +496,7 @@ def test_the_agent_reads_the_tree_when_asked(sync_page: Page, pages_url: str) ->
 
 
 # ----------------------------------------------------------------- the cache replays the ladder
+@pytest.mark.no_sync_twin
 def test_the_cache_stores_the_ladder_and_replays_it_without_the_model(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:

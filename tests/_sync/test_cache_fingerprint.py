@@ -47,6 +47,7 @@ def test_live_fingerprints_equal_serialized_ones(sync_page: Page) -> None:
     assert checked >= 8
 
 
+@pytest.mark.no_sync_twin
 def test_live_fingerprint_of_a_filled_input_holds_no_value(sync_page: Page) -> None:
     sync_page.set_content(FORM)
     sync_page.fill("#email", secret_values.EMAIL)
@@ -64,6 +65,7 @@ def test_live_fingerprint_of_a_filled_input_holds_no_value(sync_page: Page) -> N
     )
 
 
+@pytest.mark.no_sync_twin
 def test_a_replaced_element_no_longer_matches(sync_page: Page) -> None:
     sync_page.set_content(FORM)
     button = sync_page.locator("form > button")
@@ -87,6 +89,7 @@ EMAIL_SELECTORS = ["xpath=/html/body/form/input[1]", "xpath=//*[@id='email']"]
 PROMO = '<input id="promo" placeholder="Promo code">'
 
 
+@pytest.mark.no_sync_twin
 def test_locate_passes_over_a_selector_that_now_finds_another_element(
     sync_page: Page,
 ) -> None:
@@ -103,6 +106,7 @@ def test_locate_passes_over_a_selector_that_now_finds_another_element(
     assert locator.get_attribute("id") == "email"
 
 
+@pytest.mark.no_sync_twin
 def test_locate_fails_when_no_selector_finds_the_element(sync_page: Page) -> None:
     sync_page.set_content(FORM)
     stored = fingerprint_of_locator(sync_page.locator("#email"))

@@ -30,6 +30,7 @@ def _serve_form(page: Page) -> None:
     page.route(lambda url: ".shop.test/" in url, answer)
 
 
+@pytest.mark.no_sync_twin
 def test_cache_url_path_keys_entries_by_path_on_every_host(
     sync_page: Page, tmp_path: Path
 ) -> None:

@@ -36,6 +36,7 @@ def _first_run(page: Page, url: str, cache_dir: Path) -> Stagehand:
     return stagehand
 
 
+@pytest.mark.no_sync_twin
 def test_second_run_replays_with_zero_model_calls(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -123,6 +124,7 @@ def test_a_replay_that_cannot_heal_removes_its_entry(
     assert list(tmp_path.glob("*.json")) == []
 
 
+@pytest.mark.no_sync_twin
 def test_no_variable_value_is_ever_written_to_the_cache(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -134,6 +136,7 @@ def test_no_variable_value_is_ever_written_to_the_cache(
                 assert secret.encode() not in data, path
 
 
+@pytest.mark.no_sync_twin
 def test_a_hit_needs_no_model_configured_at_all(
     sync_page: Page, pages_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -247,6 +250,7 @@ def test_read_only_mode_replays_and_heals_but_never_writes(
     assert entry_file.read_bytes() == stored  # healed in memory only
 
 
+@pytest.mark.no_sync_twin
 def test_a_heal_keeps_the_previous_version(
     sync_page: Page, pages_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -311,6 +315,7 @@ def _plant(
     cache.path_for(key).write_text(json.dumps(entry), encoding="utf-8")
 
 
+@pytest.mark.no_sync_twin
 def test_a_planted_entry_cannot_aim_a_variable_at_another_element(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -329,6 +334,7 @@ def test_a_planted_entry_cannot_aim_a_variable_at_another_element(
     assert silent.calls == 0
 
 
+@pytest.mark.no_sync_twin
 def test_a_planted_entry_without_a_fingerprint_is_never_replayed(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:

@@ -35,6 +35,7 @@ def _probe() -> None: ...
 STYLE = "async" if inspect.iscoroutinefunction(_probe) else "sync"  # "sync" in the twin
 
 
+@pytest.mark.no_sync_twin
 def test_generated_code_redoes_the_act_on_a_fresh_page(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -62,6 +63,7 @@ def test_generated_code_redoes_the_act_on_a_fresh_page(
     assert fresh.locator("#result").inner_text() == by_sdk
 
 
+@pytest.mark.no_sync_twin
 def test_generated_code_with_variables_as_parameters(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -79,6 +81,7 @@ def test_generated_code_with_variables_as_parameters(
     assert page.locator("#email").input_value() == "someone@else.test"
 
 
+@pytest.mark.no_sync_twin
 def test_generated_code_of_observe_results_redoes_them_on_a_fresh_page(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -81,6 +81,7 @@ def read_cards(messages: list[Message], schema: type[BaseModel]) -> dict[str, An
     return {"data": {"books": books}, "complete": False}
 
 
+@pytest.mark.no_sync_twin
 def test_product_table_across_chunks_loses_and_repeats_no_row(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -105,6 +106,7 @@ def test_product_table_across_chunks_loses_and_repeats_no_row(
     assert "Shipping terms" in llm.requests[-1].text()  # a closed <details> shows its summary
 
 
+@pytest.mark.no_sync_twin
 def test_cards_straddling_chunk_boundaries_are_seen_whole(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -118,6 +120,7 @@ def test_cards_straddling_chunk_boundaries_are_seen_whole(
     assert outcome.value.books[10].author == "Author 11"
 
 
+@pytest.mark.no_sync_twin
 def test_nested_model_is_merged_across_chunks_until_complete(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -145,6 +148,7 @@ def test_nested_model_is_merged_across_chunks_until_complete(
     assert "already filled from earlier parts: name, address" in llm.requests[1].text()
 
 
+@pytest.mark.no_sync_twin
 def test_json_schema_dict_gives_a_validated_dict_with_absolute_urls(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -196,6 +200,7 @@ def test_json_schema_dict_gives_a_validated_dict_with_absolute_urls(
     assert outcome.chunks == 1  # the whole page fits the default cap
 
 
+@pytest.mark.no_sync_twin
 def test_invalid_answer_is_reasked_with_the_error_then_accepted(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -269,6 +274,7 @@ def test_links_come_back_as_the_absolute_hrefs_the_browser_resolved(
     assert "Open chat" in llm.requests[0].text()  # javascript: links are text, not links
 
 
+@pytest.mark.no_sync_twin
 def test_a_url_written_by_the_model_is_refused_and_reasked(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -301,6 +307,7 @@ def test_selector_scopes_the_text_sent(sync_page: Page, pages_url: str) -> None:
         extract(sync_page, llm, "opening hours", OpeningHours, selector="#nowhere")
 
 
+@pytest.mark.no_sync_twin
 def test_no_schema_returns_text(sync_page: Page, pages_url: str) -> None:
     sync_page.goto(pages_url + "extract/store.html")
     llm = ScriptedLLM({"data": {"text": "9:00 - 18:00"}, "complete": True})
@@ -314,6 +321,7 @@ def test_no_schema_returns_text(sync_page: Page, pages_url: str) -> None:
     assert answer.value == {"text": "9:00 - 18:00"} and llm.calls == 1
 
 
+@pytest.mark.no_sync_twin
 def test_redact_applies_to_everything_sent(sync_page: Page, pages_url: str) -> None:
     sync_page.goto(pages_url + "extract/store.html")
     llm = ScriptedLLM({"data": {"text": "<|STREET|>"}, "complete": True})

@@ -13,6 +13,7 @@ from stagehand_py.testing import ScriptedLLM, do_action
 from tests import secret_values
 
 
+@pytest.mark.no_sync_twin
 def test_act_through_the_stagehand_on_things_that_are_not_pages(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -25,6 +26,7 @@ def test_act_through_the_stagehand_on_things_that_are_not_pages(
     assert llm.calls == 0
 
 
+@pytest.mark.no_sync_twin
 def test_bad_variables_schema_and_observe_results_are_refused_up_front(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -46,6 +48,7 @@ def test_bad_variables_schema_and_observe_results_are_refused_up_front(
     assert page.locator("#email").input_value() == ""
 
 
+@pytest.mark.no_sync_twin
 def test_an_undefined_percent_placeholder_from_the_model_is_re_asked(
     sync_page: Page, pages_url: str
 ) -> None:

@@ -70,6 +70,7 @@ def _tool_errors(llm: Any) -> list[str]:
     return [m.content for m in last if m.role == "tool" and m.is_error]
 
 
+@pytest.mark.no_sync_twin
 def test_a_password_is_never_typed_into_a_search_box_that_posts_elsewhere(
     sync_page: Page, pages_url: str, other_origin_url: str
 ) -> None:
@@ -87,6 +88,7 @@ def test_a_password_is_never_typed_into_a_search_box_that_posts_elsewhere(
     assert not _leaks([r.text() for r in llm.requests] + [result.model_dump_json()])
 
 
+@pytest.mark.no_sync_twin
 def test_a_password_is_never_typed_into_a_form_that_posts_to_another_origin(
     sync_page: Page, pages_url: str, other_origin_url: str
 ) -> None:
@@ -100,6 +102,7 @@ def test_a_password_is_never_typed_into_a_form_that_posts_to_another_origin(
     assert any("sends its data to http://127.0.0.1:" in e for e in _tool_errors(llm))
 
 
+@pytest.mark.no_sync_twin
 def test_a_form_disguised_by_page_script_is_still_refused(
     sync_page: Page, pages_url: str, other_origin_url: str
 ) -> None:
@@ -156,6 +159,7 @@ def _sign_in_plan(link: str) -> PlanLLM:
     )
 
 
+@pytest.mark.no_sync_twin
 def test_credentials_are_refused_on_a_look_alike_sign_in_page(
     sync_page: Page, pages_url: str, other_origin_url: str
 ) -> None:
@@ -183,6 +187,7 @@ def test_credentials_are_refused_on_a_look_alike_sign_in_page(
             landed.close()
 
 
+@pytest.mark.no_sync_twin
 def test_a_value_is_refused_in_a_frame_from_another_origin(
     sync_page: Page, pages_url: str, other_origin_url: str
 ) -> None:
@@ -228,6 +233,7 @@ def test_the_agent_never_types_a_password_into_a_search_box(
     assert "-> error: Refused:" in state_text(llm.requests[1].messages)
 
 
+@pytest.mark.no_sync_twin
 def test_credentials_go_in_on_the_same_origin(sync_page: Page, pages_url: str) -> None:
     llm = _sign_in_plan(r"^<a\b[^>]*>Sign in again")
     page = Stagehand(llm=llm).wrap(sync_page)
@@ -240,6 +246,7 @@ def test_credentials_go_in_on_the_same_origin(sync_page: Page, pages_url: str) -
     assert page.locator("#status").inner_text() == "Signed in."
 
 
+@pytest.mark.no_sync_twin
 def test_credentials_go_in_on_a_listed_domain(
     sync_page: Page, pages_url: str, other_origin_url: str
 ) -> None:
@@ -277,6 +284,7 @@ class _Switch:
         return self.current.structured(*args, **kwargs)
 
 
+@pytest.mark.no_sync_twin
 def test_no_form_of_a_value_leaves_in_any_artefact_across_calls(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -317,6 +325,7 @@ def test_no_form_of_a_value_leaves_in_any_artefact_across_calls(
 
 
 @pytest.mark.parametrize("mode", ["dom", "aria"])
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_a_selector_or_ladder_rung_quoting_an_echoed_value_is_kept_nowhere(
     sync_page: Page, pages_url: str, mode: str, tmp_path: Any
 ) -> None:
@@ -425,6 +434,7 @@ QUOTED = 'Ada "Countess" O\'Lovelace-Byron'
 
 
 @pytest.mark.parametrize("value", [TOKEN, QUOTED], ids=["128-char-token", "quotes-spaces"])
+@pytest.mark.no_sync_twin
 def test_a_value_the_page_reshapes_is_redacted_before_rendering(
     sync_page: Page, pages_url: str, value: str
 ) -> None:
@@ -467,6 +477,7 @@ def test_an_error_naming_a_page_whose_url_carries_the_value_is_redacted(
 
 
 @pytest.mark.parametrize("mode", ["dom", "aria"])
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_extract_redacts_a_value_before_cutting_the_text_into_chunks(
     sync_page: Page, mode: str
 ) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page as Page
 
 from stagehand_py import Stagehand, Secret, scrub_trace
@@ -27,6 +28,7 @@ def _members_holding_secrets(trace: Path) -> dict[str, list[str]]:
     return found
 
 
+@pytest.mark.no_sync_twin
 def test_scrub_trace_removes_every_form_of_the_secrets(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:

@@ -57,6 +57,7 @@ def local_llm(server: LLMWireServer, **options: Any) -> OpenAILLM:
     ],
 )
 @pytest.mark.parametrize("shape", ["chat", "structured"])
+@pytest.mark.no_sync_twin
 def test_real_errors_surface_as_they_are(
     status: int, message: str, shape: str, llm_server: LLMWireServer
 ) -> None:
@@ -98,6 +99,7 @@ def test_when_every_strategy_fails_the_error_lists_them(llm_server: LLMWireServe
     assert llm.ladder.current("tools") == "required"
 
 
+@pytest.mark.no_sync_twin
 def test_a_learned_strategy_is_logged_once_and_kept(
     llm_server: LLMWireServer, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -130,6 +132,7 @@ def test_openai_itself_never_steps_down(llm_server: LLMWireServer) -> None:
 @pytest.mark.parametrize(
     ("compat", "key"), [(True, "max_tokens"), (False, "max_completion_tokens")]
 )
+@pytest.mark.no_sync_twin
 def test_budget_and_temperature_on_the_openai_wire(
     compat: bool, key: str, llm_server: LLMWireServer
 ) -> None:
@@ -143,6 +146,7 @@ def test_budget_and_temperature_on_the_openai_wire(
     assert ("max_tokens" in body) == compat  # OpenAI's reasoning models refuse max_tokens
 
 
+@pytest.mark.no_sync_twin
 def test_anthropic_ignores_temperature_with_one_info_line(
     llm_server: LLMWireServer, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -182,6 +186,7 @@ def make(provider: str, server: LLMWireServer) -> OpenAILLM | AnthropicLLM:
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.no_sync_twin(keep=["openai"])
 def test_a_cut_off_answer_is_asked_again_with_a_larger_budget(
     provider: str, llm_server: LLMWireServer
 ) -> None:
@@ -198,6 +203,7 @@ def test_a_cut_off_answer_is_asked_again_with_a_larger_budget(
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 @pytest.mark.parametrize("shape", ["chat", "structured"])
+@pytest.mark.no_sync_twin(keep=["chat-anthropic"])
 def test_cut_off_twice_is_a_typed_error(
     provider: str, shape: str, llm_server: LLMWireServer
 ) -> None:
@@ -217,6 +223,7 @@ def test_cut_off_twice_is_a_typed_error(
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.no_sync_twin(keep=["anthropic"])
 def test_a_chat_without_tools_is_plain_text(provider: str, llm_server: LLMWireServer) -> None:
     if provider == "openai":
         llm_server.reply(openai_completion(content="pong"))
@@ -232,6 +239,7 @@ def test_a_chat_without_tools_is_plain_text(provider: str, llm_server: LLMWireSe
 
 
 @pytest.mark.parametrize("ignored", ["", "I will click the Buy button for you."])
+@pytest.mark.no_sync_twin
 def test_a_required_call_answered_with_text_steps_down(
     ignored: str, llm_server: LLMWireServer
 ) -> None:
@@ -263,6 +271,7 @@ def test_the_request_timeout_comes_from_the_environment(
         create_llm("openai/local", base_url="http://127.0.0.1:9/v1")
 
 
+@pytest.mark.no_sync_twin
 def test_a_bad_answer_on_a_json_rung_is_the_models_not_the_servers(
     llm_server: LLMWireServer,
 ) -> None:
@@ -278,6 +287,7 @@ def test_a_bad_answer_on_a_json_rung_is_the_models_not_the_servers(
     assert llm.ladder.current("tools") == "json_object"
 
 
+@pytest.mark.no_sync_twin
 def test_a_cut_off_answer_teaches_the_ladder_nothing(llm_server: LLMWireServer) -> None:
     prose = openai_completion(content="Sure, let me think about which button to click " * 9)
     prose["choices"][0]["finish_reason"] = "length"

@@ -56,6 +56,7 @@ def assert_no_null_content(server: LLMWireServer) -> None:
         ("order.html", "order 3 candles and place the order", PLACE_ORDER, "ORD-48213"),
     ],
 )
+@pytest.mark.no_sync_twin
 def test_act_walks_down_the_ladder_once(
     page_name: str,
     instruction: str,
@@ -90,6 +91,7 @@ def test_act_walks_down_the_ladder_once(
     assert_no_null_content(llm_server)
 
 
+@pytest.mark.no_sync_twin
 def test_a_reask_reaches_a_model_that_never_sees_tool_messages(
     llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:
@@ -153,6 +155,7 @@ CATALOGUE = {
         ),
     ],
 )
+@pytest.mark.no_sync_twin
 def test_extract_with_a_pattern_the_server_never_sees(
     page_name: str,
     schema: type[BaseModel],
@@ -183,6 +186,7 @@ def test_extract_with_a_pattern_the_server_never_sees(
     assert record.success and record.llm_calls == len(llm_server.requests)
 
 
+@pytest.mark.no_sync_twin
 def test_observe_and_replay(
     llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:
@@ -198,6 +202,7 @@ def test_observe_and_replay(
     assert sent_strategies(llm_server) == ["named ObserveAnswer"]
 
 
+@pytest.mark.no_sync_twin
 def test_a_cut_off_answer_gets_one_larger_budget(
     llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:
@@ -213,6 +218,7 @@ def test_a_cut_off_answer_gets_one_larger_budget(
     assert budgets[-2:] == [20, 40]  # cut off at 20 (finish_reason "length"), then 40
 
 
+@pytest.mark.no_sync_twin
 def test_an_answer_cut_off_twice_is_a_model_error(
     llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:
@@ -231,6 +237,7 @@ def test_an_answer_cut_off_twice_is_a_model_error(
     assert PROSE  # the model answered prose before a grammar held it
 
 
+@pytest.mark.no_sync_twin
 def test_max_tokens_and_temperature_per_call_reach_every_request_of_that_call(
     llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:

@@ -94,6 +94,7 @@ def test_openai_message_null_is_re_asked(llm_server: LLMWireServer) -> None:
     assert reask[-1]["role"] == "user" and "empty" in reask[-1]["content"]
 
 
+@pytest.mark.no_sync_twin
 def test_openai_content_as_a_list_of_parts(llm_server: LLMWireServer) -> None:
     call = '{"name": "skipSection", "arguments": {"reason": "no Buy button here"}}'
     reply = openai_completion(content="x")
@@ -113,6 +114,7 @@ def test_openai_content_as_a_list_of_parts(llm_server: LLMWireServer) -> None:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin
 def test_a_call_with_null_name_and_id_is_re_asked(
     provider: str, llm_server: LLMWireServer
 ) -> None:
@@ -149,6 +151,7 @@ def test_a_call_with_null_name_and_id_is_re_asked(
 
 
 @pytest.mark.parametrize("content", [None, {}])
+@pytest.mark.no_sync_twin
 def test_anthropic_content_null_or_an_object_is_re_asked(
     content: Any, llm_server: LLMWireServer
 ) -> None:
@@ -165,6 +168,7 @@ def test_anthropic_content_null_or_an_object_is_re_asked(
     assert answer.value.done and answer.usage.requests == 2
 
 
+@pytest.mark.no_sync_twin
 def test_anthropic_empty_object_is_a_provider_error(llm_server: LLMWireServer) -> None:
     llm_server.reply({}, times=2)
     llm = make_llm("anthropic", llm_server)

@@ -47,6 +47,7 @@ def answer_with_a_tool(provider: str, name: str, arguments: dict[str, Any]) -> d
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.no_sync_twin
 def test_act_over_the_wire(
     provider: str, llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:
@@ -86,6 +87,7 @@ _PASSWORD_LINE = re.compile(r"^(\d+):<input\b[^>]*password", re.MULTILINE)
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.no_sync_twin
 def test_variable_values_never_go_over_the_wire(
     provider: str, llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:
@@ -151,6 +153,7 @@ def error_reply(provider: str, message: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 @pytest.mark.parametrize("raise_on_failure", [True, False])
+@pytest.mark.no_sync_twin(keep=["False-openai"])
 def test_an_act_whose_model_fails_keeps_its_record(
     provider: str,
     raise_on_failure: bool,
@@ -183,6 +186,7 @@ def test_an_act_whose_model_fails_keeps_its_record(
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.no_sync_twin(keep=["openai"])
 def test_a_verify_that_never_validates_after_a_click(
     provider: str, llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:
@@ -208,6 +212,7 @@ class Receipt(BaseModel):
     total_eur: float
 
 
+@pytest.mark.no_sync_twin
 def test_a_failed_extract_is_recorded_with_its_requests(
     llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:
@@ -254,6 +259,7 @@ _FIELD_LINE = r"^(\d+):<input\b[^>]*{}"
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.no_sync_twin
 def test_several_actions_in_one_reply_over_the_wire(
     provider: str, llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:

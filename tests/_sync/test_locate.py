@@ -27,6 +27,7 @@ def test_first_selector_matching_exactly_one_wins(
     assert locator.get_attribute("name") == "email"
 
 
+@pytest.mark.no_sync_twin
 def test_nothing_resolves_names_what_was_tried(sync_page: Page, pages_url: str) -> None:
     sync_page.goto(pages_url + "form.html")
     selectors = ["xpath=//*[@id='missing']", "css=input"]
@@ -39,12 +40,14 @@ def test_nothing_resolves_names_what_was_tried(sync_page: Page, pages_url: str) 
     assert caught.value.selectors == selectors
 
 
+@pytest.mark.no_sync_twin
 def test_no_selectors_at_all(sync_page: Page, pages_url: str) -> None:
     sync_page.goto(pages_url + "hello.html")
     with pytest.raises(ElementNotFoundError, match="no selectors were stored"):
         locate_selectors(sync_page, [], [])
 
 
+@pytest.mark.no_sync_twin
 def test_frame_path_scopes_selectors(sync_page: Page, pages_url: str) -> None:
     sync_page.goto(pages_url + "frames.html")
     frame = ["css=#outer-frame", "css=#inner-frame"]
@@ -59,6 +62,7 @@ def test_frame_path_scopes_selectors(sync_page: Page, pages_url: str) -> None:
         locate_selectors(sync_page, frame, ["css=#email"])
 
 
+@pytest.mark.no_sync_twin
 def test_locate_snapshot_element(sync_page: Page, pages_url: str) -> None:
     sync_page.goto(pages_url + "dropdowns.html")
     snap = take_snapshot(sync_page)

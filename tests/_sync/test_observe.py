@@ -53,6 +53,7 @@ def _resolves_to_one(page: Page, result: ObserveResult) -> None:
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_observe_returns_resolvable_selectors_and_suggested_methods(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -75,6 +76,7 @@ def test_observe_returns_resolvable_selectors_and_suggested_methods(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_observe_sees_into_shadow_dom_and_nested_frames(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -89,6 +91,7 @@ def test_observe_sees_into_shadow_dom_and_nested_frames(
             assert len(result.frame) == 2
 
 
+@pytest.mark.no_sync_twin
 def test_observe_without_instruction_lists_controls(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -119,6 +122,7 @@ def test_observe_drops_unshown_elements_and_unknown_methods(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_act_on_an_observed_result_makes_no_model_call(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -167,6 +171,7 @@ def test_act_on_a_stale_observed_result_heals_with_a_normal_act(
     assert page.locator("button", has_text="Finish").count() == 1
 
 
+@pytest.mark.no_sync_twin
 def test_an_observed_result_runs_without_any_model_configured(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

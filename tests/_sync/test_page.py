@@ -22,6 +22,7 @@ from stagehand_py import (
 from stagehand_py.testing import ScriptedLLM
 
 
+@pytest.mark.no_sync_twin
 def test_wrapped_page_keeps_every_playwright_attribute(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -37,6 +38,7 @@ def test_wrapped_page_keeps_every_playwright_attribute(
     assert page.title() == "Changed"
 
 
+@pytest.mark.no_sync_twin
 def test_wrapping_twice_rebinds_to_the_new_stagehand(sync_page: Page) -> None:
     first = Stagehand(llm=ScriptedLLM())
     second = Stagehand(llm=ScriptedLLM())
@@ -56,6 +58,7 @@ def test_bad_limits_are_typed_errors_before_any_page_work() -> None:
         Stagehand(model=5)  # type: ignore[arg-type]
 
 
+@pytest.mark.no_sync_twin
 def test_a_cache_dir_that_is_a_file_is_refused(tmp_path: Path) -> None:
     a_file = tmp_path / "cache"
     a_file.write_text("not a directory")
@@ -112,6 +115,7 @@ def test_a_blank_or_closed_page_says_so(sync_page: Page) -> None:
     assert llm.calls == 0
 
 
+@pytest.mark.no_sync_twin
 def test_no_model_configured_is_a_configuration_error_on_first_use(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -123,6 +127,7 @@ def test_no_model_configured_is_a_configuration_error_on_first_use(
         page.act("click the button")
 
 
+@pytest.mark.no_sync_twin
 def test_inspection_api_shows_what_the_model_sees(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -138,6 +143,7 @@ def test_inspection_api_shows_what_the_model_sees(
     assert sync_page.content() == html_before  # the overlay is gone again
 
 
+@pytest.mark.no_sync_twin
 def test_inspection_api_refuses_what_is_not_a_page() -> None:
     with pytest.raises(ConfigurationError, match="Playwright Page"):
         take_snapshot("http://example.com")  # type: ignore[call-overload]

@@ -65,6 +65,7 @@ def _finder(pattern: str) -> FunctionLLM:
 # ---------------------------------------------------------------- icon-only clickables
 
 
+@pytest.mark.no_sync_twin
 def test_clicks_an_icon_drawn_by_content_url(sync_page: Page, pages_url: str) -> None:
     # The trash can of a mail row: a text-less span, drawn by CSS, clickable by script only.
     _act(
@@ -92,6 +93,7 @@ def test_clicks_background_image_and_svg_icons(sync_page: Page, pages_url: str) 
 # ---------------------------------------------------------------- aria-hidden controls
 
 
+@pytest.mark.no_sync_twin
 def test_clicks_an_aria_hidden_spinner_arrow(sync_page: Page, pages_url: str) -> None:
     llm = _act(
         sync_page,
@@ -103,6 +105,7 @@ def test_clicks_an_aria_hidden_spinner_arrow(sync_page: Page, pages_url: str) ->
     assert "More balcony tickets" not in llm.requests[0].text()  # under the sold-out ribbon
 
 
+@pytest.mark.no_sync_twin
 def test_clicks_aria_hidden_carousel_controls(sync_page: Page, pages_url: str) -> None:
     _act(
         sync_page,
@@ -116,6 +119,7 @@ def test_clicks_aria_hidden_carousel_controls(sync_page: Page, pages_url: str) -
 # ---------------------------------------------------------------- inner scrollers
 
 
+@pytest.mark.no_sync_twin
 def test_reaches_a_button_scrolled_out_above_a_cart_panel(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -128,6 +132,7 @@ def test_reaches_a_button_scrolled_out_above_a_cart_panel(
     assert sync_page.text_content("#cart-status") == "Oat milk: 2"
 
 
+@pytest.mark.no_sync_twin
 def test_reaches_an_old_message_above_a_chat_scrolled_to_the_bottom(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -147,6 +152,7 @@ def test_reaches_an_old_message_above_a_chat_scrolled_to_the_bottom(
 # ---------------------------------------------------------------- disabled, hidden children
 
 
+@pytest.mark.no_sync_twin
 def test_observe_sees_a_disabled_button_as_disabled(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -157,6 +163,7 @@ def test_observe_sees_a_disabled_button_as_disabled(
     assert result.selectors and 'xpath=//*[@id="save"]' in result.selectors
 
 
+@pytest.mark.no_sync_twin
 def test_observe_reads_a_button_without_its_hidden_tooltip(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -183,6 +190,7 @@ def _frame_processes(page: Page) -> int:
 # A second port is another origin but the same site, so Chromium keeps the frame in the
 # page's process; "localhost" is another site, so the frame runs out of process (OOPIF).
 @pytest.mark.parametrize("site", ["same-site", "other-site"])
+@pytest.mark.no_sync_twin
 def test_pays_in_a_card_form_served_from_another_origin(
     sync_page: Page, pages_url: str, other_origin_url: str, site: str
 ) -> None:
@@ -227,6 +235,7 @@ def test_fills_a_cross_origin_form_nested_in_a_same_origin_frame(
     assert not any(secret_values.EMAIL in r.text() for r in llm.requests)
 
 
+@pytest.mark.no_sync_twin
 def test_observe_then_act_in_a_cross_origin_frame(
     sync_page: Page, pages_url: str, other_origin_url: str
 ) -> None:
@@ -238,6 +247,7 @@ def test_observe_then_act_in_a_cross_origin_frame(
     assert sync_page.text_content("#order-status") == "Order confirmed, card ending "
 
 
+@pytest.mark.no_sync_twin
 def test_extract_reads_text_inside_cross_origin_frames(
     sync_page: Page, pages_url: str, other_origin_url: str
 ) -> None:
@@ -253,6 +263,7 @@ def test_extract_reads_text_inside_cross_origin_frames(
 # ---------------------------------------------------------------- the snapshot itself
 
 
+@pytest.mark.no_sync_twin
 def test_icon_only_clickables_are_shown_not_clickable_containers(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -278,6 +289,7 @@ def test_icon_only_clickables_are_shown_not_clickable_containers(
     assert sync_page.text_content("#status") == "Menu of post 1"
 
 
+@pytest.mark.no_sync_twin
 def test_aria_hidden_controls_are_kept_only_where_they_are_on_top(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -295,6 +307,7 @@ def test_aria_hidden_controls_are_kept_only_where_they_are_on_top(
     assert [text.strip("\u2039\u203a ") for text in shown] == ["Previous", "Next"]
 
 
+@pytest.mark.no_sync_twin
 def test_inner_scroller_content_above_and_below_is_kept_nearest_first(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -313,6 +326,7 @@ def test_inner_scroller_content_above_and_below_is_kept_nearest_first(
     assert [abs(c) for c in order] == sorted(abs(c) for c in order)
 
 
+@pytest.mark.no_sync_twin
 def test_disabled_readonly_long_values_and_hidden_children(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -339,6 +353,7 @@ def test_disabled_readonly_long_values_and_hidden_children(
     assert coupon is not None and coupon.disabled and coupon.text == "Apply coupon"
 
 
+@pytest.mark.no_sync_twin
 def test_page_text_cannot_forge_element_lines(sync_page: Page, pages_url: str) -> None:
     snap = open_page(sync_page, pages_url + "see/forged.html")
     lines = snap.render_all().split("\n")
@@ -348,6 +363,7 @@ def test_page_text_cannot_forge_element_lines(sync_page: Page, pages_url: str) -
         assert forged not in page_part, forged
 
 
+@pytest.mark.no_sync_twin
 def test_redaction_sees_whole_values_before_capping(
     sync_page: Page, pages_url: str
 ) -> None:

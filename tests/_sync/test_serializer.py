@@ -40,6 +40,7 @@ def texts(snap: Snapshot) -> list[str]:
 
 
 @pytest.mark.parametrize("name", FIXTURE_PAGES)
+@pytest.mark.no_sync_twin
 def test_every_selector_resolves_to_exactly_its_element(
     sync_page: Page, pages_url: str, other_origin_url: str, name: str
 ) -> None:
@@ -74,6 +75,7 @@ def test_every_selector_resolves_to_exactly_its_element(
             )
 
 
+@pytest.mark.no_sync_twin
 def test_selectors_are_independent_and_most_exact_first(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -87,6 +89,7 @@ def test_selectors_are_independent_and_most_exact_first(
     assert all(len(e.selectors) >= 2 for e in interactive)
 
 
+@pytest.mark.no_sync_twin
 def test_labelled_form(sync_page: Page, pages_url: str) -> None:
     snap = open_page(sync_page, pages_url + "form.html")
     for element_id in ("first-name", "last-name", "email", "password", "phone", "terms"):
@@ -100,6 +103,7 @@ def test_labelled_form(sync_page: Page, pages_url: str) -> None:
     assert "Create your account" in texts(snap)
 
 
+@pytest.mark.no_sync_twin
 def test_password_value_is_never_emitted(sync_page: Page, pages_url: str) -> None:
     sync_page.goto(pages_url + "form.html")
     sync_page.fill("#password", secret_values.PASSWORD)
@@ -117,6 +121,7 @@ def test_password_value_is_never_emitted(sync_page: Page, pages_url: str) -> Non
     assert email is not None and email.attributes["value"] == "visible@example.com"
 
 
+@pytest.mark.no_sync_twin
 def test_styled_radios_and_checkboxes_are_kept(sync_page: Page, pages_url: str) -> None:
     snap = open_page(sync_page, pages_url + "radios.html")
     for element_id in ("ship-standard", "ship-express", "ship-overnight", "extra-gift"):
@@ -134,6 +139,7 @@ def test_styled_radios_and_checkboxes_are_kept(sync_page: Page, pages_url: str) 
     )
 
 
+@pytest.mark.no_sync_twin
 def test_dropdowns(sync_page: Page, pages_url: str) -> None:
     snap = open_page(sync_page, pages_url + "dropdowns.html")
     size = with_id(snap, "size")
@@ -148,6 +154,7 @@ def test_dropdowns(sync_page: Page, pages_url: str) -> None:
     assert button is not None and button.attributes["aria-expanded"] == "true"
 
 
+@pytest.mark.no_sync_twin
 def test_modal_overlay_hides_what_it_covers(sync_page: Page, pages_url: str) -> None:
     snap = open_page(sync_page, pages_url + "modal.html")
     assert with_id(snap, "buy-now") is None
@@ -162,6 +169,7 @@ def test_modal_overlay_hides_what_it_covers(sync_page: Page, pages_url: str) -> 
     assert with_id(snap, "footer-terms") is not None
 
 
+@pytest.mark.no_sync_twin
 def test_disabled_and_hidden_controls(sync_page: Page, pages_url: str) -> None:
     snap = open_page(sync_page, pages_url + "disabled.html")
     ids = {e.attributes.get("id") for e in snap.elements} - {None}
@@ -194,6 +202,7 @@ def test_disabled_and_hidden_controls(sync_page: Page, pages_url: str) -> None:
     assert "Decorative" not in texts(snap)  # text inside aria-hidden goes
 
 
+@pytest.mark.no_sync_twin
 def test_cookie_banner_covers_subscribe_until_accepted(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -208,6 +217,7 @@ def test_cookie_banner_covers_subscribe_until_accepted(
     assert with_id(snap, "subscribe") is not None
 
 
+@pytest.mark.no_sync_twin
 def test_nested_open_shadow_dom(sync_page: Page, pages_url: str) -> None:
     snap = open_page(sync_page, pages_url + "shadow.html")
     field = with_id(snap, "shadow-input")
@@ -223,6 +233,7 @@ def test_nested_open_shadow_dom(sync_page: Page, pages_url: str) -> None:
     assert sync_page.text_content("#shadow-result") == "Grace Hopper"
 
 
+@pytest.mark.no_sync_twin
 def test_nested_same_origin_frames(sync_page: Page, pages_url: str) -> None:
     snap = open_page(sync_page, pages_url + "frames.html")
     field = with_id(snap, "frame-input")
@@ -243,6 +254,7 @@ def test_nested_same_origin_frames(sync_page: Page, pages_url: str) -> None:
     assert inner.locator("#frame-result").text_content() == "Sent: hello from a test"
 
 
+@pytest.mark.no_sync_twin
 def test_long_page_chunks_nearest_first(sync_page: Page, pages_url: str) -> None:
     snap = open_page(sync_page, pages_url + "long.html")
     load_more = with_id(snap, "load-more")
@@ -260,6 +272,7 @@ def test_long_page_chunks_nearest_first(sync_page: Page, pages_url: str) -> None
     assert distances == sorted(distances)
 
 
+@pytest.mark.no_sync_twin
 def test_scroll_container_is_detected(sync_page: Page, pages_url: str) -> None:
     snap = open_page(sync_page, pages_url + "scroll_div.html")
     assert snap.scroll_container is not None
@@ -278,6 +291,7 @@ def test_scroll_container_is_detected(sync_page: Page, pages_url: str) -> None:
     assert compose is not None and compose.chunk == snap.chunk_order()[0]
 
 
+@pytest.mark.no_sync_twin
 def test_japanese_text_is_intact(sync_page: Page, pages_url: str) -> None:
     snap = open_page(sync_page, pages_url + "japanese.html")
     rendered = snap.render_all()
@@ -290,6 +304,7 @@ def test_japanese_text_is_intact(sync_page: Page, pages_url: str) -> None:
     assert 'xpath=//button[normalize-space(.)="送信"]' in submit.selectors
 
 
+@pytest.mark.no_sync_twin
 def test_page_that_changes_after_a_click(sync_page: Page, pages_url: str) -> None:
     snap = open_page(sync_page, pages_url + "changes.html")
     assert with_id(snap, "finish") is None
@@ -307,6 +322,7 @@ def test_unknown_element_number(sync_page: Page, pages_url: str) -> None:
         take_snapshot(sync_page, chunk_ratio=0)
 
 
+@pytest.mark.no_sync_twin
 def test_chunk_ratio_sets_the_chunk_height(sync_page: Page, pages_url: str) -> None:
     sync_page.goto(pages_url + "long.html")
     snap = take_snapshot(sync_page, chunk_ratio=1.5)
@@ -315,6 +331,7 @@ def test_chunk_ratio_sets_the_chunk_height(sync_page: Page, pages_url: str) -> N
     assert all(c.bottom - c.top == 1080 for c in snap.chunks)
 
 
+@pytest.mark.no_sync_twin
 def test_annotated_screenshot_leaves_the_page_unchanged(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:

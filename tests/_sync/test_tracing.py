@@ -13,6 +13,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page as Page
 
 from stagehand_py import Stagehand
@@ -51,6 +52,7 @@ def _groups(events: list[dict[str, Any]]) -> dict[str, tuple[str, str | None]]:
     }
 
 
+@pytest.mark.no_sync_twin
 def test_act_and_each_action_are_named_groups_without_values(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -78,6 +80,7 @@ def test_act_and_each_action_are_named_groups_without_values(
     assert found.selector
 
 
+@pytest.mark.no_sync_twin
 def test_extract_and_agent_steps_are_named_groups_without_values(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -122,6 +125,7 @@ def test_extract_and_agent_steps_are_named_groups_without_values(
     assert actions[0].endswith("text='<|EMAIL|>'") and actions[1].endswith("text='<|PASSWORD|>'")
 
 
+@pytest.mark.no_sync_twin
 def test_page_scripts_are_sent_once_per_document(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -146,6 +150,7 @@ def test_page_scripts_are_sent_once_per_document(
     assert len(evaluates) > 6  # the later calls happened, as small stubs
 
 
+@pytest.mark.no_sync_twin
 def test_installed_scripts_hide_from_the_page(sync_page: Page, pages_url: str) -> None:
     page = Stagehand(llm=PlanLLM(SIGN_IN[:1])).wrap(sync_page)
     page.goto(pages_url + "ci/signin.html")
@@ -158,6 +163,7 @@ def test_installed_scripts_hide_from_the_page(sync_page: Page, pages_url: str) -
     assert any("_serializer_" in name for name in own) and any("_settle_" in name for name in own)
 
 
+@pytest.mark.no_sync_twin
 def test_groups_are_harmless_without_tracing_and_when_the_page_closes(
     sync_page: Page, pages_url: str
 ) -> None:

@@ -42,6 +42,7 @@ def login_plan() -> WorkflowPlan:
     )
 
 
+@pytest.mark.no_sync_twin
 def test_secrets_from_three_sources_reach_the_page_and_nothing_else(
     sync_page: Page,
     pages_url: str,

@@ -68,6 +68,7 @@ def test_three_failures_in_a_row_switch_to_the_fallback_and_the_dom(
     assert result.items[0].attempts == 5
 
 
+@pytest.mark.no_sync_twin
 def test_a_stall_on_the_test_clock_escalates(sync_page: Page, pages_url: str) -> None:
     clock = Clock()
 
@@ -95,6 +96,7 @@ def test_a_stall_on_the_test_clock_escalates(sync_page: Page, pages_url: str) ->
     assert not any(is_aria(s) for s in agent_states(large))
 
 
+@pytest.mark.no_sync_twin
 def test_low_confidence_over_five_attempts_escalates(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -138,6 +140,7 @@ def test_without_a_fallback_only_the_view_switches_and_the_result_says_so(
     assert [is_aria(s) for s in agent_states(llm)] == [True, True, True, False, False]
 
 
+@pytest.mark.no_sync_twin
 def test_the_agent_escalates_through_the_same_settings(
     sync_page: Page, pages_url: str
 ) -> None:

@@ -9,6 +9,7 @@ import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page as Page
 
 from stagehand_py import Stagehand
@@ -96,6 +97,7 @@ def test_flows_are_written_replayed_without_the_model_and_purged_after_90_days(
     assert list(tmp_path.glob("*.json")) == []
 
 
+@pytest.mark.no_sync_twin
 def test_a_stored_flow_that_no_longer_holds_goes_back_to_the_model(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -153,6 +155,7 @@ def test_an_item_that_fails_elsewhere_forgets_the_flow_of_the_page_it_started_on
     assert WorkflowHistory(tmp_path).find_flow(start, "「プログラミング本」を検索する") is None
 
 
+@pytest.mark.no_sync_twin
 def test_a_failed_item_is_recorded_with_its_code_page_and_message(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
