@@ -37,8 +37,9 @@ from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
 from ._deadline import DeadlineExceeded
 from .act.observed import act_observed
+from .agent.flow import AsyncFlowKeepingRun
 from .agent.observe import same_page
-from .agent.run import AsyncAgentRun
+from .agent.replay import AsyncCachedAgent
 from .cache.act import cached_act
 from .cache.observe import cached_observe
 from .calls import AsyncCall, ModelChoice, ModelSource
@@ -303,8 +304,8 @@ class AsyncStagehand(AsyncCheckCalls):
         call = self._start(
             "agent", page, task, options, self.settings, choice=choice, records_errors=False
         )
-        self._refuse_in_require_mode(call)
-        run = AsyncAgentRun(
+        make_run = functools.partial(
+            AsyncFlowKeepingRun,
             page,
             self._model_source(call, self.settings),
             task,
@@ -319,7 +320,9 @@ class AsyncStagehand(AsyncCheckCalls):
             fallback=call.fallback_source,
             fallback_name=call.fallback_name,
         )
-        body = functools.partial(self._on_page, page, run.run)
+        cached = AsyncCachedAgent(page, None, task, variables=call.values, settings=self.settings)
+        cached.make_run = make_run
+        body = functools.partial(self._on_page, page, functools.partial(cached.run, self.cache))
         return await self._run(call, body, lambda _, result: agent_record(result))
 
     async def _workflow(

@@ -38,8 +38,9 @@ from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
 from ._deadline import DeadlineExceeded
 from .act.observed import act_observed
+from .agent.flow import FlowKeepingRun
 from .agent.observe import same_page
-from .agent.run import AgentRun
+from .agent.replay import CachedAgent
 from .cache.act import cached_act
 from .cache.observe import cached_observe
 from .calls import Call, ModelChoice, ModelSource
@@ -304,8 +305,8 @@ class Stagehand(CheckCalls):
         call = self._start(
             "agent", page, task, options, self.settings, choice=choice, records_errors=False
         )
-        self._refuse_in_require_mode(call)
-        run = AgentRun(
+        make_run = functools.partial(
+            FlowKeepingRun,
             page,
             self._model_source(call, self.settings),
             task,
@@ -320,7 +321,9 @@ class Stagehand(CheckCalls):
             fallback=call.fallback_source,
             fallback_name=call.fallback_name,
         )
-        body = functools.partial(self._on_page, page, run.run)
+        cached = CachedAgent(page, None, task, variables=call.values, settings=self.settings)
+        cached.make_run = make_run
+        body = functools.partial(self._on_page, page, functools.partial(cached.run, self.cache))
         return self._run(call, body, lambda _, result: agent_record(result))
 
     def _workflow(
