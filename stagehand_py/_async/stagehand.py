@@ -57,6 +57,7 @@ from .options import (
     limits_in,
 )
 from .page import AsyncStagehandPage
+from .workflow.replay import AsyncCachedWorkflow
 from .workflow.run import AsyncWorkflowRun, open_history
 
 if TYPE_CHECKING:
@@ -336,8 +337,9 @@ class AsyncStagehand(AsyncCheckCalls):
         history_dir = options.pop("history_dir", None)
         sitemap, clock = options.pop("sitemap", None), options.pop("clock", None)
         call = self._start("workflow", page, text, options, self.settings, records_errors=False)
-        self._refuse_in_require_mode(call)
         settings = self.settings.workflow.updated(**limits_in(options))
+        if not settings.replay:
+            self._refuse_in_require_mode(call)
         if sitemap is not None:
             settings = settings.updated(sitemap=sitemap)
         call.fall_back_to(fallback_model)
@@ -354,7 +356,15 @@ class AsyncStagehand(AsyncCheckCalls):
             history=history or self.workflow_history,
             now=clock,
         )
-        body = functools.partial(self._on_page, page, run.run_all)
+        # The action cache is the workflow's one replay store when there is one (with
+        # replay=False, neither it nor the history is read).
+        cache = self.cache if settings.replay else None
+        run.flows_in_history = self.cache is None
+        cached = AsyncCachedWorkflow(
+            page, None, text, variables=call.values, settings=self.settings
+        )
+        cached.workflow_run = run
+        body = functools.partial(self._on_page, page, functools.partial(cached.run, cache))
         return await self._run(call, body, lambda _, result: workflow_record(result))
 
     async def _on_page(self, page: AsyncPage, run: Callable[[], Awaitable[RunResult]]) -> RunResult:

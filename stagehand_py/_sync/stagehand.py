@@ -58,6 +58,7 @@ from .options import (
     limits_in,
 )
 from .page import StagehandPage
+from .workflow.replay import CachedWorkflow
 from .workflow.run import WorkflowRun, open_history
 
 if TYPE_CHECKING:
@@ -337,8 +338,9 @@ class Stagehand(CheckCalls):
         history_dir = options.pop("history_dir", None)
         sitemap, clock = options.pop("sitemap", None), options.pop("clock", None)
         call = self._start("workflow", page, text, options, self.settings, records_errors=False)
-        self._refuse_in_require_mode(call)
         settings = self.settings.workflow.updated(**limits_in(options))
+        if not settings.replay:
+            self._refuse_in_require_mode(call)
         if sitemap is not None:
             settings = settings.updated(sitemap=sitemap)
         call.fall_back_to(fallback_model)
@@ -355,7 +357,15 @@ class Stagehand(CheckCalls):
             history=history or self.workflow_history,
             now=clock,
         )
-        body = functools.partial(self._on_page, page, run.run_all)
+        # The action cache is the workflow's one replay store when there is one (with
+        # replay=False, neither it nor the history is read).
+        cache = self.cache if settings.replay else None
+        run.flows_in_history = self.cache is None
+        cached = CachedWorkflow(
+            page, None, text, variables=call.values, settings=self.settings
+        )
+        cached.workflow_run = run
+        body = functools.partial(self._on_page, page, functools.partial(cached.run, cache))
         return self._run(call, body, lambda _, result: workflow_record(result))
 
     def _on_page(self, page: Page, run: Callable[[], RunResult]) -> RunResult:
