@@ -29,6 +29,7 @@ from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry
 from ...cache._entry import has_placeholder
 from ...cache._store import CacheStatus
+from .._deadline import DeadlineExceeded, run_with_deadline
 from ..act.loop import ActStep, AsyncActRun
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
@@ -174,11 +175,19 @@ async def replay_until_drift(
     )
     run = AsyncActRun(page, None, "", variables=variables, settings=capped)
     try:
-        await replay_steps(run, actions)
+        # Each step is bounded by the time left; so is the whole replay (a page that keeps
+        # every step slow must not carry the run past its timeout_s).
+        await run_with_deadline(
+            lambda: replay_steps(run, actions), max(0.001, seconds_left), lambda: run.page
+        )
     except Drift as drift:
-        where = f"step {len(run.steps) + 1} of {len(actions)}"
-        return ReplayReach(run.page, len(run.steps), variables.redact(f"{where}: {drift}"))
-    return ReplayReach(run.page, len(run.steps), None)
+        reason = str(drift)
+    except DeadlineExceeded:
+        reason = "the run's time ran out during the replay"
+    else:
+        return ReplayReach(run.page, len(run.steps), None)
+    where = f"step {len(run.steps) + 1} of {len(actions)}"
+    return ReplayReach(run.page, len(run.steps), variables.redact(f"{where}: {reason}"))
 
 
 async def replay_steps(run: AsyncActRun, actions: list[CachedAction]) -> None:

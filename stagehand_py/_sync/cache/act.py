@@ -30,6 +30,7 @@ from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry
 from ...cache._entry import has_placeholder
 from ...cache._store import CacheStatus
+from .._deadline import DeadlineExceeded, run_with_deadline
 from ..act.loop import ActStep, ActRun
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
@@ -175,11 +176,19 @@ def replay_until_drift(
     )
     run = ActRun(page, None, "", variables=variables, settings=capped)
     try:
-        replay_steps(run, actions)
+        # Each step is bounded by the time left; so is the whole replay (a page that keeps
+        # every step slow must not carry the run past its timeout_s).
+        run_with_deadline(
+            lambda: replay_steps(run, actions), max(0.001, seconds_left), lambda: run.page
+        )
     except Drift as drift:
-        where = f"step {len(run.steps) + 1} of {len(actions)}"
-        return ReplayReach(run.page, len(run.steps), variables.redact(f"{where}: {drift}"))
-    return ReplayReach(run.page, len(run.steps), None)
+        reason = str(drift)
+    except DeadlineExceeded:
+        reason = "the run's time ran out during the replay"
+    else:
+        return ReplayReach(run.page, len(run.steps), None)
+    where = f"step {len(run.steps) + 1} of {len(actions)}"
+    return ReplayReach(run.page, len(run.steps), variables.redact(f"{where}: {reason}"))
 
 
 def replay_steps(run: ActRun, actions: list[CachedAction]) -> None:
