@@ -131,6 +131,8 @@ def test_a_changed_step_hands_the_rest_to_the_model_and_heals(
     assert result.success and result.cache == "healed", result.summary()
     assert "step 4 of 4" in result.cache_note
     assert healer.calls == 2  # the click the redesign broke, then done: not the whole task
+    told = "\n".join(m.content for m in healer.requests[0].messages)
+    assert "replayed from a stored run of this task" in told and "step 4 of 4" in told
     assert page.locator("#result").inner_text() == WELCOME
     replayed = result.steps[0]
     assert [o.action for o in replayed.results] == ["fill", "fill", "click"]
@@ -219,3 +221,36 @@ def test_a_planted_step_is_refused_against_the_live_page(
     healed = json.loads(entry_file.read_text("utf-8"))
     assert not any("site-search" in s for a in healed["actions"] for s in a["selectors"])
     _no_values_in(tmp_path)
+
+
+def test_a_run_a_replay_cannot_redo_is_not_stored(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    def navigate_then_answer(
+        messages: list[Message], schema: type[BaseModel], context: RequestContext
+    ) -> dict[str, Any]:
+        if context.step == 1:
+            return agent_output({"action": "navigate", "url": pages_url + URL + "?from=help"})
+        return agent_output(
+            {"action": "done", "success": True, "text": "read", "data": {"bank": "Fernhill"}}
+        )
+
+    llm = FunctionLLM(structured=navigate_then_answer)
+    page = _signup_page(sync_page, pages_url, llm, tmp_path)
+    result = page.agent("find the bank's name")
+    assert result.success and result.cache == "miss", result.summary()
+    assert result.not_cached is not None and "data read from the page" in result.not_cached
+    assert not list(tmp_path.glob("*.json"))
+
+    clicks_then_navigates = FunctionLLM(structured=lambda m, s, context: (
+        agent_output({"action": "click", "index": context.find("Next", tag="button")})
+        if context.step == 1 else
+        agent_output({"action": "navigate", "url": pages_url + URL + "?again=1"})
+        if context.step == 2 else
+        agent_output({"action": "done", "success": True, "text": "went on"})
+    ))  # fmt: skip
+    page = _signup_page(sync_page, pages_url, clicks_then_navigates, tmp_path)
+    result = page.agent("go on, then reload the page")
+    assert result.success and result.not_cached is not None, result.summary()
+    assert "step 2 ran navigate" in result.not_cached
+    assert not list(tmp_path.glob("*.json"))

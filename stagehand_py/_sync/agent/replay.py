@@ -3,15 +3,15 @@
 :class:`~stagehand_py._sync.cache.cached.CachedCall`).
 
 A successful run whose every step was an element action (plus scrolling and waiting, which a
-replay leaves out) is stored as one entry keyed like act()'s: the task, the normalised start
-URL and the variable names. The next run of the same task there replays those actions with no
-model call, each one located, fingerprint-checked and secret-scope-checked as a cached act's
-step is (hit). At the first step that no longer holds, the model takes over the rest of the
-task from the page as it is, told which steps the replay already did; a success rewrites the
-entry ("healed": the steps that held, then the model's), keeping the old one as its previous
-version. ``cache_mode="require"`` (or ``self_heal=False``) raises
-:class:`~stagehand_py.CacheMissError` at that step instead; a run with no entry under
-``"require"`` raises it before any request.
+replay leaves out), and whose answer carries no data read from the page, is stored as one
+entry keyed like act()'s: the task, the normalised start URL and the variable names. The next
+run of the same task there replays those actions with no model call, each one located,
+fingerprint-checked and secret-scope-checked as a cached act's step is (hit). At the first
+step that no longer holds, the model takes over the rest of the task from the page as it is,
+told which steps the replay already did; a success rewrites the entry ("healed": the steps
+that held, then the model's), keeping the old one as its previous version.
+``cache_mode="require"`` (or ``self_heal=False``) raises :class:`~stagehand_py.CacheMissError`
+at that step instead; a run with no entry under ``"require"`` raises it before any request.
 """
 
 from __future__ import annotations
@@ -65,6 +65,10 @@ class CachedAgent(CachedCall[AgentResult]):
 
     def entry_actions(self, result: AgentResult) -> list[CachedAction]:
         run = self.agent_run()
+        if result.data is not None:
+            raise CacheError(
+                "its answer carries data read from the page, which a replay cannot give"
+            )
         if not run.flow_replayable:
             raise CacheError(
                 f"the run needed more than element actions ({run.not_replayable}), which a "
