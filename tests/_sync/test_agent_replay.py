@@ -116,6 +116,10 @@ def test_a_second_run_replays_with_zero_model_calls(
     assert [o.action for o in replayed.results] == ["fill", "fill", "click", "click"]
     assert all(o.note == "replayed from the action cache" for o in replayed.results)
     assert secret_values.EMAIL not in result.model_dump_json()
+    code = result.to_playwright_code("async", url=pages_url + URL)  # the replayed steps
+    assert 'os.environ["EMAIL"]' in code and 'os.environ["PASSWORD"]' in code
+    assert 'page.locator("#next").click()' in code
+    assert not any(form in code for form in secret_values.FORMS)
 
 
 def test_a_changed_step_hands_the_rest_to_the_model_and_heals(

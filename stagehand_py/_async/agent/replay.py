@@ -29,6 +29,9 @@ from .ending import Ending, agent_result, utc_now
 from .flow import AsyncFlowKeepingRun
 
 REPLAYED_NOTE = "replayed from the action cache"
+# The agent's own name for the one argument of an element action (as a model-run step's
+# params say it, so the run's record and its Playwright code read the same either way).
+_ARGUMENT_PARAMS = {"fill": "text", "type": "text", "select_option": "option", "press": "key"}
 
 
 class AsyncCachedAgent(AsyncCachedCall[AgentResult]):
@@ -108,9 +111,10 @@ async def replay_onto(
 
 def replayed_outcome(action: CachedAction) -> ActionOutcome:
     """A stored step that was replayed, as a run's record shows it (placeholders, no values)."""
+    param = _ARGUMENT_PARAMS.get(action.method)
     return ActionOutcome(
         action=action.method,
-        params={"arguments": list(action.arguments)} if action.arguments else {},
+        params={param: action.arguments[0]} if param and action.arguments else {},
         description=action.description,
         note=REPLAYED_NOTE,
         selector=action.selectors[0],

@@ -30,6 +30,9 @@ from .ending import Ending, agent_result, utc_now
 from .flow import FlowKeepingRun
 
 REPLAYED_NOTE = "replayed from the action cache"
+# The agent's own name for the one argument of an element action (as a model-run step's
+# params say it, so the run's record and its Playwright code read the same either way).
+_ARGUMENT_PARAMS = {"fill": "text", "type": "text", "select_option": "option", "press": "key"}
 
 
 class CachedAgent(CachedCall[AgentResult]):
@@ -109,9 +112,10 @@ def replay_onto(
 
 def replayed_outcome(action: CachedAction) -> ActionOutcome:
     """A stored step that was replayed, as a run's record shows it (placeholders, no values)."""
+    param = _ARGUMENT_PARAMS.get(action.method)
     return ActionOutcome(
         action=action.method,
-        params={"arguments": list(action.arguments)} if action.arguments else {},
+        params={param: action.arguments[0]} if param and action.arguments else {},
         description=action.description,
         note=REPLAYED_NOTE,
         selector=action.selectors[0],
