@@ -18,11 +18,9 @@ from ._variables import Variables
 _NOT_CACHED = {
     "extract": "extract() results are not cached (the data on a page changes). Use "
     "cache_mode='read-only' where extract() runs.",
-    "agent": "agent runs are not in the action cache (each step asks the model). Use "
-    "cache_mode='read-only' where agent() runs, or replace the run with act() calls the cache "
-    "replays (AgentResult.to_playwright_code() turns a saved run into plain Playwright code).",
-    "workflow": "workflows are not in the action cache (the checklist and each item's steps "
-    "ask the model). Use cache_mode='read-only' where workflow() runs.",
+    "workflow": "with replay=False a workflow reads no stored run (the checklist and each "
+    "item's steps ask the model). Leave replay on (the default) and record the workflow once "
+    "in cache_mode='read-write', or use cache_mode='read-only' where it runs.",
 }
 
 
@@ -70,8 +68,9 @@ def refused_observed(
 
 
 def needs_the_model(call: str, instruction: str) -> CacheMissError:
-    """A ``call`` (extract, agent, workflow) refused by ``cache_mode='require'``, which never
-    calls the model; ``instruction`` is redacted already."""
+    """A ``call`` (extract, a workflow with ``replay=False``) refused by
+    ``cache_mode='require'``, which never calls the model; ``instruction`` is redacted
+    already."""
     return CacheMissError(
         f"{call}({instruction!r}) needs the model, and cache_mode='require' never calls it: "
         + _NOT_CACHED[call],

@@ -37,8 +37,9 @@ from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
 from ._deadline import DeadlineExceeded
 from .act.observed import act_observed
+from .agent.flow import AsyncFlowKeepingRun
 from .agent.observe import same_page
-from .agent.run import AsyncAgentRun
+from .agent.replay import AsyncCachedAgent
 from .cache.act import cached_act
 from .cache.observe import cached_observe
 from .calls import AsyncCall, ModelChoice, ModelSource
@@ -56,6 +57,7 @@ from .options import (
     limits_in,
 )
 from .page import AsyncStagehandPage
+from .workflow.replay import AsyncCachedWorkflow
 from .workflow.run import AsyncWorkflowRun, open_history
 
 if TYPE_CHECKING:
@@ -303,8 +305,8 @@ class AsyncStagehand(AsyncCheckCalls):
         call = self._start(
             "agent", page, task, options, self.settings, choice=choice, records_errors=False
         )
-        self._refuse_in_require_mode(call)
-        run = AsyncAgentRun(
+        make_run = functools.partial(
+            AsyncFlowKeepingRun,
             page,
             self._model_source(call, self.settings),
             task,
@@ -319,7 +321,9 @@ class AsyncStagehand(AsyncCheckCalls):
             fallback=call.fallback_source,
             fallback_name=call.fallback_name,
         )
-        body = functools.partial(self._on_page, page, run.run)
+        cached = AsyncCachedAgent(page, None, task, variables=call.values, settings=self.settings)
+        cached.make_run = make_run
+        body = functools.partial(self._on_page, page, functools.partial(cached.run, self.cache))
         return await self._run(call, body, lambda _, result: agent_record(result))
 
     async def _workflow(
@@ -333,8 +337,9 @@ class AsyncStagehand(AsyncCheckCalls):
         history_dir = options.pop("history_dir", None)
         sitemap, clock = options.pop("sitemap", None), options.pop("clock", None)
         call = self._start("workflow", page, text, options, self.settings, records_errors=False)
-        self._refuse_in_require_mode(call)
         settings = self.settings.workflow.updated(**limits_in(options))
+        if not settings.replay:
+            self._refuse_in_require_mode(call)
         if sitemap is not None:
             settings = settings.updated(sitemap=sitemap)
         call.fall_back_to(fallback_model)
@@ -351,7 +356,15 @@ class AsyncStagehand(AsyncCheckCalls):
             history=history or self.workflow_history,
             now=clock,
         )
-        body = functools.partial(self._on_page, page, run.run_all)
+        # The action cache is the workflow's one replay store when there is one (with
+        # replay=False, neither it nor the history is read).
+        cache = self.cache if settings.replay else None
+        run.flows_in_history = self.cache is None
+        cached = AsyncCachedWorkflow(
+            page, None, text, variables=call.values, settings=self.settings
+        )
+        cached.workflow_run = run
+        body = functools.partial(self._on_page, page, functools.partial(cached.run, cache))
         return await self._run(call, body, lambda _, result: workflow_record(result))
 
     async def _on_page(self, page: AsyncPage, run: Callable[[], Awaitable[RunResult]]) -> RunResult:

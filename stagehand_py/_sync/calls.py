@@ -26,7 +26,13 @@ from playwright.sync_api import Page as Page
 from .._call_outcomes import needs_the_model, out_of_time
 from .._config import Settings
 from .._deadline_clock import Deadline
-from .._errors import BudgetExceededError, ConfigurationError, LLMError, StagehandError
+from .._errors import (
+    BudgetExceededError,
+    CacheMissError,
+    ConfigurationError,
+    LLMError,
+    StagehandError,
+)
 from .._history import CallKind, CallRecord
 from .._inputs import check_open, check_timeout
 from .._spans import AttributeValue
@@ -203,8 +209,9 @@ class CallPath(StagehandCore):
                 group.span.set(self._record_failure(call, error))
                 raise error from None
             except StagehandError as exc:
-                # A spending cap ends even a run that reports its other endings itself.
-                if call.records_errors or isinstance(exc, BudgetExceededError):
+                # A spending cap (or require mode's refusal) ends even a run that reports its
+                # other endings itself.
+                if call.records_errors or isinstance(exc, (BudgetExceededError, CacheMissError)):
                     group.span.set(self._record_failure(call, exc))
                 raise
             entry = record(call, outcome)

@@ -38,8 +38,9 @@ from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
 from ._deadline import DeadlineExceeded
 from .act.observed import act_observed
+from .agent.flow import FlowKeepingRun
 from .agent.observe import same_page
-from .agent.run import AgentRun
+from .agent.replay import CachedAgent
 from .cache.act import cached_act
 from .cache.observe import cached_observe
 from .calls import Call, ModelChoice, ModelSource
@@ -57,6 +58,7 @@ from .options import (
     limits_in,
 )
 from .page import StagehandPage
+from .workflow.replay import CachedWorkflow
 from .workflow.run import WorkflowRun, open_history
 
 if TYPE_CHECKING:
@@ -304,8 +306,8 @@ class Stagehand(CheckCalls):
         call = self._start(
             "agent", page, task, options, self.settings, choice=choice, records_errors=False
         )
-        self._refuse_in_require_mode(call)
-        run = AgentRun(
+        make_run = functools.partial(
+            FlowKeepingRun,
             page,
             self._model_source(call, self.settings),
             task,
@@ -320,7 +322,9 @@ class Stagehand(CheckCalls):
             fallback=call.fallback_source,
             fallback_name=call.fallback_name,
         )
-        body = functools.partial(self._on_page, page, run.run)
+        cached = CachedAgent(page, None, task, variables=call.values, settings=self.settings)
+        cached.make_run = make_run
+        body = functools.partial(self._on_page, page, functools.partial(cached.run, self.cache))
         return self._run(call, body, lambda _, result: agent_record(result))
 
     def _workflow(
@@ -334,8 +338,9 @@ class Stagehand(CheckCalls):
         history_dir = options.pop("history_dir", None)
         sitemap, clock = options.pop("sitemap", None), options.pop("clock", None)
         call = self._start("workflow", page, text, options, self.settings, records_errors=False)
-        self._refuse_in_require_mode(call)
         settings = self.settings.workflow.updated(**limits_in(options))
+        if not settings.replay:
+            self._refuse_in_require_mode(call)
         if sitemap is not None:
             settings = settings.updated(sitemap=sitemap)
         call.fall_back_to(fallback_model)
@@ -352,7 +357,15 @@ class Stagehand(CheckCalls):
             history=history or self.workflow_history,
             now=clock,
         )
-        body = functools.partial(self._on_page, page, run.run_all)
+        # The action cache is the workflow's one replay store when there is one (with
+        # replay=False, neither it nor the history is read).
+        cache = self.cache if settings.replay else None
+        run.flows_in_history = self.cache is None
+        cached = CachedWorkflow(
+            page, None, text, variables=call.values, settings=self.settings
+        )
+        cached.workflow_run = run
+        body = functools.partial(self._on_page, page, functools.partial(cached.run, cache))
         return self._run(call, body, lambda _, result: workflow_record(result))
 
     def _on_page(self, page: Page, run: Callable[[], RunResult]) -> RunResult:

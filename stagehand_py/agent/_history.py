@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_fie
 from .._emergency import Escalation
 from .._errors import ConfigurationError
 from .._history import CallKind, CallRecord
-from .._types import ActionRecord
+from .._types import ActionRecord, CacheStatus
 from .._usage import Usage
 from ..codegen import WritesPlaywrightCode
 from ..codegen_agent import agent_playwright_code
@@ -162,6 +162,16 @@ class AgentResult(WritesPlaywrightCode, BaseModel):
     escalations: list[Escalation] = Field(
         default_factory=list, description="switches to emergency mode, with their triggers"
     )
+    cache: CacheStatus = Field(
+        default="off",
+        description="how the action cache answered: 'hit' (replayed, no model call), 'healed' "
+        "(a stored step no longer held; the model finished the task and the entry was "
+        "rewritten), 'miss' or 'off' (no cache)",
+    )
+    cache_note: str = Field(default="", description="why a stored run did not replay to its end")
+    not_cached: str | None = Field(
+        default=None, description="why a successful run was not written to the action cache"
+    )
     # The tab the run ended on (wrapped); not saved.
     page: Any = Field(default=None, exclude=True, repr=False)
 
@@ -291,4 +301,6 @@ def call_record(result: AgentResult) -> CallRecord:
     """The run as one entry of ``Stagehand.history`` (and of a failed test's report)."""
     parts = [(f"step {step.number}", step.url, step.results) for step in result.steps]
     message = f"{result.reason}: {result.final_text}"
-    return run_record("agent", result.task, result, message, parts, with_arguments=True)
+    record = run_record("agent", result.task, result, message, parts, with_arguments=True)
+    record.cache = result.cache
+    return record

@@ -125,6 +125,21 @@ class CachedAction(BaseModel):
         return any(has_placeholder(a) for a in self.arguments)
 
 
+MAX_ITEMS = 50
+"""More checklist items than a workflow entry holds."""
+
+
+class CachedItem(BaseModel):
+    """One checklist item of a cached workflow(): its text and the element actions that did it
+    (at least one: an item done without any would replay as done without a look)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(max_length=MAX_TEXT_CHARS)
+    find_page: bool = False
+    actions: list[CachedAction] = Field(min_length=1, max_length=MAX_ACTIONS)
+
+
 class PreviousVersion(BaseModel):
     """What an entry held before its last heal (one version back, for ``cache show --diff``)."""
 
@@ -135,6 +150,7 @@ class PreviousVersion(BaseModel):
     actions: list[CachedAction] = Field(default_factory=list, max_length=MAX_ACTIONS)
     assertions: list[CheckAssertion] | None = Field(default=None, max_length=MAX_ASSERTIONS)
     uncompiled: str | None = Field(default=None, max_length=MAX_TEXT_CHARS)
+    items: list[CachedItem] | None = Field(default=None, max_length=MAX_ITEMS)
 
     @field_validator("updated_at")
     @classmethod
@@ -166,6 +182,7 @@ class CacheEntry(BaseModel):
     actions: list[CachedAction] = Field(default_factory=list, max_length=MAX_ACTIONS)
     assertions: list[CheckAssertion] | None = Field(default=None, max_length=MAX_ASSERTIONS)
     uncompiled: str | None = Field(default=None, max_length=MAX_TEXT_CHARS)
+    items: list[CachedItem] | None = Field(default=None, max_length=MAX_ITEMS)
     previous: PreviousVersion | None = None
 
     @field_validator("created_at", "updated_at")
@@ -185,6 +202,11 @@ class CacheEntry(BaseModel):
                 raise ValueError("a check entry holds assertions, not actions")
             if bool(self.assertions) == (self.uncompiled is not None):
                 raise ValueError("a check entry holds either assertions or why it has none")
+        elif self.kind == "workflow":
+            if self.actions or not self.items:
+                raise ValueError("a workflow entry holds checklist items, each with its actions")
+        elif self.items is not None:
+            raise ValueError(f"an {self.kind} entry holds actions, not checklist items")
         elif not self.actions:
             raise ValueError("the entry has no actions")
         elif self.assertions is not None or self.uncompiled is not None:
@@ -199,10 +221,11 @@ class CacheEntry(BaseModel):
         *,
         assertions: Iterable[CheckAssertion] | None = None,
         uncompiled: str | None = None,
+        items: Iterable[CachedItem] | None = None,
         now: datetime | None = None,
     ) -> CacheEntry:
         """A new entry for ``key`` holding ``actions`` (a check's: its ``assertions``, or why
-        it has none), timestamped ``now`` (default: now)."""
+        it has none; a workflow's: its ``items``), timestamped ``now`` (default: now)."""
         stamp = now or _now()
         return cls(
             format_version=key.version,
@@ -216,6 +239,7 @@ class CacheEntry(BaseModel):
             actions=list(actions),
             assertions=None if assertions is None else list(assertions),
             uncompiled=uncompiled,
+            items=None if items is None else list(items),
         )
 
     @property
@@ -237,6 +261,16 @@ class CacheEntry(BaseModel):
         previous = PreviousVersion(updated_at=self.updated_at, reason=reason, actions=self.actions)
         return self.model_copy(
             update={"actions": list(actions), "updated_at": now or _now(), "previous": previous}
+        )
+
+    def with_items(
+        self, items: Iterable[CachedItem], *, reason: str = "", now: datetime | None = None
+    ) -> CacheEntry:
+        """A workflow entry healed: new ``items``, a fresh ``updated_at``, and the replaced
+        items kept as ``previous`` (one version back)."""
+        previous = PreviousVersion(updated_at=self.updated_at, reason=reason, items=self.items)
+        return self.model_copy(
+            update={"items": list(items), "updated_at": now or _now(), "previous": previous}
         )
 
     def with_assertions(
@@ -279,8 +313,10 @@ def _clip(text: str, limit: int) -> str:
 def format_entry_summary(entry: CacheEntry) -> str:
     """One line for ``list``: short digest, updated time, action count, instruction, url."""
     updated = entry.updated_at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
-    count = len(entry.assertions or entry.actions)
-    noun = {"observe": "element", "check": "assertion"}.get(entry.kind, "action")
+    count = len(entry.assertions or entry.actions or entry.items or [])
+    noun = {"observe": "element", "check": "assertion", "workflow": "item"}.get(
+        entry.kind, "action"
+    )
     actions = f"{count} {noun}{'' if count == 1 else 's'}"
     if entry.uncompiled is not None:
         actions = "model judges"

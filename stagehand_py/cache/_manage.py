@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from ..check._assertions import CheckAssertion
-from ._entry import CachedAction, CacheEntry, PreviousVersion, format_entry_summary
+from ._entry import CachedAction, CachedItem, CacheEntry, PreviousVersion, format_entry_summary
 
 if TYPE_CHECKING:
     from ._store import ActionCache
@@ -72,9 +72,20 @@ def describe_assertions(
     return lines
 
 
+def describe_items(items: list[CachedItem] | None) -> list[str]:
+    """Readable lines for a workflow's checklist items and each one's steps, for diffing."""
+    lines: list[str] = []
+    for number, item in enumerate(items or [], 1):
+        lines.append(f"item {number}. {item.text}")
+        lines.extend(f"  {line}" for line in describe_actions(item.actions))
+    return lines
+
+
 def _described(contents: CacheEntry | PreviousVersion, kind: str) -> list[str]:
     if kind == "check":
         return describe_assertions(contents.assertions, contents.uncompiled)
+    if kind == "workflow":
+        return describe_items(contents.items)
     return describe_actions(contents.actions)
 
 

@@ -216,8 +216,8 @@ class ActionCache:
         logger.debug(
             "cache: wrote %s (%d %s)",
             path.name,
-            len(entry.assertions or entry.actions),
-            "assertions" if entry.kind == "check" else "actions",
+            len(entry.assertions or entry.actions or entry.items or []),
+            {"check": "assertions", "workflow": "items"}.get(entry.kind, "actions"),
         )
         return path
 

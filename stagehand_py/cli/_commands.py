@@ -220,8 +220,9 @@ def cache_command(args: argparse.Namespace) -> int:
                     "kind": e.kind,
                     "instruction": e.instruction,
                     "url": e.url,
-                    "actions": len(e.actions),
+                    "actions": len(e.actions) + sum(len(i.actions) for i in e.items or []),
                     "assertions": len(e.assertions or []),
+                    "items": len(e.items or []),
                     "updated_at": e.updated_at.isoformat(),
                     "healed": e.previous is not None,
                 }

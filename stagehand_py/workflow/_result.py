@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .._emergency import Escalation
 from .._history import CallRecord
-from .._types import ActErrorCode
+from .._types import ActErrorCode, CacheStatus
 from .._usage import Usage
 from ..agent._history import ActionOutcome, run_record
 from ._checklist import ItemStatus
@@ -63,7 +63,8 @@ class WorkflowResult(BaseModel):
         default_factory=list, description='the checklist as it ended: "[x] ..." or "[] ..."'
     )
     checklist_replayed: bool = Field(
-        default=False, description="the checklist came from the history: no checklist request"
+        default=False,
+        description="the checklist came from the action cache or the history: no checklist request",
     )
     items: list[WorkflowItem] = Field(default_factory=list)
     model: str = ""
@@ -74,6 +75,16 @@ class WorkflowResult(BaseModel):
     duration_s: float = 0.0
     sitemaps: dict[str, int] = Field(
         default_factory=dict, description="site -> page URLs its sitemaps gave"
+    )
+    cache: CacheStatus = Field(
+        default="off",
+        description="how the action cache answered: 'hit' (checklist and every item replayed, "
+        "no model call), 'healed' (an item's stored step no longer held; the model finished "
+        "from there and the entry was rewritten), 'miss' or 'off' (no cache)",
+    )
+    cache_note: str = Field(default="", description="why a stored workflow did not replay")
+    not_cached: str | None = Field(
+        default=None, description="why a successful workflow was not written to the cache"
     )
     page: Any = Field(default=None, exclude=True, repr=False)
 
@@ -107,4 +118,6 @@ def call_record(result: WorkflowResult) -> CallRecord:
     """The workflow as one entry of ``Stagehand.history`` (and of a failed test's report)."""
     parts = [(f"item {item.id}", item.url, item.actions) for item in result.items]
     message = f"{result.reason}: " + " | ".join(result.checklist)
-    return run_record("workflow", result.text, result, message, parts, with_arguments=False)
+    record = run_record("workflow", result.text, result, message, parts, with_arguments=False)
+    record.cache = result.cache
+    return record

@@ -20,4 +20,4 @@ class WorkflowSettings(SettingsModel):
     max_attempts: int = Field(default=12, ge=1, le=200, description="steps one item may take")
     timeout_s: float = Field(default=900.0, gt=0, description="wall-clock budget of the workflow")
     sitemap: bool = Field(default=True, description="sitemap hints for items that find a page")
-    replay: bool = Field(default=True, description="replay stored flows from the history first")
+    replay: bool = Field(default=True, description="replay a stored run first (cache or history)")

@@ -193,9 +193,9 @@ def test_require_mode_refuses_agent_and_workflow_before_any_model_call(
     assert never.calls == 0
     for kind, error in (("agent", agent_missed.value), ("workflow", workflow_missed.value)):
         message = str(error)
-        assert message.startswith(f"{kind}('sign up as <|EMAIL|>') needs the model")
-        assert "cache_mode='require' never calls it" in message
-        assert "cache_mode='read-only'" in message  # what to do
+        assert message.startswith(f"{kind}('sign up as <|EMAIL|>') on /form.html: the action")
+        assert "no entry is stored for it. No model was called" in message
+        assert "cache_mode='read-write'" in message  # what to do
         assert error.reason == "miss" and error.instruction == "sign up as <|EMAIL|>"
     recorded = [(r.kind, r.success, r.llm_calls) for r in stagehand.history]
     assert recorded == [("agent", False, 0), ("workflow", False, 0)]

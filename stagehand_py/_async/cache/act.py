@@ -15,6 +15,7 @@ removes; ``"require"`` never calls the model: a miss or a stale step is a
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from playwright.async_api import Locator as AsyncLocator
@@ -28,6 +29,7 @@ from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry
 from ...cache._entry import has_placeholder
 from ...cache._store import CacheStatus
+from .._deadline import DeadlineExceeded, run_with_deadline
 from ..act.loop import ActStep, AsyncActRun
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
@@ -62,7 +64,7 @@ class AsyncCachedAct(AsyncCachedCall[ActResult]):
     async def replay(self, entry: CacheEntry) -> ActResult:
         started = time.monotonic()
         run = self._run = self._act_run(self.page)
-        await _replay_steps(run, entry.actions)
+        await replay_steps(run, entry.actions)
         return run.replayed_result(started)
 
     async def ask(self, stale: Stale | None, *, cached: bool) -> ActResult:
@@ -139,13 +141,56 @@ async def replay_actions(
     the replay ended on. Raises :class:`PageError` naming the step that no longer holds."""
     run = AsyncActRun(page, None, "", variables=variables, settings=settings)
     try:
-        await _replay_steps(run, actions)
+        await replay_steps(run, actions)
     except Drift as drift:
         raise PageError(variables.redact(str(drift))) from None
     return run.page
 
 
-async def _replay_steps(run: AsyncActRun, actions: list[CachedAction]) -> None:
+@dataclass(frozen=True)
+class ReplayReach:
+    """How far a replay of stored steps got: the page it ended on, how many steps held, and
+    why the next one did not (redacted; None when every step held)."""
+
+    page: AsyncPage
+    held: int
+    drift: str | None
+
+
+async def replay_until_drift(
+    page: AsyncPage,
+    actions: list[CachedAction],
+    *,
+    variables: Variables,
+    settings: Settings,
+    seconds_left: float,
+) -> ReplayReach:
+    """Replay stored ``actions`` as a cache hit does (fingerprint and secret-scope checks, no
+    model call) within ``seconds_left``; stops at the first step that no longer holds (an
+    agent run or a workflow item hands the rest to the model from there)."""
+    left_ms = max(1.0, seconds_left * 1000)  # a replay cannot outlast its run
+    capped = settings.updated(
+        action_timeout_ms=min(settings.action_timeout_ms, left_ms),
+        settle_timeout_ms=min(settings.settle_timeout_ms, left_ms),
+    )
+    run = AsyncActRun(page, None, "", variables=variables, settings=capped)
+    try:
+        # Each step is bounded by the time left; so is the whole replay (a page that keeps
+        # every step slow must not carry the run past its timeout_s).
+        await run_with_deadline(
+            lambda: replay_steps(run, actions), max(0.001, seconds_left), lambda: run.page
+        )
+    except Drift as drift:
+        reason = str(drift)
+    except DeadlineExceeded:
+        reason = "the run's time ran out during the replay"
+    else:
+        return ReplayReach(run.page, len(run.steps), None)
+    where = f"step {len(run.steps) + 1} of {len(actions)}"
+    return ReplayReach(run.page, len(run.steps), variables.redact(f"{where}: {reason}"))
+
+
+async def replay_steps(run: AsyncActRun, actions: list[CachedAction]) -> None:
     """Replay ``actions`` onto ``run`` (its steps and page follow), then let the page settle;
     :class:`Drift` at the first step that no longer holds."""
     variables, settings = run.variables, run.settings

@@ -6,23 +6,19 @@ done, the current item marked) and the step re-derived from the item alone (id, 
 instruction, attempt: the ADR's ``deriveNextStep``). ``done`` does not end anything by
 itself: a completion check (one structured ``verify`` request on the state the model
 answered from) decides whether the item is done. Emergency mode is the agent's, reset for
-each item. The element actions that ran are kept, in the action cache's form, for the
-per-site history.
+each item. The element actions that ran are kept, in the action cache's form
+(:class:`~stagehand_py._async.agent.flow.AsyncFlowKeepingRun`), for replay.
 """
 
 from __future__ import annotations
 
 import logging
 
-from playwright.async_api import Error as PlaywrightError
-from pydantic import ValidationError
-
 from ..._emergency import Escalation
 from ..._error_line import first_line
-from ..._errors import LLMError, PageError
-from ...agent._actions import ELEMENT_ACTIONS, AgentOutput, DoneAction
+from ..._errors import LLMError
+from ...agent._actions import DoneAction
 from ...agent._history import StepRecord
-from ...cache import CachedAction, ElementFingerprint
 from ...llm._messages import RequestOptions
 from ...workflow._checklist import ItemStatus, derive_next_step
 from ...workflow._prompts import (
@@ -33,22 +29,14 @@ from ...workflow._prompts import (
     item_task,
 )
 from ...workflow._result import WorkflowItem
-from ..agent.actions import _element_call
 from ..agent.ending import Ending
-from ..agent.observe import Observation
-from ..agent.run import AsyncAgentRun
-from ..browser.locate import locate_selectors
-from ..cache.fingerprint import fingerprint_of_locator
+from ..agent.flow import AsyncFlowKeepingRun
 from ..llm.accounting import ask_recorded
 
 logger = logging.getLogger("stagehand_py")
 
-# Actions a replay can leave out (they change no state a later element action relies on);
-# any other non-element action (navigate, tabs, extract) makes a flow not replayable.
-_REPLAY_SKIPS = frozenset({"scroll", "wait"})
 
-
-class AsyncItemRun(AsyncAgentRun):
+class AsyncItemRun(AsyncFlowKeepingRun):
     """The agent's step machinery, one checklist item at a time (see the module docstring)."""
 
     SYSTEM_TEMPLATE = ITEM_SYSTEM
@@ -59,8 +47,6 @@ class AsyncItemRun(AsyncAgentRun):
     statuses: list[ItemStatus]
     position: int = 0
     hints: str = ""
-    flow: list[CachedAction]
-    flow_replayable: bool = True
     gave_up: str = ""
     verify_options: RequestOptions = RequestOptions(kind="verify")  # the workflow sets its own
     _item_done: bool = False
@@ -80,7 +66,8 @@ class AsyncItemRun(AsyncAgentRun):
         self.settings = self.settings.updated(snapshot=self.emergency.view)
         self._failures = 0
         self.messages.clear_history()
-        self.flow, self.flow_replayable, self.gave_up = [], True, ""
+        self.forget_flow()
+        self.gave_up = ""
         self._item_done = False
 
     @property
@@ -154,55 +141,3 @@ class AsyncItemRun(AsyncAgentRun):
             reason,
         )
         return None
-
-    # ----------------------------------------------------------------- the flow kept
-    async def _act(self, output: AgentOutput, observation: Observation, record: StepRecord) -> None:
-        prints = [await self._fingerprint(action, observation) for action in output.actions]
-        try:
-            await super()._act(output, observation, record)
-        finally:
-            self._keep_flow(output, observation, record, prints)
-
-    async def _fingerprint(
-        self, action: object, observation: Observation
-    ) -> ElementFingerprint | None:
-        """The live fingerprint of an element action's element, read before it runs."""
-        if not isinstance(action, ELEMENT_ACTIONS):
-            return None
-        try:
-            element = observation.snapshot.element(action.index)
-            locator, _ = await locate_selectors(self.page, element.frame, element.selectors)
-            return await fingerprint_of_locator(locator, timeout_ms=self.clock.cap_ms(1000))
-        except (PageError, PlaywrightError):
-            return None  # the action reports the real problem
-
-    def _keep_flow(
-        self,
-        output: AgentOutput,
-        observation: Observation,
-        record: StepRecord,
-        prints: list[ElementFingerprint | None],
-    ) -> None:
-        ran = zip(output.actions, record.results, prints, strict=False)
-        for action, outcome, fingerprint in ran:
-            if outcome.status != "ok":
-                continue
-            if not isinstance(action, ELEMENT_ACTIONS):
-                if action.action not in _REPLAY_SKIPS:
-                    self.flow_replayable = False
-                continue
-            element = observation.snapshot.element(action.index)
-            method, args = _element_call(action)
-            try:
-                self.flow.append(
-                    CachedAction(
-                        method=method,
-                        selectors=list(element.selectors),
-                        frame=list(element.frame),
-                        arguments=[self._redact(arg) for arg in args],
-                        description=outcome.description,
-                        fingerprint=fingerprint,
-                    )
-                )
-            except ValidationError:  # a step the cache could not replay safely
-                self.flow_replayable = False

@@ -27,6 +27,7 @@ from ..._usage import Usage
 from ..._variables import Variables
 from ...agent._clock import RunCancelled, RunEnded, RunTimedOut, StepFailed
 from ...agent._history import ActionOutcome, StepRecord
+from ...cache import CachedAction
 from ...llm._options import request_options
 from ...workflow._checklist import ChecklistAnswer, ItemStatus, checklist_strings
 from ...workflow._history import (
@@ -89,6 +90,13 @@ class AsyncWorkflowRun:
         # The URL each item started on: its stored flow is keyed by it (see find_flow).
         self._start_urls: dict[int, str] = {}
         self.checklist_replayed = False
+        # With an action cache, flows and checklists live there (the workflow's one replay
+        # store); the history then keeps only failures.
+        self.flows_in_history = True
+        # Each item's element actions once it is done (what a cache entry stores), and why an
+        # item's actions could not be replayed.
+        self.item_flows: dict[int, list[CachedAction]] = {}
+        self.unreplayable: dict[int, str] = {}
         self.usage = Usage()  # the checklist request's (each item's steps keep their own)
         self._started_at = _now()
         self._current: int | None = None  # the item running (or replaying) now
@@ -132,7 +140,12 @@ class AsyncWorkflowRun:
                     item.code = "TIMEOUT" if reason == "timeout" else "GOAL_NOT_REACHED"
                     self._remember_failure(item)
         result = self._result(reason, message)
-        if result.success and self.history is not None and not self.checklist_replayed:
+        if (
+            result.success
+            and self.history is not None
+            and self.flows_in_history
+            and not self.checklist_replayed
+        ):
             stored = ChecklistRecord(
                 request=self._request(),
                 checklist=[i.text for i in self.items],
@@ -147,8 +160,11 @@ class AsyncWorkflowRun:
     async def _run_items(self) -> tuple[WorkflowReason, str]:
         """Run the items until one fails; why the run ended and what to tell the caller."""
         try:
-            await self._make_checklist()
+            if not self.items:  # a cache replay that stopped set them already
+                await self._make_checklist()
             for position, item in enumerate(self.items):
+                if item.replayed:  # done by the action cache
+                    continue
                 self._current = item.id
                 await self._run_item(position, item)
                 if item.status != "done":
@@ -172,7 +188,7 @@ class AsyncWorkflowRun:
         """The one ``checklist`` request: items with their conditions, and which find a page
         (or, with a history, the checklist the same request became on this site before)."""
         stored = None
-        if self.history is not None and self.workflow.replay:
+        if self.history is not None and self.workflow.replay and self.flows_in_history:
             stored = self.history.find_checklist(self.run.page.url, self._request())
         if stored is not None:
             self.checklist_replayed = True
@@ -230,6 +246,9 @@ class AsyncWorkflowRun:
             run.statuses = self._statuses()
             if done:
                 item.status = "done"
+                self.item_flows[item.id] = list(run.flow)
+                if not run.flow_replayable:
+                    self.unreplayable[item.id] = run.not_replayable
                 self._remember_success(item, start_url)
                 return
             ending = self._failure(item)
@@ -263,7 +282,7 @@ class AsyncWorkflowRun:
     # ----------------------------------------------------------------- history
     async def _replay(self, item: WorkflowItem) -> bool:
         """Replay the item's stored flow (no model call); True when every step held."""
-        if self.history is None or not self.workflow.replay:
+        if self.history is None or not self.workflow.replay or not self.flows_in_history:
             return False
         url = self.run.page.url
         flow = self.history.find_flow(url, item.text)
@@ -305,7 +324,7 @@ class AsyncWorkflowRun:
         return self.variables.unknown_placeholders(text)
 
     def _remember_success(self, item: WorkflowItem, start_url: str) -> None:
-        if self.history is None or not self.run.flow:
+        if self.history is None or not self.run.flow or not self.flows_in_history:
             return
         flow = FlowRecord(
             item=item.text,

@@ -16,6 +16,7 @@ removes; ``"require"`` never calls the model: a miss or a stale step is a
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from playwright.sync_api import Locator as Locator
@@ -29,6 +30,7 @@ from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry
 from ...cache._entry import has_placeholder
 from ...cache._store import CacheStatus
+from .._deadline import DeadlineExceeded, run_with_deadline
 from ..act.loop import ActStep, ActRun
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
@@ -63,7 +65,7 @@ class CachedAct(CachedCall[ActResult]):
     def replay(self, entry: CacheEntry) -> ActResult:
         started = time.monotonic()
         run = self._run = self._act_run(self.page)
-        _replay_steps(run, entry.actions)
+        replay_steps(run, entry.actions)
         return run.replayed_result(started)
 
     def ask(self, stale: Stale | None, *, cached: bool) -> ActResult:
@@ -140,13 +142,56 @@ def replay_actions(
     the replay ended on. Raises :class:`PageError` naming the step that no longer holds."""
     run = ActRun(page, None, "", variables=variables, settings=settings)
     try:
-        _replay_steps(run, actions)
+        replay_steps(run, actions)
     except Drift as drift:
         raise PageError(variables.redact(str(drift))) from None
     return run.page
 
 
-def _replay_steps(run: ActRun, actions: list[CachedAction]) -> None:
+@dataclass(frozen=True)
+class ReplayReach:
+    """How far a replay of stored steps got: the page it ended on, how many steps held, and
+    why the next one did not (redacted; None when every step held)."""
+
+    page: Page
+    held: int
+    drift: str | None
+
+
+def replay_until_drift(
+    page: Page,
+    actions: list[CachedAction],
+    *,
+    variables: Variables,
+    settings: Settings,
+    seconds_left: float,
+) -> ReplayReach:
+    """Replay stored ``actions`` as a cache hit does (fingerprint and secret-scope checks, no
+    model call) within ``seconds_left``; stops at the first step that no longer holds (an
+    agent run or a workflow item hands the rest to the model from there)."""
+    left_ms = max(1.0, seconds_left * 1000)  # a replay cannot outlast its run
+    capped = settings.updated(
+        action_timeout_ms=min(settings.action_timeout_ms, left_ms),
+        settle_timeout_ms=min(settings.settle_timeout_ms, left_ms),
+    )
+    run = ActRun(page, None, "", variables=variables, settings=capped)
+    try:
+        # Each step is bounded by the time left; so is the whole replay (a page that keeps
+        # every step slow must not carry the run past its timeout_s).
+        run_with_deadline(
+            lambda: replay_steps(run, actions), max(0.001, seconds_left), lambda: run.page
+        )
+    except Drift as drift:
+        reason = str(drift)
+    except DeadlineExceeded:
+        reason = "the run's time ran out during the replay"
+    else:
+        return ReplayReach(run.page, len(run.steps), None)
+    where = f"step {len(run.steps) + 1} of {len(actions)}"
+    return ReplayReach(run.page, len(run.steps), variables.redact(f"{where}: {reason}"))
+
+
+def replay_steps(run: ActRun, actions: list[CachedAction]) -> None:
     """Replay ``actions`` onto ``run`` (its steps and page follow), then let the page settle;
     :class:`Drift` at the first step that no longer holds."""
     variables, settings = run.variables, run.settings
