@@ -50,6 +50,7 @@ class ObserveOptions(VariablesOption, ModelOptions, total=False):
 
 class ExtractOptions(ObserveOptions, total=False):
     selector: str | None
+    cache_key: str | None
 
 
 class AgentOptions(VariablesOption, ModelOptions, AgentLimits, total=False):

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..prompts.act import ALLOWED_METHODS, SCROLL_DIRECTIONS
+from ._extraction import CompiledExtraction
 from ._fingerprint import ElementFingerprint
 from ._key import CACHE_FORMAT_VERSION, CacheKey, EntryKind
 
@@ -131,6 +132,7 @@ class PreviousVersion(BaseModel):
     updated_at: datetime
     reason: str = Field(default="", max_length=MAX_TEXT_CHARS, description="why it was healed")
     actions: list[CachedAction] = Field(default_factory=list, max_length=MAX_ACTIONS)
+    extraction: CompiledExtraction | None = None
 
     @field_validator("updated_at")
     @classmethod
@@ -156,6 +158,9 @@ class CacheEntry(BaseModel):
     created_at: datetime = Field(default_factory=_now)
     updated_at: datetime = Field(default_factory=_now)
     actions: list[CachedAction] = Field(default_factory=list, max_length=MAX_ACTIONS)
+    extraction: CompiledExtraction | None = Field(
+        default=None, description="an extract() entry's compiled reads (kind 'extract' only)"
+    )
     previous: PreviousVersion | None = None
 
     @field_validator("created_at", "updated_at")
@@ -170,15 +175,24 @@ class CacheEntry(BaseModel):
             raise ValueError(f"format_version {self.format_version} is not {CACHE_FORMAT_VERSION}")
         if self.cache_key.digest != self.key:
             raise ValueError("key does not match the digest of instruction, url and variables")
-        if not self.actions:
+        if self.kind == "extract":
+            if self.extraction is None or self.actions:
+                raise ValueError("an extract entry holds compiled reads and no actions")
+        elif not self.actions or self.extraction is not None:
             raise ValueError("the entry has no actions")
         return self
 
     @classmethod
     def create(
-        cls, key: CacheKey, actions: Iterable[CachedAction], *, now: datetime | None = None
+        cls,
+        key: CacheKey,
+        actions: Iterable[CachedAction] = (),
+        *,
+        extraction: CompiledExtraction | None = None,
+        now: datetime | None = None,
     ) -> CacheEntry:
-        """A new entry for ``key`` holding ``actions``, timestamped ``now`` (default: now)."""
+        """A new entry for ``key`` holding ``actions`` (an extract entry: ``extraction``),
+        timestamped ``now`` (default: now)."""
         stamp = now or _now()
         return cls(
             format_version=key.version,
@@ -190,6 +204,7 @@ class CacheEntry(BaseModel):
             created_at=stamp,
             updated_at=stamp,
             actions=list(actions),
+            extraction=extraction,
         )
 
     @property
@@ -213,6 +228,18 @@ class CacheEntry(BaseModel):
             update={"actions": list(actions), "updated_at": now or _now(), "previous": previous}
         )
 
+    def with_extraction(
+        self, extraction: CompiledExtraction, *, reason: str = "", now: datetime | None = None
+    ) -> CacheEntry:
+        """A copy with a recompiled extraction (after healing), keeping the replaced one as
+        ``previous`` like :meth:`with_actions`."""
+        previous = PreviousVersion(
+            updated_at=self.updated_at, reason=reason, extraction=self.extraction
+        )
+        return self.model_copy(
+            update={"extraction": extraction, "updated_at": now or _now(), "previous": previous}
+        )
+
     def to_json(self) -> str:
         """The file's text: pretty-printed JSON, non-ASCII kept readable, final newline."""
         return self.model_dump_json(indent=2, exclude_none=True) + "\n"
@@ -228,8 +255,10 @@ def format_entry_summary(entry: CacheEntry) -> str:
     updated = entry.updated_at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
     count = len(entry.actions)
     noun = "element" if entry.kind == "observe" else "action"
+    if entry.extraction is not None:
+        count, noun = entry.extraction.field_count, "field"
     actions = f"{count} {noun}{'' if count == 1 else 's'}"
     instruction = _clip(entry.instruction, 60)
-    if entry.kind == "observe":
-        instruction = f"observe: {instruction}"
+    if entry.kind != "act":
+        instruction = f"{entry.kind}: {instruction}"
     return f'{entry.key[:12]}  {updated}  {actions:>11}  "{instruction}"  {_clip(entry.url, 80)}'

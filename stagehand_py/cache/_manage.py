@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from ._entry import CachedAction, CacheEntry, format_entry_summary
+from ._extraction import CompiledExtraction
 
 if TYPE_CHECKING:
     from ._store import ActionCache
@@ -63,14 +64,18 @@ def entry_diff(entry: CacheEntry) -> str:
         return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
 
     diff = difflib.unified_diff(
-        describe_actions(entry.previous.actions),
-        describe_actions(entry.actions),
+        _describe(entry.previous.actions, entry.previous.extraction),
+        _describe(entry.actions, entry.extraction),
         fromfile=f"previous ({stamp(entry.previous.updated_at)})",
         tofile=f"current ({stamp(entry.updated_at)})",
         lineterm="",
     )
     reason = f"healed because: {entry.previous.reason}\n" if entry.previous.reason else ""
     return reason + "\n".join(diff)
+
+
+def _describe(actions: list[CachedAction], extraction: CompiledExtraction | None) -> list[str]:
+    return extraction.describe() if extraction is not None else describe_actions(actions)
 
 
 def show_entry_diff(cache: ActionCache, key_prefix: str) -> str:

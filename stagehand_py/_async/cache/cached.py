@@ -83,6 +83,26 @@ class AsyncCachedCall(ABC, Generic[R]):
     def mark(self, result: R, status: CacheStatus, stale: Stale | None) -> None:
         """Let ``result`` say how the cache answered."""
 
+    def key(self, cache: ActionCache) -> CacheKey:
+        """The key this call's entry is stored under (instruction, page URL, variable names)."""
+        return cache.key_for(
+            self.instruction,
+            self.page.url,
+            self.variables.names,
+            url_mode=self.settings.cache_url,
+            kind=self.kind,
+        )
+
+    async def new_entry(self, key: CacheKey, result: R, stale: Stale | None) -> CacheEntry | None:
+        """The entry that stores ``result`` (a healed one keeps what it replaced); None when
+        there is nothing worth storing."""
+        actions = await self.entry_actions(result)
+        if not actions:
+            return None  # nothing to replay: an empty entry would make the next call a no-op
+        if stale is not None:
+            return stale.entry.with_actions(actions, reason=stale.reason)
+        return CacheEntry.create(key, actions)
+
     def _model(self) -> AsyncLLM:
         if self.llm is None:
             raise ConfigurationError("This call needs a model, and none is configured.")
@@ -99,13 +119,7 @@ class AsyncCachedCall(ABC, Generic[R]):
                     "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
                 )
             return await self.ask(None, cached=False)
-        key = cache.key_for(
-            self.instruction,
-            self.page.url,
-            self.variables.names,
-            url_mode=settings.cache_url,
-            kind=self.kind,
-        )
+        key = self.key(cache)
         entry = cache.get(key)
         stale = None
         if entry is not None:
@@ -153,14 +167,9 @@ class AsyncCachedCall(ABC, Generic[R]):
         be written, or steps it cannot replay safely (a typed variable whose element had no
         fingerprint), must not fail a call that succeeded: a warning says why."""
         try:
-            actions = await self.entry_actions(result)
-            if not actions:
-                return  # nothing to replay: an empty entry would make the next call a no-op
-            entry = (
-                stale.entry.with_actions(actions, reason=stale.reason)
-                if stale is not None
-                else CacheEntry.create(key, actions)
-            )
+            entry = await self.new_entry(key, result, stale)
+            if entry is None:
+                return
             cache.put(entry, secret_values=self.variables.secret_values())
         except (CacheError, ValidationError) as exc:
             reason = first_line(exc) if isinstance(exc, CacheError) else _unsafe(exc)
@@ -182,7 +191,7 @@ def cache_miss_error(
     instruction: str, key: CacheKey, variables: Variables, reason: str, detail: str
 ) -> CacheMissError:
     shown = variables.redact(instruction)
-    kind = "observe" if key.kind == "observe" else "act"
+    kind = key.kind
     fix = (
         "Record it with a run in cache_mode='read-write' (pytest "
         "--stagehand-cache-mode=read-write)."
