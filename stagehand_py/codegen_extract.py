@@ -49,12 +49,12 @@ def _read_call(read: FieldRead, locator: str, wait: str) -> str:
         return raw
     if read.transform == "url":
         return f'urljoin(page.url, ({raw} or "").strip())'
-    if read.transform in ("number", "number_comma"):
-        comma = ", comma=True" if read.transform == "number_comma" else ""
-        return f"_number({raw}{comma})"
     affixes = ""
     if read.prefix or read.suffix:
         affixes = f", {py_string(read.prefix)}, {py_string(read.suffix)}"
+    if read.transform in ("number", "number_comma"):
+        comma = ", comma=True" if read.transform == "number_comma" else ""
+        return f"_number(_text({raw}{affixes}){comma})"
     return f"_text({raw}{affixes})"
 
 

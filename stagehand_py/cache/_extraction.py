@@ -24,6 +24,8 @@ Transform = Literal["text", "number", "number_comma", "url", "boolean"]
 ``number``: the first number, ``,`` as thousands separator (``number_comma``: ``,`` as the
 decimal mark); ``url``: an href or src made absolute; ``boolean``: a checkbox's state."""
 
+AFFIXED = frozenset({"text", "number", "number_comma"})
+MAX_CLASSES = 10
 MAX_FIELDS = 200
 MAX_LISTS = 20
 MAX_AFFIX_CHARS = 40
@@ -41,6 +43,7 @@ RELATIVE_XPATH = re.compile(rf"^(?:{_STEP}(?:\[\d+\])?)*$")
 """The same below a container (``""``: the container itself)."""
 CONTAINER_XPATH = re.compile(rf"^(?:{_STEP}(?:\[\d+\])?)+$")
 """An absolute path whose repeated steps have no position (``/html/body[1]/ul[1]/li``)."""
+_CLASS = re.compile(r"^-?[A-Za-z_][A-Za-z0-9_-]{0,60}$")
 _POINTER = re.compile(r"^(?:/[^/]{1,200})*$")
 USER_LOCATOR = re.compile(
     r'^(?:css=#[A-Za-z_][A-Za-z0-9_-]{0,100}|internal:testid=\[data-testid="[^"\\]{1,100}"s\])$'
@@ -66,9 +69,19 @@ class FieldRead(BaseModel):
     transform: Transform
     prefix: str = Field(default="", max_length=MAX_AFFIX_CHARS)
     suffix: str = Field(default="", max_length=MAX_AFFIX_CHARS)
+    classes: list[str] = Field(
+        default_factory=list, max_length=MAX_CLASSES, description="its classes, checked on replay"
+    )
     locator: str = Field(
         default="", max_length=200, description="a unique id or test-id locator, for codegen"
     )
+
+    @field_validator("classes")
+    @classmethod
+    def _class_names(cls, classes: list[str]) -> list[str]:
+        if not all(_CLASS.match(name) for name in classes):
+            raise ValueError("a class is not a plain class name")
+        return classes
 
     @field_validator("path")
     @classmethod
@@ -87,8 +100,8 @@ class FieldRead(BaseModel):
             raise ValueError("a checked read goes with the boolean transform, and only it")
         if self.locator and not USER_LOCATOR.match(self.locator):
             raise ValueError("the locator is not an id or test-id locator")
-        if (self.prefix or self.suffix) and self.transform != "text":
-            raise ValueError("only the text transform cuts a prefix or suffix")
+        if (self.prefix or self.suffix) and self.transform not in AFFIXED:
+            raise ValueError("only text and number transforms cut a prefix or suffix")
         return self
 
 

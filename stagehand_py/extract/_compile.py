@@ -16,10 +16,17 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cache._extraction import CONTAINER_XPATH, CompiledExtraction, FieldRead, ListRead
+from ..cache._extraction import (
+    CONTAINER_XPATH,
+    MAX_CLASSES,
+    CompiledExtraction,
+    FieldRead,
+    ListRead,
+)
 from ._recipes import ElementFacts, Recipe, Redact, Unreadable, apply_recipe, recipes_for
 
 _STEP = re.compile(r"/([A-Za-z][A-Za-z0-9-]*)(?:\[(\d+)\])?")
+_CLASS_NAME = re.compile(r"^-?[A-Za-z_][A-Za-z0-9_-]{0,60}$")
 _MIN_VALUE_CHARS = 3  # shorter values ("1", "EU") are too common to tell apart in page text
 
 
@@ -93,7 +100,7 @@ def compile_answer(
         except FieldUnreadable as why:
             out.not_compiled[why.path] = why.reason
     for read in [*out.fields, *(f for listed in out.lists for f in listed.fields)]:
-        if any(v in read.prefix or v in read.suffix for v in values):
+        if any(v in read.prefix or v in read.suffix or v in " ".join(read.classes) for v in values):
             out.not_compiled[read.path] = "the text around it holds another extracted value"
     return out
 
@@ -138,12 +145,19 @@ def _field_read(path: str, xpath: str, facts: ElementFacts, recipe: Recipe) -> F
         path=path,
         xpath=xpath,
         tag=facts.tag,
+        classes=_class_names(facts),
         read=recipe.read,
         attribute=recipe.attribute,
         transform=recipe.transform,
         prefix=recipe.prefix,
         suffix=recipe.suffix,
     )
+
+
+def _class_names(facts: ElementFacts) -> list[str]:
+    """The element's plain class names (at most ten): template structure, checked on replay."""
+    names = facts.attributes.get("class", "").split()
+    return [name for name in names if _CLASS_NAME.match(name)][:MAX_CLASSES]
 
 
 def _steps(xpath: str) -> list[tuple[str, str]]:
@@ -268,6 +282,9 @@ def _read_cell(path: str, recipe: FieldRead, cell: Any, base: str, redact: Redac
         raise FieldUnreadable(path, "no element is at its place any more")
     if cell.get("tag") != recipe.tag:
         raise FieldUnreadable(path, f"the element at its place is no longer a <{recipe.tag}>")
+    missing = set(recipe.classes) - set(cell.get("classes") or [])
+    if missing:
+        raise FieldUnreadable(path, f"the element at its place lacks class {sorted(missing)[0]!r}")
     try:
         return apply_recipe(recipe, cell.get("raw"), base=base, redact=redact)
     except Unreadable as why:

@@ -95,12 +95,15 @@ def apply_recipe(
         raise Unreadable(f"the element has no {what}")
     if recipe.transform == "url":
         return redact(urljoin(base, raw.strip()))
-    text = squash(redact(raw))
+    text = _cut(squash(redact(raw)), recipe.prefix, recipe.suffix)
     if recipe.transform == "text":
-        return _cut(text, recipe.prefix, recipe.suffix)
+        return text
+    match = _number_match(text, recipe.transform)
+    if match is None or match.group(0) != text:
+        raise Unreadable("its text is no longer one number")
     number = parse_number(text, recipe.transform)
     if number is None:
-        raise Unreadable("its text holds no number")
+        raise Unreadable("its text is no longer one number")
     return number
 
 
@@ -147,12 +150,31 @@ def recipes_for(value: Any, facts: ElementFacts, *, base: str, redact: Redact) -
             if shown == value:
                 found.append(Recipe(read, "text", attribute))
         else:
-            for transform in ("number", "number_comma"):
-                if same_value(parse_number(shown, transform), value):
-                    found.append(Recipe(read, transform, attribute))
+            found.extend(_numbers(value, shown, read, attribute))
     if isinstance(value, str) and value:
         found.extend(_affixed(value, facts, redact))
     return found
+
+
+def _numbers(value: float, shown: str, read: ReadKind, attribute: str) -> list[Recipe]:
+    """Number recipes: the first number in the text, with the (digit-free) text around it
+    kept as a constant prefix and suffix, so that another number in its place is refused."""
+    found: list[Recipe] = []
+    for transform in ("number", "number_comma"):
+        match = _number_match(shown, transform)
+        if match is None or not same_value(parse_number(match.group(0), transform), value):
+            continue
+        prefix, suffix = shown[: match.start()], shown[match.end() :]
+        if len(prefix) > MAX_AFFIX_CHARS or len(suffix) > MAX_AFFIX_CHARS:
+            continue
+        if any(c.isdigit() for c in prefix + suffix):
+            continue
+        found.append(Recipe(read, transform, attribute, prefix, suffix))
+    return found
+
+
+def _number_match(text: str, transform: Transform) -> re.Match[str] | None:
+    return (_NUMBER_COMMA if transform == "number_comma" else _NUMBER_DOT).search(text)
 
 
 def _affixed(value: str, facts: ElementFacts, redact: Redact) -> list[Recipe]:

@@ -40,7 +40,9 @@
     return el.getAttribute(read.attribute);
   };
   const cell = (el, read) =>
-    el === null || el.nodeType !== 1 ? null : { tag: el.localName, raw: readOf(el, read) };
+    el === null || el.nodeType !== 1
+      ? null
+      : { tag: el.localName, classes: [...el.classList], raw: readOf(el, read) };
   const facts = (el) => {
     if (el === null || el.nodeType !== 1) return null;
     const attrs = {};

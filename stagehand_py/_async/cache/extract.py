@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..._deadline_clock import Deadline
+from ..._errors import ExtractError
 from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey
 from ...cache._key import normalize_instruction, normalize_variable_names
 from ...cache._store import CacheStatus
@@ -42,6 +43,10 @@ from .cached import AsyncCachedCall, Drift, Stale
 
 logger = logging.getLogger("stagehand_py")
 TOO_LARGE = "the page is too large to show as numbered elements in one request"
+UNFIT = (
+    "the answer read from the numbered elements did not fit the schema; the data was read "
+    "from the page text instead"
+)
 
 
 @dataclass
@@ -98,7 +103,7 @@ class AsyncCachedExtract(AsyncCachedCall[ExtractOutcome]):
 
     async def ask(self, stale: Stale | None, *, cached: bool) -> ExtractOutcome:
         started = time.monotonic()
-        outcome, redact = self.outcome, self.variables.redact
+        outcome, redact, url = self.outcome, self.variables.redact, self.page.url
         await settle(self.page, timeout_ms=self.deadline.cap_ms(3000))
         answer = await ask_sourced(
             self.page,
@@ -110,11 +115,16 @@ class AsyncCachedExtract(AsyncCachedCall[ExtractOutcome]):
             settings=self.settings,
             outcome=outcome,
         )
+        try:
+            value = None if answer is None else finish(self.target, answer.data, redact(url))
+        except ExtractError:
+            answer = None  # not sourced: asked again from the page text
+            outcome.not_compiled = {"/": UNFIT}
         if answer is None:  # today's text path, in chunks; not compiled
             await self._from_text()
-            outcome.not_compiled = {"/": TOO_LARGE}
+            outcome.not_compiled = outcome.not_compiled or {"/": TOO_LARGE}
         else:
-            outcome.value = finish(self.target, answer.data, redact(self.page.url))
+            outcome.value = value
             compiled, why = await compile_reads(self.page, self.target, answer, redact=redact)
             outcome.compiled, outcome.not_compiled = compiled, why
         if outcome.not_compiled:
