@@ -25,7 +25,7 @@ from ..._config import Settings
 from ..._deadline_clock import Deadline
 from ..._errors import ElementNotFoundError, ExtractError, StructuredOutputError
 from ..._snapshot import Element, Snapshot
-from ...cache._extraction import ABSOLUTE_XPATH, CompiledExtraction
+from ...cache._extraction import ABSOLUTE_XPATH, USER_LOCATOR, CompiledExtraction, FieldRead
 from ...extract._compile import (
     FieldUnreadable,
     PageFacts,
@@ -34,6 +34,7 @@ from ...extract._compile import (
     first_difference,
     pointer,
 )
+from ...extract._compile import leaves as leaves_of
 from ...extract._js import load_js
 from ...extract._recipes import ElementFacts
 from ...extract._target import ExtractTarget
@@ -171,6 +172,29 @@ def _positional(element: Element) -> str | None:
     return None
 
 
+async def _with_locator(
+    page: AsyncPage, read: FieldRead, facts: dict[str, ElementFacts], data: Any
+) -> FieldRead:
+    """``read`` with a user-facing locator for generated code: the element's test id or id,
+    when it finds that one element only and holds no extracted value."""
+    found = facts.get(read.xpath)
+    if found is None:
+        return read
+    values = [str(v) for _, v in leaves_of(data) if isinstance(v, str) and len(v) >= 3]
+    candidates = []
+    test_id = found.attributes.get("data-testid", "")
+    if test_id and '"' not in test_id and "\\" not in test_id:
+        candidates.append(f'internal:testid=[data-testid="{test_id}"s]')
+    if found.attributes.get("id"):
+        candidates.append(f"css=#{found.attributes['id']}")
+    for selector in candidates:
+        if not USER_LOCATOR.match(selector) or any(v in selector for v in values):
+            continue
+        if await page.locator(selector).count() == 1:
+            return read.model_copy(update={"locator": selector})
+    return read
+
+
 async def compile_reads(
     page: AsyncPage, target: ExtractTarget, answer: SourcedAnswer, *, redact: Redact
 ) -> tuple[CompiledExtraction | None, dict[str, str]]:
@@ -194,9 +218,10 @@ async def compile_reads(
     if made.not_compiled:
         return None, made.not_compiled
     digest, schema = schema_digest(target)
+    fields = [await _with_locator(page, read, facts, answer.data) for read in made.fields]
     try:
         compiled = CompiledExtraction(
-            schema_digest=digest, json_schema=schema, fields=made.fields, lists=made.lists
+            schema_digest=digest, json_schema=schema, fields=fields, lists=made.lists
         )
     except ValidationError as exc:
         error = exc.errors(include_url=False, include_input=False)[0]
