@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from playwright.sync_api import Page as Page
@@ -33,8 +32,6 @@ from .._types import ActResult, ObserveResult
 from .._variables import MIN_CACHEABLE_CHARS, Variables
 from ..agent import AgentResult
 from ..agent._history import call_record as agent_record
-from ..cache import ActionCache
-from ..extract._target import ExtractTarget
 from ..llm._options import request_options
 from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
@@ -43,7 +40,7 @@ from .act.observed import act_observed
 from .agent.observe import same_page
 from .agent.run import AgentRun
 from .cache.act import cached_act
-from .cache.extract import CachedExtract
+from .cache.extract import ExtractReading
 from .cache.observe import cached_observe
 from .calls import Call, CallPath, ModelChoice, ModelSource
 from .extract.read import ExtractOutcome, extract
@@ -234,22 +231,11 @@ class Stagehand(CallPath):
         __tracebackhide__ = True
         instruction = call.instruction or ""  # with no schema either: the page text, no model
         call.spent = outcome = ExtractOutcome(value=None)  # a failure still has its cost
-        cache = self._extract_cache(call, reading, settings)
+        cache = reading.cache_for(self.cache, call.values, settings)
         if cache is not None or (settings.cache_mode == "require" and reading.compiles):
             ready = call.model_if_any(source)
-            compiled = CachedExtract(
-                call.page,
-                ready,
-                instruction,
-                call.values,
-                settings,
-                target=ExtractTarget.from_schema(reading.schema),
-                schema=reading.schema,
-                outcome=outcome,
-                deadline=call.deadline,
-                cache_key=reading.cache_key,
-                chunk_chars=reading.chunk_chars,
-            )
+            compiled = reading.cached_call(call.page, ready, instruction, call.values, settings)
+            compiled.outcome, compiled.deadline = outcome, call.deadline
             return call.in_time(functools.partial(compiled.run, cache))
         if settings.cache_mode == "require" and (reading.schema is not None or instruction):
             raise needs_the_model("extract", call.values.redact(instruction))
@@ -271,17 +257,6 @@ class Stagehand(CallPath):
             )
         )
         return outcome
-
-    def _extract_cache(
-        self, call: Call, reading: ExtractReading, settings: Settings
-    ) -> ActionCache | None:
-        """The cache a compiled extract goes through, or None (no schema, a selector, no
-        cache, a variable value too short to keep out of a cache file)."""
-        if not reading.compiles or self.cache is None:
-            return None
-        if call.values.too_short_to_cache() and settings.cache_mode != "require":
-            return None
-        return self.cache
 
     def _observe(
         self, page: Page, instruction: str | None, options: ObserveOptions
@@ -383,21 +358,6 @@ class Stagehand(CallPath):
         elif result.page is not None:
             result.page = self.wrap(result.page)
         return result
-
-
-@dataclass(frozen=True)
-class ExtractReading:
-    """What an extract() reads: its schema, selector, chunk size and cache key."""
-
-    schema: Any
-    selector: str | None
-    chunk_chars: int
-    cache_key: str | None
-
-    @property
-    def compiles(self) -> bool:
-        """Whether it may be compiled into the cache (a schema, the whole page)."""
-        return self.schema is not None and self.selector is None
 
 
 def _act_record(call: Call, result: ActResult) -> CallRecord:

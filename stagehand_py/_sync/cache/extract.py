@@ -22,10 +22,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from playwright.sync_api import Page as Page
 from pydantic import ValidationError
 
+from ..._config import Settings
 from ..._deadline_clock import Deadline
 from ..._errors import ExtractError
+from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey
 from ...cache._key import normalize_instruction, normalize_variable_names
 from ...cache._store import CacheStatus
@@ -40,6 +43,7 @@ from ..extract.compiled import (
     schema_digest,
 )
 from ..extract.read import ExtractOutcome, extract
+from ..llm.source import ModelSource
 from .cached import CachedCall, Drift, Stale
 
 logger = logging.getLogger("stagehand_py")
@@ -50,6 +54,53 @@ UNFIT = (
 )
 
 
+@dataclass(frozen=True)
+class ExtractReading:
+    """What an extract() reads: its schema, selector, chunk size and cache key."""
+
+    schema: Any
+    selector: str | None
+    chunk_chars: int
+    cache_key: str | None
+
+    @property
+    def compiles(self) -> bool:
+        """Whether it may be compiled into the cache (a schema, the whole page)."""
+        return self.schema is not None and self.selector is None
+
+    def cache_for(
+        self, cache: ActionCache | None, variables: Variables, settings: Settings
+    ) -> ActionCache | None:
+        """The cache a compiled extract goes through, or None (no schema, a selector, no
+        cache, a variable value too short to keep out of a cache file)."""
+        if not self.compiles or cache is None:
+            return None
+        if variables.too_short_to_cache() and settings.cache_mode != "require":
+            return None
+        return cache
+
+    def cached_call(
+        self,
+        page: Page,
+        llm: ModelSource,
+        instruction: str,
+        variables: Variables,
+        settings: Settings,
+    ) -> CachedExtract:
+        """The extract as a call through the cache."""
+        return CachedExtract(
+            page,
+            llm,
+            instruction,
+            variables,
+            settings,
+            target=ExtractTarget.from_schema(self.schema),
+            schema=self.schema,
+            cache_key=self.cache_key,
+            chunk_chars=self.chunk_chars,
+        )
+
+
 @dataclass
 class CachedExtract(CachedCall[ExtractOutcome]):
     """An extract() with a schema through the cache: its entry is the compiled reads."""
@@ -58,10 +109,11 @@ class CachedExtract(CachedCall[ExtractOutcome]):
 
     target: ExtractTarget = field(kw_only=True)
     schema: Any = field(kw_only=True)  # as the user gave it (the text path takes it again)
-    outcome: ExtractOutcome = field(kw_only=True)
-    deadline: Deadline = field(kw_only=True)
     cache_key: str | None = field(default=None, kw_only=True)
     chunk_chars: int = field(default=12000, kw_only=True)
+    # Filled by the caller before run(): its outcome (filled as the work goes) and deadline.
+    outcome: ExtractOutcome = field(default_factory=lambda: ExtractOutcome(value=None))
+    deadline: Deadline = field(default_factory=lambda: Deadline.after(120.0))
 
     def key(self, cache: ActionCache) -> CacheKey:
         digest, _ = schema_digest(self.target)
