@@ -16,8 +16,9 @@ from ._variables import Variables
 
 # Why each call that always needs the model has no cached answer, and what to do instead.
 _NOT_CACHED = {
-    "extract": "extract() results are not cached (the data on a page changes). Use "
-    "cache_mode='read-only' where extract() runs.",
+    "extract": "an extract() without a schema, or limited by selector=, is not cached (only "
+    "a schema's fields compile into reads). Pass a schema, or use cache_mode='read-only' where "
+    "this extract() runs.",
     "agent": "agent runs are not in the action cache (each step asks the model). Use "
     "cache_mode='read-only' where agent() runs, or replace the run with act() calls the cache "
     "replays (AgentResult.to_playwright_code() turns a saved run into plain Playwright code).",
