@@ -158,6 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
     extract.add_argument("url")
     extract.add_argument("instruction")
     extract.add_argument("--schema", metavar="FILE", help="a JSON schema for the result")
+    extract.add_argument(
+        "--cache-key",
+        help="share one compiled cache entry across pages of one template (e.g. product-page)",
+    )
+    add_codegen_option(extract, "the compiled reads (needs --cache-dir and --schema)")
     _page_options(extract)
     extract.set_defaults(run=extract_command)
 

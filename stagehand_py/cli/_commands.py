@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -143,25 +144,46 @@ def extract_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
     with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
         with progress(f"extract: {args.instruction}", enabled=not args.quiet):
-            value: Any = (
-                page.extract(args.instruction, schema) if schema else page.extract(args.instruction)
-            )
+            keyed = {"cache_key": args.cache_key} if args.cache_key else {}
+            outcome = stagehand.extract(page, args.instruction, schema, **keyed)
+        value: Any = outcome.value if schema else outcome.value["text"]
+        code = _extraction_code(args, outcome)
         if json_mode(args):
             record = stagehand.history[-1]
-            emit_json(
-                args,
-                {
-                    "data": value,
-                    "llm_calls": record.llm_calls,
-                    "usage": record.usage.model_dump(mode="json"),
-                },
-            )
+            payload = {
+                "data": value,
+                "cache": outcome.cache,
+                "not_compiled": outcome.not_compiled,
+                "llm_calls": record.llm_calls,
+                "usage": record.usage.model_dump(mode="json"),
+            }
+            emit_json(args, {**payload, **({"playwright_code": code} if code else {})})
         else:
             print(
                 value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
             )
+            if code is not None:
+                print("\n# ---- plain Playwright code of this extract ----")
+                print(code, end="")
         usage_out(args, usage_line(stagehand.history))
     return 0
+
+
+def _extraction_code(args: argparse.Namespace, outcome: Any) -> str | None:
+    """``--codegen``: the compiled reads as Playwright code; on stderr, why there are none."""
+    if not args.codegen:
+        return None
+    if outcome.compiled is None:
+        why = "; ".join(f"{k or '/'}: {v}" for k, v in outcome.not_compiled.items())
+        print(
+            "no code: this extract was not compiled ("
+            + (why or "compiling needs --cache-dir and --schema")
+            + ")",
+            file=sys.stderr,
+        )
+        return None
+    code: str = outcome.to_playwright_code(args.codegen, url=args.url)
+    return code
 
 
 def observe_command(args: argparse.Namespace) -> int:
