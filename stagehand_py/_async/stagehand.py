@@ -372,7 +372,12 @@ def _act_record(call: AsyncCall, result: ActResult) -> CallRecord:
 
 
 def _extract_record(call: AsyncCall, outcome: ExtractOutcome) -> CallRecord:
-    return call.record(outcome, success=True, message=f"{outcome.chunks} chunk(s) read")
+    said = (
+        "read with its compiled reads"
+        if outcome.cache == "hit"
+        else f"{outcome.chunks} chunk(s) read"
+    )
+    return call.record(outcome, success=True, message=said, cache=outcome.cache)
 
 
 def _observe_record(call: AsyncCall, outcome: ObserveOutcome) -> CallRecord:
