@@ -246,9 +246,7 @@ def _common(xpaths: list[str]) -> list[tuple[str, str]]:
         if any(p != parts[0] for p in parts):
             break
         common.append(parts[0])
-    if len(paths) == 1:
-        return common  # a one-field item: the element itself is the item
-    return common
+    return common  # a one-field item: the element itself
 
 
 def build_data(

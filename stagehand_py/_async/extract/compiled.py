@@ -124,7 +124,7 @@ async def ask_sourced(
             messages,
             target.plan.answer_model(frozenset(links), sourced=True),
             kind="extract",
-            context=RequestContext("extract", said),
+            context=RequestContext("extract", said, snapshot=snapshot),
             settings=settings,
             max_retries=settings.max_reasks,
             deadline=deadline,
