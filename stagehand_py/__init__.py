@@ -1,12 +1,14 @@
 """stagehand_py: drive a Playwright page in plain language.
 
-Wrap your own page (sync or async) and it gains ``act``, ``extract`` and ``observe``::
+Wrap your own page (sync or async) and it gains ``act``, ``extract``, ``observe`` and
+``check``::
 
     from stagehand_py import Stagehand
 
     sh = Stagehand(model="openai/gpt-4.1-mini")
     page = sh.wrap(browser.new_page())
     page.act("fill the form with <|EMAIL|>", variables={"email": "ada@example.com"})
+    page.check("the page thanks <|EMAIL|> for joining", variables={"email": "ada@example.com"})
 
 Fakes for your own tests live in :mod:`stagehand_py.testing`.
 """
@@ -21,8 +23,10 @@ from ._errors import (
     ActError,
     ActTimeoutError,
     BrowserNotFoundError,
+    BudgetExceededError,
     CacheError,
     CacheMissError,
+    CheckError,
     ConfigurationError,
     ElementNotFoundError,
     ExtractError,
@@ -49,6 +53,7 @@ from ._trace_scrub import scrub_trace
 from ._types import ActErrorCode, ActionRecord, ActResult, ObserveResult, Verification
 from .agent import AgentControls, AgentResult, AgentSettings
 from .cache import CacheWarning
+from .check import CheckResult
 from .llm import PriceTable, Usage
 from .workflow import WorkflowHistory, WorkflowItem, WorkflowResult, WorkflowSettings
 
@@ -67,10 +72,13 @@ __all__ = [
     "AsyncStagehandPage",
     "Box",
     "BrowserNotFoundError",
+    "BudgetExceededError",
     "CacheError",
     "CacheMissError",
     "CacheWarning",
     "CallRecord",
+    "CheckError",
+    "CheckResult",
     "Chunk",
     "ConfigurationError",
     "Element",

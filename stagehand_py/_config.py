@@ -39,6 +39,8 @@ _ENV_SETTINGS: dict[str, tuple[str, Callable[[str], object]]] = {
     "STAGEHAND_PY_CACHE_URL": ("cache_url", str),
     "STAGEHAND_PY_MAX_TOKENS": ("max_tokens", str),  # "1024" or "1024,extract=8000"
     "STAGEHAND_PY_TEMPERATURE": ("temperature", float),
+    "STAGEHAND_PY_MAX_COST_USD": ("max_cost_usd", float),
+    "STAGEHAND_PY_MAX_TOTAL_TOKENS": ("max_total_tokens", int),
 }
 
 
@@ -117,6 +119,19 @@ class Settings(SettingsModel):
         description="sampling temperature (None: the server's default; Anthropic ignores it)",
     )
 
+    max_cost_usd: float | None = Field(
+        default=None,
+        gt=0,
+        description="hard cap on what this Stagehand's model requests may cost in US dollars "
+        "(needs prices=); a request that would cross it is not sent: BudgetExceededError",
+    )
+    max_total_tokens: int | None = Field(
+        default=None,
+        ge=1,
+        description="hard cap on the tokens (prompt and answer) this Stagehand's model "
+        "requests may use; a request that would cross it is not sent: BudgetExceededError",
+    )
+
     @field_validator("max_tokens", mode="before")
     @classmethod
     def _read_max_tokens(cls, value: object) -> object:
@@ -136,8 +151,9 @@ class Settings(SettingsModel):
     @classmethod
     def from_env(cls, *, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
         """Defaults, then ``STAGEHAND_PY_MAX_STEPS``, ``STAGEHAND_PY_TIMEOUT``,
-        ``STAGEHAND_PY_CACHE_MODE``, ``STAGEHAND_PY_CACHE_URL``, ``STAGEHAND_PY_MAX_TOKENS``
-        and ``STAGEHAND_PY_TEMPERATURE``, then ``overrides``.
+        ``STAGEHAND_PY_CACHE_MODE``, ``STAGEHAND_PY_CACHE_URL``, ``STAGEHAND_PY_MAX_TOKENS``,
+        ``STAGEHAND_PY_TEMPERATURE``, ``STAGEHAND_PY_MAX_COST_USD`` and
+        ``STAGEHAND_PY_MAX_TOTAL_TOKENS``, then ``overrides``.
 
         A variable that does not parse or validate is a :class:`ConfigurationError` naming it.
         """

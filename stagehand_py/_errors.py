@@ -16,12 +16,16 @@ The tree::
     │   ├── RealRequestsBlockedError  a real model request while they are switched off
     │   ├── ScriptExhaustedError      a scripted fake LLM ran out of answers
     │   └── StructuredOutputError     the answer never validated; carries the last answer
+    ├── BudgetExceededError           a model request would cross a spending cap
+    │                                 (max_cost_usd, max_total_tokens): it was not sent
     ├── ActError                      an act() did not reach its goal; carries the ActResult
     │   │                             and a ``code`` (see ``ActErrorCode``)
     │   └── ActTimeoutError           ... because its wall-clock timeout ran out (TIMEOUT);
     │                                 also a StagehandTimeoutError
     ├── StagehandTimeoutError         a call ran out of its ``timeout_s`` (extract, observe)
     ├── ExtractError                  an extract() did not produce valid data
+    ├── CheckError                    a check()'s statement does not hold; carries the
+    │                                 CheckResult; also an AssertionError (pytest: a failure)
     └── CacheError                    the action cache could not be used as asked
         └── CacheMissError            cache_mode="require" (or self_heal=False) and the cache
                                       could not answer without the model
@@ -54,6 +58,7 @@ from ._usage import Usage
 
 if TYPE_CHECKING:
     from ._types import ActErrorCode, ActResult
+    from .check import CheckResult
 
 
 class StagehandError(Exception):
@@ -151,6 +156,39 @@ class StructuredOutputError(LLMError):
         super().__init__(message)
 
 
+class BudgetExceededError(StagehandError):
+    """A model request would have taken spending past a cap, so it was not sent.
+
+    ``cap`` is the setting (``"max_cost_usd"`` or ``"max_total_tokens"``) and ``scope`` whose
+    cap it is (``"call"``, ``"Stagehand"`` or ``"pytest session"``); ``limit``, ``spent`` (by
+    that scope's requests, finished and in flight) and ``request`` (the refused request's
+    estimate) are in the cap's unit: US dollars or tokens. ``call`` names the call that hit
+    it (redacted). ``usage`` is what earlier requests of the same model call cost (a re-ask
+    or a retry can be the one refused); nothing of the refused request was sent.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        cap: str,
+        scope: str,
+        limit: float,
+        spent: float,
+        request: float,
+        call: str,
+        usage: Usage | None = None,
+    ) -> None:
+        self.cap = cap
+        self.scope = scope
+        self.limit = limit
+        self.spent = spent
+        self.request = request
+        self.call = call
+        self.usage = usage if usage is not None else Usage()
+        super().__init__(message)
+
+
 class ActError(StagehandError):
     """An act() did not reach its goal. ``result`` holds what was done and why it stopped;
     ``code`` is the machine-readable reason (an :data:`ActErrorCode`, ``None`` if unknown)."""
@@ -179,6 +217,17 @@ class ExtractError(StagehandError):
         super().__init__(message)
 
 
+class CheckError(StagehandError, AssertionError):
+    """A check()'s statement does not hold on the page. ``result`` is the
+    :class:`~stagehand_py.CheckResult` (``passed`` False) with the model's reason and evidence,
+    or, on a replay of compiled assertions that may not ask the model, Playwright's own
+    expected/actual message. An ``AssertionError`` too, so pytest reports a failed test."""
+
+    def __init__(self, message: str, result: CheckResult) -> None:
+        self.result = result
+        super().__init__(message)
+
+
 class CacheError(StagehandError):
     """The action cache could not be used as asked (e.g. an unwritable directory)."""
 
@@ -186,10 +235,11 @@ class CacheError(StagehandError):
 class CacheMissError(CacheError):
     """The action cache could not answer and the model may not be asked.
 
-    Raised by ``cache_mode="require"`` when no entry holds the call (``reason="miss"``) or a
-    cached step no longer holds on the page (``reason="stale"``), and by ``self_heal=False``
-    for a stale step. ``instruction`` (redacted) and ``key`` (the entry's digest) name the
-    entry; no model was called.
+    Raised by ``cache_mode="require"`` when no entry holds the call (``reason="miss"``), a
+    cached step no longer holds on the page (``reason="stale"``) or a check's statement could
+    not be compiled into assertions when it was recorded (``reason="uncompiled"``), and by
+    ``self_heal=False`` for a stale step. ``instruction`` (redacted) and ``key`` (the entry's
+    digest) name the entry; no model was called.
     """
 
     def __init__(self, message: str, *, instruction: str, key: str, reason: str) -> None:

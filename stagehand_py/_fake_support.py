@@ -20,6 +20,7 @@ from ._errors import LLMError, StructuredOutputError
 from ._usage import Usage, estimate_tokens
 from .llm._messages import ChatResponse, Message, RequestOptions, ToolCall, ToolSpec
 from .prompts.act import DO_ACTION, SKIP_SECTION, VerifyAnswer
+from .prompts.check import CheckAnswer, ProposedAssertion
 from .prompts.observe import ObserveAnswer, ObservedElement
 
 T = TypeVar("T", bound=BaseModel)
@@ -107,6 +108,39 @@ def observe_answer(*elements: ObservedElement | int) -> ObserveAnswer:
     :func:`observed` for a description, method and arguments). No elements: nothing found."""
     found = [observed(item) if isinstance(item, int) else item for item in elements]
     return ObserveAnswer(elements=found)
+
+
+def expectation(
+    kind: str, element: int | None = None, value: str | int | None = None
+) -> ProposedAssertion:
+    """One assertion of a :func:`check_answer`: a Playwright ``expect`` method (``kind``,
+    e.g. ``"to_have_text"``), the element number it is about (None: the page), and the
+    expected text or count (None for a state such as ``"to_be_checked"``)."""
+    return ProposedAssertion(element=element, kind=kind, expected=value)
+
+
+def check_answer(
+    holds: bool = True,
+    *assertions: ProposedAssertion,
+    reason: str = "",
+    evidence: Sequence[int] = (),
+    why_not: str | None = None,
+    found: bool = True,
+) -> CheckAnswer:
+    """The answer to a check() request: whether the statement ``holds``, the assertions that
+    compile it (:func:`expectation`), the ``reason`` and the ``evidence`` (element numbers; by
+    default those the assertions name). ``why_not`` says it cannot be compiled (no
+    assertions); ``found=False``: what it is about is not in the part of the page shown."""
+    cited = list(evidence) or [a.element for a in assertions if a.element is not None]
+    return CheckAnswer(
+        holds=holds,
+        found=found,
+        reason=reason,
+        evidence=cited,
+        assertions=list(assertions),
+        compilable=why_not is None,
+        why_not=why_not,
+    )
 
 
 def extract_answer(data: Mapping[str, Any] | BaseModel, *, complete: bool = True) -> dict[str, Any]:

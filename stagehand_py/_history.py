@@ -1,4 +1,5 @@
-"""What each act/extract/observe/agent call did, kept per Stagehand for debugging and test reports.
+"""What each public call (act, extract, observe, check, agent, workflow) did, kept per Stagehand
+for debugging and test reports.
 
 Everything here is already redacted: records are built from results whose text went through
 the variables' redactor, so printing a history never shows a secret.
@@ -13,12 +14,12 @@ from pydantic import BaseModel, Field
 from ._types import ActionRecord, Verification
 from ._usage import Usage
 
-CallKind = Literal["act", "extract", "observe", "agent", "workflow"]
+CallKind = Literal["act", "extract", "observe", "agent", "workflow", "check"]
 """The public calls a history records (a new verb adds its name here)."""
 
 
 class CallRecord(BaseModel):
-    """One act(), extract(), observe(), agent() or workflow() call."""
+    """One act(), extract(), observe(), check(), agent() or workflow() call."""
 
     kind: CallKind
     instruction: str

@@ -107,7 +107,12 @@ def durability(selector: str) -> int:
 
 def durable_selector(step: Step) -> str | None:
     """The step's most durable selector that holds no variable placeholder (None if none)."""
-    candidates = [s for s in (*step.selectors, step.selector) if s and not _PLACEHOLDER.search(s)]
+    return most_durable([*step.selectors, step.selector])
+
+
+def most_durable(selectors: Iterable[str]) -> str | None:
+    """The most durable of ``selectors`` that holds no variable placeholder (None if none)."""
+    candidates = [s for s in selectors if s and not _PLACEHOLDER.search(s)]
     if not candidates:
         return None
     # Stable: among equally durable selectors the recorded order (most exact first) wins.
@@ -224,11 +229,15 @@ def argument_expression(argument: str, variables: VariablesAs) -> str:
 
 def variable_names(steps: Iterable[Step]) -> list[str]:
     """Upper-cased variable names the steps use, in order of first use."""
+    return names_in(argument for step in steps for argument in step.arguments)
+
+
+def names_in(texts: Iterable[str]) -> list[str]:
+    """Upper-cased variable names the placeholders of ``texts`` name, in order of first use."""
     names: dict[str, None] = {}
-    for step in steps:
-        for argument in step.arguments:
-            for match in _PLACEHOLDER.finditer(argument):
-                names.setdefault(_variable_name(match))
+    for text in texts:
+        for match in _PLACEHOLDER.finditer(text):
+            names.setdefault(_variable_name(match))
     return list(names)
 
 
@@ -305,19 +314,24 @@ def module_code(
     variables: VariablesAs,
     function_name: str,
     title: str,
+    modules: Sequence[str] = (),
+    playwright_names: Sequence[str] = ("Page",),
 ) -> str:
-    """The module around ``body`` (the function's statements): imports, the signature with
-    one parameter per variable name (``variables="params"``), a title comment."""
+    """The module around ``body`` (the function's statements): imports (``os`` for
+    variables read from the environment, the standard ``modules`` named, ``playwright_names``
+    from Playwright), the signature with one parameter per variable name
+    (``variables="params"``), a title comment."""
     if not body:
         body.append("pass  # nothing was done")
     params = "".join(f", {name.lower()}: str" for name in names) if variables == "params" else ""
     header: list[str] = []
     if title:
         header.append("# " + " ".join(title.split()))
-    if variables == "env" and names:
-        header.append("import os")
+    imported = sorted({*modules, *(["os"] if variables == "env" and names else [])})
+    if imported:
+        header.extend(f"import {module}" for module in imported)
         header.append("")
-    header.append(f"from playwright.{style}_api import Page")
+    header.append(f"from playwright.{style}_api import {', '.join(playwright_names)}")
     header.extend(["", ""])
     keyword = "async def" if style == "async" else "def"
     header.append(f"{keyword} {function_name}(page: Page{params}) -> None:")

@@ -25,6 +25,11 @@ Replies, one builder per kind of request
     extract (one request per part of the page)
         ``extract_answer(data, *, complete=True)``: ``data`` shaped like your schema (a dict
         or an instance); ``complete=False`` asks for the next part.
+    check (one request per part of the page, usually one)
+        ``check_answer(holds=True, *assertions, reason="", evidence=(), why_not=None)``:
+        whether the statement holds and the assertions that compile it, each
+        ``expectation(kind, element=None, value=None)``, e.g. ``expectation("to_have_text", 5,
+        "42.00")``; ``why_not="..."`` says it cannot be compiled.
     agent (one request per step)
         ``agent_output(*actions, thinking="", evaluation_previous_goal="", memory="",
         next_goal="")``: a plain dict the agent's output model validates; each action is a
@@ -46,7 +51,9 @@ from ._async.llm.testing import (
     RecordedRequest,
     RequestContext,
     agent_output,
+    check_answer,
     do_action,
+    expectation,
     extract_answer,
     observe_answer,
     observed,
@@ -65,7 +72,9 @@ __all__ = [
     "RequestContext",
     "ScriptedLLM",
     "agent_output",
+    "check_answer",
     "do_action",
+    "expectation",
     "extract_answer",
     "observe_answer",
     "observed",

@@ -56,7 +56,7 @@ def test_the_checkout_suite_hits_the_cache_on_its_second_run(tmp_path: Path) -> 
     assert "cache: 0 hit(s), 3 miss(es), 0 healed, 3 write(s)" in first
     second = run_example("-m", "pytest", "-q", cache, "--stagehand-cache-mode=require", cwd=suite)
     assert "2 passed" in second
-    assert "0 model call(s); cache: 3 hit(s), 0 miss(es), 0 healed, 0 write(s)" in second
+    assert "0 model call(s), 0 tokens; cache: 3 hit(s), 0 miss(es), 0 healed, 0 write(s)" in second
 
 
 def test_scrape_many_concurrently_over_one_browser_and_one_cache() -> None:

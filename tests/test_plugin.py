@@ -244,7 +244,7 @@ def test_only_passing_tests_write_to_the_cache(pytester: pytest.Pytester) -> Non
     result.assert_outcomes(passed=3, failed=1, errors=1)
     entries = [json.loads(p.read_text("utf-8")) for p in cache_dir.glob("*.json")]
     assert [e["instruction"] for e in entries] == ["press Go for passes"]
-    result.stdout.fnmatch_lines(["stagehand: 3 act/extract/observe call(s), 6 model call(s);*"])
+    result.stdout.fnmatch_lines(["stagehand: 3 call(s), 6 model call(s), * tokens; cache:*"])
 
     # A second run in require mode: the recorded act replays, the others fail without a model.
     again = pytester.runpytest_subprocess(

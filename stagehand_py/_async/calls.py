@@ -7,13 +7,17 @@ from here), the model the caller chose and the fallback emergency mode switches 
 ``_run`` a body and how the body's outcome becomes a :class:`CallRecord`; ``_run`` does the
 rest, the same for every verb: the trace group, the typed timeout, the failure record (which
 redacts the error too), then the usage and history of a call that returned.
+
+Every model a call asks comes from the call (``_model_source``, ``fallback_source``) wrapped in
+its spending caps (``AsyncCall.metered``): each request is held against the call's, the
+Stagehand's and the pytest session's caps before it is sent (see ``llm/accounting.py``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from playwright.async_api import Page as AsyncPage
@@ -21,18 +25,21 @@ from playwright.async_api import Page as AsyncPage
 from .._call_outcomes import needs_the_model, out_of_time
 from .._config import Settings
 from .._deadline_clock import Deadline
-from .._errors import ConfigurationError, LLMError, StagehandError
+from .._errors import BudgetExceededError, ConfigurationError, LLMError, StagehandError
 from .._history import CallKind, CallRecord
 from .._inputs import check_open, check_timeout
 from .._trace_names import call_group_name
 from .._usage import Usage
-from .._variables import Variables
+from .._variables import MIN_CACHEABLE_CHARS, Variables
+from ..cache import ActionCache
+from ..llm._caps import Budget
 from ..prompts.user_instructions import combine_instructions
 from ._deadline import DeadlineExceeded, run_blocking, run_with_deadline
 from .browser.tracing import AsyncTraceGroup
 from .emergency import WithFallback, checked_fallback, fallback_name, fallback_source
+from .llm.accounting import AsyncMeteredLLM
 from .llm.base import AsyncLLM
-from .llm.source import call_llm_source, check_call_model
+from .llm.source import call_llm_source, check_call_model, model_of
 from .options import ModelOptions, ObserveOptions, VariablesOption
 from .session import _ASYNC_API, AsyncStagehandCore, _model_limits, _snapshot_limit
 
@@ -82,6 +89,11 @@ class AsyncCall:
     # them is the caller's mistake (an approver's bad answer), raised as it was, unrecorded.
     records_errors: bool = True
     spent: Spent | None = None  # set by a body whose outcome fills as it goes
+    budget: Budget = field(default_factory=lambda: Budget([]))  # the caps in force
+
+    def metered(self, llm: AsyncLLM) -> AsyncLLM:
+        """``llm`` under this call's spending caps (every model the call asks is)."""
+        return AsyncMeteredLLM(llm, self.budget)
 
     async def in_time(self, body: Callable[[], Awaitable[R]]) -> R:
         """``body()``, ended at the call's deadline whatever it waits for (model, page)."""
@@ -124,7 +136,8 @@ class AsyncCall:
     @property
     def fallback_source(self) -> Any:
         """What a run asks in emergency mode: the client, or one made on first need."""
-        return fallback_source(self.fallback)
+        source = fallback_source(self.fallback)
+        return None if source is None else lambda: self.metered(model_of(source))
 
     @property
     def fallback_name(self) -> str:
@@ -151,6 +164,8 @@ class AsyncCallPath(AsyncStagehandCore):
         __tracebackhide__ = True
         deadline = Deadline.after(seconds)
         values = self._call_variables(page, options.pop("variables", None), settings)
+        caps = options.pop("max_cost_usd", None), options.pop("max_total_tokens", None)
+        budget = self._call_budget(kind, values.redact(instruction or ""), *caps)
         return AsyncCall(
             kind,
             page,
@@ -160,6 +175,7 @@ class AsyncCallPath(AsyncStagehandCore):
             choice or ModelChoice(),
             self._fallback,
             records_errors,
+            budget=budget,
         )
 
     async def _run(
@@ -180,7 +196,8 @@ class AsyncCallPath(AsyncStagehandCore):
                 self._record_failure(call, error)
                 raise error from None
             except StagehandError as exc:
-                if call.records_errors:
+                # A spending cap ends even a run that reports its other endings itself.
+                if call.records_errors or isinstance(exc, BudgetExceededError):
                     self._record_failure(call, exc)
                 raise
         entry = record(call, outcome)
@@ -200,6 +217,9 @@ class AsyncCallPath(AsyncStagehandCore):
             usage, calls, took = spent.usage, spent.llm_calls, spent.duration_s
         elif isinstance(error, LLMError):
             usage, calls = error.usage, error.usage.requests
+        else:  # every request the call sent, as its caps counted them
+            usage = call.budget.spent
+            calls = usage.requests
         self.usage.add(call.kind, usage, model=self._model_name())
         message = redact(f"{type(error).__name__}: {error}")
         self.history.append(
@@ -254,7 +274,23 @@ class AsyncCallPath(AsyncStagehandCore):
         )
         said = call.values.redact(combine_instructions(settings.instructions, choice.instructions))
         return call_llm_source(
-            lambda: self.llm, self._model_for, model=choice.model, llm=choice.llm, instructions=said
+            lambda: call.metered(self.llm),
+            lambda name: call.metered(self._model_for(name)),
+            model=choice.model,
+            llm=None if choice.llm is None else call.metered(choice.llm),
+            instructions=said,
+        )
+
+    def _cache_for(self, values: Variables, settings: Settings) -> tuple[ActionCache | None, str]:
+        """The cache a call may use with these values, and a note when it may not: a value
+        too short to keep apart from an entry's own text is not cached (except under
+        ``cache_mode='require'``, where there is nothing to write)."""
+        short = values.too_short_to_cache()
+        if self.cache is None or not short or settings.cache_mode == "require":
+            return self.cache, ""
+        return None, (
+            f"Not cached: the value of {', '.join(short)} is shorter than "
+            f"{MIN_CACHEABLE_CHARS} characters, too short to keep out of a cache file."
         )
 
     def _with_fallback(self, call: AsyncCall, source: ModelSource) -> WithFallback:

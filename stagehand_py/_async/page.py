@@ -1,4 +1,4 @@
-"""AsyncStagehandPage: the user's own Playwright page, plus act, extract and observe.
+"""AsyncStagehandPage: the user's own Playwright page, plus act, extract, observe and check.
 
 It *is* a Playwright ``Page`` (a subclass sharing the same underlying connection object), so
 ``isinstance(page, Page)``, ``expect(page)``, locators, events and fixtures all keep working.
@@ -6,12 +6,14 @@ It *is* a Playwright ``Page`` (a subclass sharing the same underlying connection
 
 from __future__ import annotations
 
+import datetime
 import functools
 import os
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from playwright.async_api import Page as AsyncPage
+from playwright.async_api import Position
 from pydantic import BaseModel
 
 from .._config import SnapshotMode
@@ -20,6 +22,8 @@ from .._session_secrets import redact_known
 from .._snapshot import Snapshot
 from .._types import ActResult, ObserveResult
 from ..agent import AgentResult
+from ..check import CheckResult
+from ..check._selector import looks_like_selector
 from .browser.in_time import within
 from .browser.inspect import annotated_screenshot, take_snapshot
 
@@ -27,7 +31,14 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from ..workflow._result import WorkflowResult
-    from .options import ActOptions, AgentOptions, ExtractOptions, ObserveOptions, WorkflowOptions
+    from .options import (
+        ActOptions,
+        AgentOptions,
+        CheckOptions,
+        ExtractOptions,
+        ObserveOptions,
+        WorkflowOptions,
+    )
     from .stagehand import AsyncStagehand
 
 M = TypeVar("M", bound=BaseModel)
@@ -116,6 +127,57 @@ class AsyncStagehandPage(AsyncPage):
         __tracebackhide__ = True
         outcome = await self._stagehand._observe(self, instruction, options)
         return outcome.results
+
+    # A different verb than Playwright's Page.check (which ticks a checkbox), which it still
+    # runs for a selector: the signatures cannot match.
+    async def check(  # type: ignore[override]
+        self,
+        statement: str,
+        *,
+        force: bool | None = None,
+        no_wait_after: bool | None = None,
+        position: Position | None = None,
+        scroll: Literal["auto", "none"] | None = None,
+        strict: bool | None = None,
+        timeout: float | datetime.timedelta | None = None,
+        trial: bool | None = None,
+        **options: Unpack[CheckOptions],
+    ) -> CheckResult:
+        """Assert ``statement`` (plain language) about the page: returns a
+        :class:`~stagehand_py.CheckResult` when it holds, raises
+        :class:`~stagehand_py.CheckError` (an ``AssertionError``, so pytest reports a failed
+        test) with the model's reason and the evidence when it does not.
+
+        The first run asks the model, which judges the statement and, where it can, compiles
+        it into Playwright assertions (``to_have_text``, ``to_be_checked``...), checked on
+        the page before they are accepted; with an action cache they are stored and the next
+        run replays them with no model call (``cache_mode="require"``: a failing one raises
+        with Playwright's own expected/actual message). A statement they cannot express is
+        judged by the model every run (``result.compiled`` is False, with the reason).
+        ``variables``, ``timeout_s``, ``max_tokens``, ``temperature``, ``snapshot``,
+        ``model`` / ``llm`` and ``instructions`` work as for :meth:`observe`.
+
+        Written as a Playwright selector (``page.check("#agree")``, or with Playwright's own
+        keywords such as ``force=True``), it is Playwright's ``Page.check``: the checkbox is
+        ticked and None is returned.
+        """
+        __tracebackhide__ = True
+        ticks = (force, no_wait_after, position, scroll, strict, timeout, trial)
+        written_as_selector = isinstance(statement, str) and looks_like_selector(statement)
+        if written_as_selector or any(given is not None for given in ticks):
+            await AsyncPage.check(
+                self,
+                statement,
+                force=force,
+                no_wait_after=no_wait_after,
+                position=position,
+                scroll=scroll,
+                strict=strict,
+                timeout=timeout,
+                trial=trial,
+            )
+            return None  # type: ignore[return-value]  # Playwright's check returns nothing
+        return await self._stagehand._check(self, statement, options)
 
     async def agent(self, task: str, **options: Unpack[AgentOptions]) -> AgentResult:
         """Let the model drive this page, step by step and across tabs, until ``task`` is done.

@@ -31,6 +31,7 @@ from .._types import ActResult, ObserveResult
 from .._variables import MIN_CACHEABLE_CHARS, Variables
 from ..agent import AgentResult
 from ..agent._history import call_record as agent_record
+from ..check import CheckResult
 from ..llm._options import request_options
 from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
@@ -41,13 +42,15 @@ from .agent.run import AsyncAgentRun
 from .cache.act import cached_act
 from .cache.extract import ExtractReading
 from .cache.observe import cached_observe
-from .calls import AsyncCall, AsyncCallPath, ModelChoice, ModelSource
+from .calls import AsyncCall, ModelChoice, ModelSource
+from .check.verb import AsyncCheckCalls
 from .extract.read import ExtractOutcome, extract
 from .llm.base import AsyncLLM
 from .observe.ask import ObserveOutcome
 from .options import (
     ActOptions,
     AgentOptions,
+    CheckOptions,
     ExtractOptions,
     ObserveOptions,
     WorkflowOptions,
@@ -64,7 +67,7 @@ RunResult = TypeVar("RunResult", AgentResult, WorkflowResult)
 MAX_CHARS_PER_CHUNK = 12000  # extract(): page text sent in one request
 
 
-class AsyncStagehand(AsyncCallPath):
+class AsyncStagehand(AsyncCheckCalls):
     """The SDK's entry point: which model to ask, with which limits, caching where.
 
     ``AsyncStagehand(model="openai/gpt-4.1-mini")`` reads keys and base URLs from the
@@ -77,7 +80,8 @@ class AsyncStagehand(AsyncCallPath):
     """
 
     def wrap(self, page: AsyncPage) -> AsyncStagehandPage:
-        """Return ``page`` with act/extract/observe added; every Playwright attribute stays."""
+        """Return ``page`` with act/extract/observe/check added; every Playwright attribute
+        stays (``page.check(selector)`` included, see :meth:`AsyncStagehandPage.check`)."""
         return AsyncStagehandPage(page, self)
 
     async def act(
@@ -113,6 +117,15 @@ class AsyncStagehand(AsyncCallPath):
         __tracebackhide__ = True
         check_page_type(page, AsyncPage, type(self).__name__, "observe")
         return await self._observe(page, instruction, options)
+
+    async def check(
+        self, page: AsyncPage, statement: str, **options: Unpack[CheckOptions]
+    ) -> CheckResult:
+        """Whether ``statement`` holds on ``page`` (see :meth:`AsyncStagehandPage.check`):
+        a :class:`~stagehand_py.CheckResult`, or :class:`~stagehand_py.CheckError`."""
+        __tracebackhide__ = True
+        check_page_type(page, AsyncPage, type(self).__name__, "check")
+        return await self._check(page, statement, options)
 
     async def agent(
         self, page: AsyncPage, task: str, **options: Unpack[AgentOptions]

@@ -22,8 +22,17 @@ if TYPE_CHECKING:
     from .llm.base import LLM
 
 
-class VariablesOption(TypedDict, total=False):
-    """What every verb takes: values typed for ``<|NAME|>`` / ``%name%``, never sent."""
+class SpendingCaps(TypedDict, total=False):
+    """What every verb takes: hard caps on what this call's model requests may spend (a
+    request that would cross one is not sent: ``BudgetExceededError``)."""
+
+    max_cost_usd: float | None
+    max_total_tokens: int | None
+
+
+class VariablesOption(SpendingCaps, total=False):
+    """What every verb takes: values typed for ``<|NAME|>`` / ``%name%``, never sent (and the
+    call's spending caps)."""
 
     variables: Mapping[str, object] | None
 
@@ -53,6 +62,10 @@ class ExtractOptions(ObserveOptions, total=False):
     cache_key: str | None
 
 
+class CheckOptions(ObserveOptions, total=False):
+    """check()'s keywords: the same as observe()'s."""
+
+
 class AgentOptions(VariablesOption, ModelOptions, AgentLimits, total=False):
     approval: ApprovalCallback | None
     controls: AgentControls | None
@@ -69,5 +82,10 @@ class WorkflowOptions(VariablesOption, WorkflowLimits, total=False):
 
 def limits_in(options: Mapping[str, Any]) -> dict[str, Any]:
     """The settings a call overrides: what is left of its options once the verb has taken
-    its own (the settings model refuses a name it does not know)."""
-    return {name: value for name, value in options.items() if name != "variables"}
+    its own (the settings model refuses a name it does not know). What every verb takes
+    (variables, spending caps) is the call's own, never a settings override."""
+    return {
+        name: value
+        for name, value in options.items()
+        if name not in VariablesOption.__optional_keys__
+    }

@@ -19,6 +19,15 @@ from .._session_secrets import SecretRegistry
 from .._variables import Variables
 from ..agent import AgentSettings
 from ..cache import ActionCache
+from ..llm._caps import (
+    Budget,
+    Ledger,
+    call_label,
+    checked_caps,
+    needs_prices,
+    scope_cap,
+    session_cap,
+)
 from ..llm._flavour import check_llm_flavour
 from ..llm._usage import PriceTable, UsageMeter
 from ..workflow._history import WorkflowHistory
@@ -86,6 +95,11 @@ class StagehandCore:
         self.history: list[CallRecord] = []
         self._call_models: dict[str, LLM] = {}
         self.usage = UsageMeter(prices=prices)
+        # What this Stagehand's requests spent, request by request, for its spending caps.
+        self._ledger = Ledger()
+        if self.settings.max_cost_usd is not None:
+            known = llm.model if llm is not None else model
+            needs_prices(f"{type(self).__name__}(max_cost_usd=...)", prices, known)
         # Values used per page: later calls on a page keep redacting them (session-wide).
         self._secrets = SecretRegistry()
 
@@ -109,6 +123,34 @@ class StagehandCore:
         redacting what earlier calls used there, bound to where they may be typed."""
         values = self._secrets.for_call(page, variables)
         return values.bound_to(page.url, settings.secret_domains)
+
+    def _call_budget(
+        self, kind: str, said: str, max_cost_usd: object, max_total_tokens: object
+    ) -> Budget:
+        """The spending caps a call obeys: its own ``max_cost_usd=`` / ``max_total_tokens=``
+        (checked here), this Stagehand's settings, the pytest session's."""
+        cost, tokens = checked_caps(max_cost_usd, max_total_tokens)
+        label = call_label(kind, said)
+        if cost is not None:
+            needs_prices(f"{label}: max_cost_usd", self.usage.prices)
+        caps = [
+            scope_cap("call", Ledger(), cost, tokens),
+            scope_cap(
+                "Stagehand",
+                self._ledger,
+                self.settings.max_cost_usd,
+                self.settings.max_total_tokens,
+            ),
+        ]
+        session = session_cap()
+        if session is not None:
+            caps.append(session)
+        return Budget(
+            caps,
+            prices=self.usage.prices,
+            call=label,
+            image_tokens=self.settings.agent.image_tokens,
+        )
 
     def _model_for(self, model: str) -> LLM:
         """A client for a per-call ``model=`` string, made once per string."""

@@ -32,6 +32,7 @@ from .._types import ActResult, ObserveResult
 from .._variables import MIN_CACHEABLE_CHARS, Variables
 from ..agent import AgentResult
 from ..agent._history import call_record as agent_record
+from ..check import CheckResult
 from ..llm._options import request_options
 from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
@@ -42,13 +43,15 @@ from .agent.run import AgentRun
 from .cache.act import cached_act
 from .cache.extract import ExtractReading
 from .cache.observe import cached_observe
-from .calls import Call, CallPath, ModelChoice, ModelSource
+from .calls import Call, ModelChoice, ModelSource
+from .check.verb import CheckCalls
 from .extract.read import ExtractOutcome, extract
 from .llm.base import LLM
 from .observe.ask import ObserveOutcome
 from .options import (
     ActOptions,
     AgentOptions,
+    CheckOptions,
     ExtractOptions,
     ObserveOptions,
     WorkflowOptions,
@@ -65,7 +68,7 @@ RunResult = TypeVar("RunResult", AgentResult, WorkflowResult)
 MAX_CHARS_PER_CHUNK = 12000  # extract(): page text sent in one request
 
 
-class Stagehand(CallPath):
+class Stagehand(CheckCalls):
     """The SDK's entry point: which model to ask, with which limits, caching where.
 
     ``Stagehand(model="openai/gpt-4.1-mini")`` reads keys and base URLs from the
@@ -78,7 +81,8 @@ class Stagehand(CallPath):
     """
 
     def wrap(self, page: Page) -> StagehandPage:
-        """Return ``page`` with act/extract/observe added; every Playwright attribute stays."""
+        """Return ``page`` with act/extract/observe/check added; every Playwright attribute
+        stays (``page.check(selector)`` included, see :meth:`StagehandPage.check`)."""
         return StagehandPage(page, self)
 
     def act(
@@ -114,6 +118,15 @@ class Stagehand(CallPath):
         __tracebackhide__ = True
         check_page_type(page, Page, type(self).__name__, "observe")
         return self._observe(page, instruction, options)
+
+    def check(
+        self, page: Page, statement: str, **options: Unpack[CheckOptions]
+    ) -> CheckResult:
+        """Whether ``statement`` holds on ``page`` (see :meth:`StagehandPage.check`):
+        a :class:`~stagehand_py.CheckResult`, or :class:`~stagehand_py.CheckError`."""
+        __tracebackhide__ = True
+        check_page_type(page, Page, type(self).__name__, "check")
+        return self._check(page, statement, options)
 
     def agent(
         self, page: Page, task: str, **options: Unpack[AgentOptions]

@@ -1,5 +1,6 @@
 """What one cache file holds: the ordered actions of one successful act() (or the elements one
-observe() found), plus its key parts and the version it replaced.
+observe() found, or the compiled assertions of one check() that held), plus its key parts and
+the version it replaced.
 
 Files are pretty-printed JSON so a person can read and diff them. Arguments carry variable
 placeholders (``<|EMAIL|>``), never values.
@@ -17,6 +18,7 @@ from datetime import datetime, timezone
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from ..check._assertions import MAX_ASSERTIONS, CheckAssertion
 from ..prompts.act import ALLOWED_METHODS, SCROLL_DIRECTIONS
 from ._extraction import CompiledExtraction
 from ._fingerprint import ElementFingerprint
@@ -132,6 +134,8 @@ class PreviousVersion(BaseModel):
     updated_at: datetime
     reason: str = Field(default="", max_length=MAX_TEXT_CHARS, description="why it was healed")
     actions: list[CachedAction] = Field(default_factory=list, max_length=MAX_ACTIONS)
+    assertions: list[CheckAssertion] | None = Field(default=None, max_length=MAX_ASSERTIONS)
+    uncompiled: str | None = Field(default=None, max_length=MAX_TEXT_CHARS)
     extraction: CompiledExtraction | None = None
 
     @field_validator("updated_at")
@@ -145,6 +149,10 @@ class CacheEntry(BaseModel):
 
     Make new entries with :meth:`create`; after a heal, :meth:`with_actions` keeps the
     creation time, refreshes ``updated_at`` and keeps the replaced actions in ``previous``.
+
+    A check's entry (``kind="check"``) holds no actions: either its compiled ``assertions``,
+    or, for a statement that could not be compiled, ``uncompiled``: why (so that
+    ``cache_mode="require"`` can say it, and the model judges the statement on every run).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -158,6 +166,8 @@ class CacheEntry(BaseModel):
     created_at: datetime = Field(default_factory=_now)
     updated_at: datetime = Field(default_factory=_now)
     actions: list[CachedAction] = Field(default_factory=list, max_length=MAX_ACTIONS)
+    assertions: list[CheckAssertion] | None = Field(default=None, max_length=MAX_ASSERTIONS)
+    uncompiled: str | None = Field(default=None, max_length=MAX_TEXT_CHARS)
     extraction: CompiledExtraction | None = Field(
         default=None, description="an extract() entry's compiled reads (kind 'extract' only)"
     )
@@ -175,11 +185,20 @@ class CacheEntry(BaseModel):
             raise ValueError(f"format_version {self.format_version} is not {CACHE_FORMAT_VERSION}")
         if self.cache_key.digest != self.key:
             raise ValueError("key does not match the digest of instruction, url and variables")
+        if (self.kind == "extract") != (self.extraction is not None):
+            raise ValueError("an extract entry, and only one, holds compiled reads")
         if self.kind == "extract":
-            if self.extraction is None or self.actions:
-                raise ValueError("an extract entry holds compiled reads and no actions")
-        elif not self.actions or self.extraction is not None:
+            if self.actions or self.assertions is not None or self.uncompiled is not None:
+                raise ValueError("an extract entry holds compiled reads, no actions or assertions")
+        elif self.kind == "check":
+            if self.actions:
+                raise ValueError("a check entry holds assertions, not actions")
+            if bool(self.assertions) == (self.uncompiled is not None):
+                raise ValueError("a check entry holds either assertions or why it has none")
+        elif not self.actions:
             raise ValueError("the entry has no actions")
+        elif self.assertions is not None or self.uncompiled is not None:
+            raise ValueError(f"an {self.kind} entry holds actions, not assertions")
         return self
 
     @classmethod
@@ -188,11 +207,13 @@ class CacheEntry(BaseModel):
         key: CacheKey,
         actions: Iterable[CachedAction] = (),
         *,
+        assertions: Iterable[CheckAssertion] | None = None,
+        uncompiled: str | None = None,
         extraction: CompiledExtraction | None = None,
         now: datetime | None = None,
     ) -> CacheEntry:
-        """A new entry for ``key`` holding ``actions`` (an extract entry: ``extraction``),
-        timestamped ``now`` (default: now)."""
+        """A new entry for ``key`` holding ``actions`` (a check's: its ``assertions``, or why
+        it has none; an extract's: its ``extraction``), timestamped ``now`` (default: now)."""
         stamp = now or _now()
         return cls(
             format_version=key.version,
@@ -204,6 +225,8 @@ class CacheEntry(BaseModel):
             created_at=stamp,
             updated_at=stamp,
             actions=list(actions),
+            assertions=None if assertions is None else list(assertions),
+            uncompiled=uncompiled,
             extraction=extraction,
         )
 
@@ -226,6 +249,33 @@ class CacheEntry(BaseModel):
         previous = PreviousVersion(updated_at=self.updated_at, reason=reason, actions=self.actions)
         return self.model_copy(
             update={"actions": list(actions), "updated_at": now or _now(), "previous": previous}
+        )
+
+    def with_assertions(
+        self,
+        assertions: Iterable[CheckAssertion] | None,
+        *,
+        uncompiled: str | None = None,
+        reason: str = "",
+        now: datetime | None = None,
+    ) -> CacheEntry:
+        """A check entry healed: new ``assertions`` (or why there are none), a fresh
+        ``updated_at``, and what it held before kept as ``previous`` (one version back)."""
+        previous = PreviousVersion(
+            updated_at=self.updated_at,
+            reason=reason,
+            assertions=self.assertions,
+            uncompiled=self.uncompiled,
+        )
+        contents = None if assertions is None else list(assertions)
+        return self.model_validate(
+            {
+                **self.model_dump(),
+                "assertions": contents,
+                "uncompiled": uncompiled,
+                "updated_at": now or _now(),
+                "previous": previous,
+            }
         )
 
     def with_extraction(
@@ -253,11 +303,13 @@ def _clip(text: str, limit: int) -> str:
 def format_entry_summary(entry: CacheEntry) -> str:
     """One line for ``list``: short digest, updated time, action count, instruction, url."""
     updated = entry.updated_at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
-    count = len(entry.actions)
-    noun = "element" if entry.kind == "observe" else "action"
+    count = len(entry.assertions or entry.actions)
+    noun = {"observe": "element", "check": "assertion"}.get(entry.kind, "action")
     if entry.extraction is not None:
         count, noun = entry.extraction.field_count, "field"
     actions = f"{count} {noun}{'' if count == 1 else 's'}"
+    if entry.uncompiled is not None:
+        actions = "model judges"
     instruction = _clip(entry.instruction, 60)
     if entry.kind != "act":
         instruction = f"{entry.kind}: {instruction}"

@@ -35,9 +35,9 @@ CACHE_FORMAT_VERSION = 1
 UrlNormalizer = Callable[[str], str]
 """A user hook: takes our normalised URL, returns the URL to key on."""
 
-EntryKind = Literal["act", "observe", "extract"]
-"""What an entry replays: an act()'s steps, an observe()'s found elements, or an extract()'s
-compiled reads."""
+EntryKind = Literal["act", "observe", "check", "extract"]
+"""What an entry replays: an act()'s steps, an observe()'s found elements, a check()'s
+compiled assertions, or an extract()'s compiled reads."""
 
 UrlMode = Literal["auto", "full", "path"]
 """Which part of a page URL keys an entry (see the module docstring)."""

@@ -10,8 +10,8 @@ import difflib
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from ._entry import CachedAction, CacheEntry, format_entry_summary
-from ._extraction import CompiledExtraction
+from ..check._assertions import CheckAssertion
+from ._entry import CachedAction, CacheEntry, PreviousVersion, format_entry_summary
 
 if TYPE_CHECKING:
     from ._store import ActionCache
@@ -54,6 +54,32 @@ def describe_actions(actions: list[CachedAction]) -> list[str]:
     return lines
 
 
+def describe_assertions(
+    assertions: list[CheckAssertion] | None, uncompiled: str | None = None
+) -> list[str]:
+    """Readable lines for a check's compiled assertions (or why it has none), for diffing."""
+    if uncompiled is not None:
+        return [f"not compiled, the model judges it on every run: {uncompiled}"]
+    lines: list[str] = []
+    for number, assertion in enumerate(assertions or [], 1):
+        expected = "" if assertion.expected is None else repr(assertion.expected)
+        lines.append(f"{number}. {assertion.kind}({expected})")
+        if assertion.description:
+            lines.append(f"   element: {assertion.description}")
+        if assertion.frame:
+            lines.append(f"   frame: {' > '.join(assertion.frame)}")
+        lines.extend(f"   selector: {selector}" for selector in assertion.selectors)
+    return lines
+
+
+def _described(contents: CacheEntry | PreviousVersion, kind: str) -> list[str]:
+    if kind == "check":
+        return describe_assertions(contents.assertions, contents.uncompiled)
+    if contents.extraction is not None:
+        return contents.extraction.describe()
+    return describe_actions(contents.actions)
+
+
 def entry_diff(entry: CacheEntry) -> str:
     """A unified diff of the entry's steps against the version its last heal replaced;
     says so when it was never healed."""
@@ -64,18 +90,14 @@ def entry_diff(entry: CacheEntry) -> str:
         return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
 
     diff = difflib.unified_diff(
-        _describe(entry.previous.actions, entry.previous.extraction),
-        _describe(entry.actions, entry.extraction),
+        _described(entry.previous, entry.kind),
+        _described(entry, entry.kind),
         fromfile=f"previous ({stamp(entry.previous.updated_at)})",
         tofile=f"current ({stamp(entry.updated_at)})",
         lineterm="",
     )
     reason = f"healed because: {entry.previous.reason}\n" if entry.previous.reason else ""
     return reason + "\n".join(diff)
-
-
-def _describe(actions: list[CachedAction], extraction: CompiledExtraction | None) -> list[str]:
-    return extraction.describe() if extraction is not None else describe_actions(actions)
 
 
 def show_entry_diff(cache: ActionCache, key_prefix: str) -> str:

@@ -214,7 +214,12 @@ class ActionCache:
                 logger.debug("cache: holding %s until the test passes", path.name)
                 return path
         self._write(path, data)
-        logger.debug("cache: wrote %s (%d actions)", path.name, len(entry.actions))
+        logger.debug(
+            "cache: wrote %s (%d %s)",
+            path.name,
+            len(entry.assertions or entry.actions),
+            "assertions" if entry.kind == "check" else "actions",
+        )
         return path
 
     def _write(self, path: Path, data: bytes) -> None:

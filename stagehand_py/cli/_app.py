@@ -21,6 +21,7 @@ from ._commands import (
     add_codegen_option,
     add_variable_option,
     cache_command,
+    check_command,
     extract_command,
     observe_command,
     snapshot_command,
@@ -171,6 +172,19 @@ def build_parser() -> argparse.ArgumentParser:
     observe.add_argument("instruction", nargs="?", default=None)
     _page_options(observe)
     observe.set_defaults(run=observe_command)
+
+    check = commands.add_parser(
+        "check",
+        help="assert a statement about a page (exit 1 when it does not hold)",
+        description="Asks the model whether the statement holds and compiles it into "
+        "Playwright assertions; with --cache-dir the next run replays them with no model call.",
+    )
+    check.add_argument("url")
+    check.add_argument("statement")
+    add_variable_option(check, "statement")
+    add_codegen_option(check, "the compiled assertions (expect lines)")
+    _page_options(check)
+    check.set_defaults(run=check_command)
 
     add_agent_command(commands, _page_options)
     add_workflow_commands(commands, _page_options)

@@ -1,4 +1,4 @@
-"""The page commands (snapshot, act, extract, observe) and the cache commands.
+"""The page commands (snapshot, act, extract, observe, check) and the cache commands.
 
 Each returns the process exit code. Results go to stdout (text, or one JSON object with
 ``--json``); progress and usage go to stderr in JSON mode.
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .._config import SnapshotMode
-from .._errors import ActError, CacheError, ConfigurationError
+from .._errors import ActError, CacheError, CheckError, ConfigurationError
 from .._inspect_api import annotated_screenshot, take_snapshot
 from .._variables import Variables
 from ..cache import ActionCache
@@ -127,6 +127,38 @@ def act_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_command(args: argparse.Namespace) -> int:
+    stagehand = build_stagehand(args)
+    variables = parse_variables(args.var)
+    failed: CheckError | None = None
+    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
+        with progress(f"check: {args.statement}", enabled=not args.quiet):
+            try:
+                result = stagehand.check(page, args.statement, variables=variables)
+            except CheckError as error:
+                failed, result = error, error.result
+        code = None
+        if args.codegen and result.compiled:
+            generated = result.to_playwright_code(args.codegen, url=args.url)
+            code = Variables(variables).redact(generated)  # placeholders only; a second lock
+        if json_mode(args):
+            if failed is None:
+                payload: dict[str, Any] = {"result": result.model_dump(mode="json")}
+                if code is not None:
+                    payload["playwright_code"] = code
+                emit_json(args, payload)
+        else:
+            print(stagehand.history[-1].summary())
+            print("".join(f"  evidence: {line}\n" for line in result.evidence), end="")
+            if code is not None:
+                print("\n# ---- plain Playwright code of this check ----")
+                print(code, end="")
+        usage_out(args, usage_line(stagehand.history))
+    if failed is not None:
+        raise failed
+    return 0
+
+
 def _load_schema(path: str | None) -> dict[str, Any] | None:
     if path is None:
         return None
@@ -231,6 +263,8 @@ def cache_command(args: argparse.Namespace) -> int:
                     "instruction": e.instruction,
                     "url": e.url,
                     "actions": len(e.actions),
+                    "assertions": len(e.assertions or []),
+                    "fields": e.extraction.field_count if e.extraction is not None else 0,
                     "updated_at": e.updated_at.isoformat(),
                     "healed": e.previous is not None,
                 }

@@ -70,7 +70,7 @@ class Message(BaseModel):
     images: list[ImagePart] = Field(default_factory=list)
 
 
-RequestKind = Literal["act", "verify", "observe", "extract", "agent", "checklist", "other"]
+RequestKind = Literal["act", "verify", "observe", "extract", "agent", "checklist", "check", "other"]
 
 
 class RequestOptions(BaseModel):

@@ -38,6 +38,7 @@ DEFAULT_MAX_TOKENS: Mapping[RequestKind, int] = {
     "extract": 4096,
     "agent": 2048,
     "checklist": 1024,
+    "check": 1024,
     "other": 2048,
 }
 """max_tokens of each kind of request when nothing else is set."""

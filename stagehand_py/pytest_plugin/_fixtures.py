@@ -17,8 +17,9 @@ from .._config import Settings
 from .._history import CallRecord
 from .._sync.stagehand import Stagehand
 from ..llm._messages import Message, ToolSpec
+from ..llm._usage import PriceTable
 from ..testing import AsyncScriptedLLM, ScriptedLLM
-from ._options import flag, option
+from ._options import flag, option, session_model
 from ._report import HELD_CACHE_KEY, HISTORY_KEY, SDKS_KEY
 
 T = TypeVar("T", bound=BaseModel)
@@ -109,7 +110,12 @@ def _mark_history(request: pytest.FixtureRequest, history: list[CallRecord]) -> 
 
 
 def _build_sdk(
-    config: pytest.Config, is_async: bool, llm: Any, settings: Settings, url_normalizer: Any
+    config: pytest.Config,
+    is_async: bool,
+    llm: Any,
+    settings: Settings,
+    url_normalizer: Any,
+    prices: PriceTable | None,
 ) -> Any:
     # Options given on the command line win over the settings fixture (and its env).
     chosen = {
@@ -117,13 +123,14 @@ def _build_sdk(
         "cache_url": config.getoption("--stagehand-cache-url"),
     }
     built = (AsyncStagehand if is_async else Stagehand)(
-        option(config, "--stagehand-model", "STAGEHAND_PY_MODEL"),
+        session_model(config),
         llm=llm,
         base_url=option(config, "--stagehand-base-url", "STAGEHAND_PY_BASE_URL"),
         cache_dir=option(config, "--stagehand-cache-dir", "STAGEHAND_PY_CACHE_DIR"),
         history_dir=option(config, "--stagehand-history-dir", "STAGEHAND_PY_HISTORY_DIR"),
         url_normalizer=url_normalizer,
         settings=settings.updated(**{k: v for k, v in chosen.items() if v}),
+        prices=prices,
     )
     config.stash.setdefault(SDKS_KEY, []).append(built)
     return built
@@ -150,15 +157,21 @@ def sdk_fixtures(*, is_async: bool) -> types.ModuleType:
         stagehand_llm: Any,
         stagehand_settings: Settings,
         stagehand_url_normalizer: Any,
+        stagehand_prices: PriceTable | None,
     ) -> Any:
         """The session's Stagehand (AsyncStagehand), configured from the options."""
         return _build_sdk(
-            pytestconfig, is_async, stagehand_llm, stagehand_settings, stagehand_url_normalizer
+            pytestconfig,
+            is_async,
+            stagehand_llm,
+            stagehand_settings,
+            stagehand_url_normalizer,
+            stagehand_prices,
         )
 
     @pytest.fixture(name=f"{sdk_name}_page")
     def wrapped_page(request: pytest.FixtureRequest, page: Any) -> Any:
-        """pytest-playwright's ``page`` with act/extract/observe added."""
+        """pytest-playwright's ``page`` with act/extract/observe/check added."""
         stagehand = request.getfixturevalue(sdk_name)
         _mark_history(request, stagehand.history)
         return stagehand.wrap(page)

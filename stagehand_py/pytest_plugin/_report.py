@@ -1,5 +1,6 @@
 """What the plugin keeps per test and per session, and what it does with it when a test ends:
-the failure section, the held cache writes, the scrubbed traces and the terminal summary."""
+the failure section, the held cache writes and the scrubbed traces (the terminal summary is
+``_spending.py``'s)."""
 
 from __future__ import annotations
 
@@ -82,18 +83,3 @@ def settle_held_writes(item: pytest.Item, report: pytest.TestReport) -> None:
         cache.commit()
     except CacheError as exc:  # an unwritable directory must not break the run
         warnings.warn(f"{item.nodeid}: cache entries not written: {exc}", CacheWarning, 2)
-
-
-def summary_line(sdks: list[Any]) -> str:
-    """How many calls and model calls the session's SDKs made, and how their caches did."""
-    calls = sum(len(sdk.history) for sdk in sdks)
-    model_calls = sum(record.llm_calls for sdk in sdks for record in sdk.history)
-    line = f"stagehand: {calls} act/extract/observe call(s), {model_calls} model call(s)"
-    caches = [sdk.cache for sdk in sdks if sdk.cache is not None]
-    if caches:
-        hits = sum(cache.stats.hits for cache in caches)
-        misses = sum(cache.stats.misses for cache in caches)
-        healed = sum(cache.stats.healed for cache in caches)
-        writes = sum(cache.stats.writes for cache in caches)
-        line += f"; cache: {hits} hit(s), {misses} miss(es), {healed} healed, {writes} write(s)"
-    return line

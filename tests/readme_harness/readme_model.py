@@ -4,7 +4,8 @@
 act: each instruction has a plan of ``(method, pattern of the element's line, arguments)``;
 the step to take next is read from the prompt ("Steps taken so far"), and the element number
 from the section shown. verify: done. observe and extract: a pattern or a reader per
-instruction. An instruction it does not know fails loudly, naming this file: a new README
+instruction. check: the pattern of the element a statement is about, and the assertion that
+compiles it. An instruction it does not know fails loudly, naming this file: a new README
 block that talks to the model needs its plan here.
 """
 
@@ -20,7 +21,9 @@ from stagehand_py.llm import Message, ToolCall, ToolSpec
 from stagehand_py.testing import (
     AsyncFunctionLLM,
     FunctionLLM,
+    check_answer,
     do_action,
+    expectation,
     extract_answer,
     observe_answer,
     observed,
@@ -48,11 +51,23 @@ ACT_PLANS: dict[str, Plan] = {
         ("fill", r'^<input\b[^>]*type="password"', ["<|PASSWORD|>"]),
     ],
     "submit the form": [("click", r"^<button\b[^>]*>Create account", [])],
+    "add the lamp to the cart": [("click", r"^<button\b[^>]*>Add to cart", [])],
 }
 # observe instruction -> (pattern of the element's line, description, method, arguments)
 OBSERVE: dict[str, tuple[str, str, str, list[str]]] = {
     "the add-to-cart button": (r"^<button\b[^>]*>Add to cart", "Add to cart button", "click", []),
     "the search box": (r'^<input\b[^>]*type="search"', "the search box", "fill", ["walnut lamp"]),
+}
+
+
+# check statement -> (pattern of the element's line, assertion kind, expected value)
+CHECKS: dict[str, tuple[str, str, str]] = {
+    "the cart shows 1 item": (r'^<span\b[^>]*id="cart-count"', "to_have_text", "1"),
+    "the page says 'Thanks for joining'": (
+        r"Thanks for joining",
+        "to_contain_text",
+        "Thanks for joining",
+    ),
 }
 
 
@@ -122,6 +137,8 @@ class ReadmeModel:
         prompt = "\n".join(m.content for m in messages if m.role != "system")
         if schema.__name__ == "VerifyAnswer":
             return verify_answer(True, "the plan is done")
+        if schema.__name__ == "CheckAnswer":
+            return self._check(prompt)
         instruction = _field(prompt, "Instruction")
         if schema.__name__ == "ObserveAnswer":
             if instruction not in OBSERVE:
@@ -134,6 +151,16 @@ class ReadmeModel:
         if reader is None:
             raise AssertionError(f"No extract reader for {instruction!r}: add it to {HERE}")
         return extract_answer(reader(prompt))
+
+    def _check(self, prompt: str) -> Any:
+        statement = _field(prompt, "Statement")
+        if statement not in CHECKS:
+            raise AssertionError(f"No check answer for {statement!r}: add it to {HERE}")
+        pattern, kind, value = CHECKS[statement]
+        element = _find(prompt, pattern)
+        if element is None:
+            return check_answer(False, reason=f"no element on the page matches {pattern}")
+        return check_answer(True, expectation(kind, element, value), reason="it is shown")
 
     def sync_llm(self) -> FunctionLLM:
         return FunctionLLM(chat=self.chat, structured=self.structured, model="readme-model")

@@ -4,7 +4,9 @@ puts this directory on ``PYTHONPATH``), so the blocks run exactly as written, of
 - every browser context routes ``https://<host>/...`` for the hosts under
   ``tests/pages/ci/sites/`` to those files, lets loopback requests through, and blocks the
   rest (no block can reach the internet);
-- the model any block configures (``Stagehand(model=...)``, ``STAGEHAND_PY_MODEL``, the pytest
+- (unless ``STAGEHAND_PY_README_HARNESS=sites``: the model is then the one the block's
+  environment configures, e.g. the loopback wire server's of ``readme_wire.py``) the model
+  any block configures (``Stagehand(model=...)``, ``STAGEHAND_PY_MODEL``, the pytest
   plugin, the command line) is the README model of ``readme_model.py``: a fake that knows the
   README's instructions and reads element numbers and text from what it is sent.
 
@@ -123,6 +125,7 @@ def _readme_models() -> None:
     async_stagehand.create_llm = async_llm  # type: ignore[assignment]
 
 
-if os.environ.get("STAGEHAND_PY_README_HARNESS") == "1":
+if os.environ.get("STAGEHAND_PY_README_HARNESS") in ("1", "sites"):
     _route_contexts()
+if os.environ.get("STAGEHAND_PY_README_HARNESS") == "1":
     _readme_models()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from playwright.async_api import Error as PlaywrightError
 
 from ..._error_line import first_line
-from ..._errors import ConfigurationError, StagehandError
+from ..._errors import BudgetExceededError, ConfigurationError, StagehandError
 from ..._usage import Usage
 from ...agent._actions import FinalSummary
 from ...agent._clock import RunTimedOut, StepFailed
@@ -69,7 +69,7 @@ async def forced_summary(run: AsyncAgentRun, reason: AgentReason) -> Ending:
         ]
     except (StepFailed, RunTimedOut) as exc:
         record.error = run._redact(getattr(exc, "message", "the run's time ran out"))
-    except ConfigurationError:
+    except (ConfigurationError, BudgetExceededError):
         raise
     except (StagehandError, PlaywrightError) as exc:
         record.error = run._redact(first_line(exc))

@@ -1,5 +1,5 @@
 """The one path through the action cache, for every kind of entry (an act's steps, the
-elements an observe found).
+elements an observe found, a check's compiled assertions).
 
 A call with a cache looks its key up. A stored entry is replayed with no model call (hit).
 One that no longer holds is refused under ``cache_mode="require"`` or ``self_heal=False``
@@ -7,8 +7,11 @@ One that no longer holds is refused under ``cache_mode="require"`` or ``self_hea
 now, and a success rewrites the entry ("healed", keeping what it replaced as its previous
 version) while a failure removes it. With no entry (miss) the model is asked (never under
 ``"require"``) and a success is stored. ``"read-only"`` replays and heals but never writes or
-removes. A kind of entry is a subclass of :class:`AsyncCachedCall`: how to replay an entry,
-how to ask the model, what of a result to store, and how a result shows the cache status.
+removes. An entry that says only the model can answer (a check whose statement could not be
+compiled: :class:`AskEveryRun`) is a miss that asks the model, and under ``"require"`` a
+:class:`~stagehand_py.CacheMissError` saying why. A kind of entry is a subclass of
+:class:`AsyncCachedCall`: how to replay an entry, how to ask the model, what of a result to
+store, and how a result shows the cache status.
 """
 
 from __future__ import annotations
@@ -38,6 +41,10 @@ R = TypeVar("R")
 
 class Drift(Exception):
     """A stored entry no longer holds on the page (the message says where)."""
+
+
+class AskEveryRun(Exception):
+    """A stored entry that says the call needs the model every time (the message says why)."""
 
 
 @dataclass(frozen=True)
@@ -79,10 +86,6 @@ class AsyncCachedCall(ABC, Generic[R]):
     async def entry_actions(self, result: R) -> list[CachedAction]:
         """What of ``result`` an entry stores ([]: nothing worth storing)."""
 
-    @abstractmethod
-    def mark(self, result: R, status: CacheStatus, stale: Stale | None) -> None:
-        """Let ``result`` say how the cache answered."""
-
     def key(self, cache: ActionCache) -> CacheKey:
         """The key this call's entry is stored under (instruction, page URL, variable names)."""
         return cache.key_for(
@@ -93,15 +96,19 @@ class AsyncCachedCall(ABC, Generic[R]):
             kind=self.kind,
         )
 
-    async def new_entry(self, key: CacheKey, result: R, stale: Stale | None) -> CacheEntry | None:
-        """The entry that stores ``result`` (a healed one keeps what it replaced); None when
-        there is nothing worth storing."""
+    async def entry_for(self, key: CacheKey, result: R, stale: Stale | None) -> CacheEntry | None:
+        """The entry to write for ``result`` (a healed one keeps what it replaced), or None
+        when there is nothing worth storing: an empty entry would make the next call a no-op."""
         actions = await self.entry_actions(result)
         if not actions:
-            return None  # nothing to replay: an empty entry would make the next call a no-op
+            return None
         if stale is not None:
             return stale.entry.with_actions(actions, reason=stale.reason)
         return CacheEntry.create(key, actions)
+
+    @abstractmethod
+    def mark(self, result: R, status: CacheStatus, stale: Stale | None) -> None:
+        """Let ``result`` say how the cache answered."""
 
     def _model(self) -> AsyncLLM:
         if self.llm is None:
@@ -127,6 +134,10 @@ class AsyncCachedCall(ABC, Generic[R]):
                 result = await self.replay(entry)
             except Drift as drift:
                 stale = self._stale(cache, key, entry, drift)
+            except AskEveryRun as judged:
+                if settings.cache_mode == "require":
+                    cache.stats.record("miss")
+                    raise self._miss_error(key, "uncompiled", str(judged)) from None
             else:
                 self.mark(result, "hit", None)
                 cache.stats.record("hit")
@@ -167,7 +178,7 @@ class AsyncCachedCall(ABC, Generic[R]):
         be written, or steps it cannot replay safely (a typed variable whose element had no
         fingerprint), must not fail a call that succeeded: a warning says why."""
         try:
-            entry = await self.new_entry(key, result, stale)
+            entry = await self.entry_for(key, result, stale)
             if entry is None:
                 return
             cache.put(entry, secret_values=self.variables.secret_values())
@@ -187,20 +198,29 @@ def _unsafe(exc: ValidationError) -> str:
     return f"the steps cannot be replayed safely ({where}: {error['msg']})"
 
 
+_FIXES = {
+    "miss": "Record it with a run in cache_mode='read-write' (pytest "
+    "--stagehand-cache-mode=read-write).",
+    "stale": "Re-record it with a run in cache_mode='read-write' and self_heal=True (the "
+    "defaults), which asks the model to redo the step.",
+    "uncompiled": "Reword the statement so it names the text, value, count or state to check "
+    "(then record it again in cache_mode='read-write'), or run this check where the model may "
+    "be asked (cache_mode='read-only').",
+}
+
+
 def cache_miss_error(
     instruction: str, key: CacheKey, variables: Variables, reason: str, detail: str
 ) -> CacheMissError:
     shown = variables.redact(instruction)
-    kind = key.kind
-    fix = (
-        "Record it with a run in cache_mode='read-write' (pytest "
-        "--stagehand-cache-mode=read-write)."
-        if reason == "miss"
-        else "Re-record it with a run in cache_mode='read-write' and self_heal=True (the "
-        "defaults), which asks the model to redo the step."
-    )
+    fix = _FIXES.get(reason, _FIXES["stale"])
+    if reason == "uncompiled":
+        detail = (
+            "the statement could not be compiled into Playwright assertions when it was "
+            f"recorded ({detail}), so only the model can judge it"
+        )
     return CacheMissError(
-        f"{kind}({shown!r}) on {variables.redact(key.url)}: the action cache cannot answer "
+        f"{key.kind}({shown!r}) on {variables.redact(key.url)}: the action cache cannot answer "
         f"(key {key.short}): {detail}. No model was called. {fix}",
         instruction=shown,
         key=key.digest,

@@ -205,9 +205,9 @@ class AsyncCachedExtract(AsyncCachedCall[ExtractOutcome]):
         return result.compiled is not None
 
     async def entry_actions(self, result: ExtractOutcome) -> list[CachedAction]:
-        return []  # an extract entry holds reads, not actions (see new_entry)
+        return []  # an extract entry holds reads, not actions (see entry_for)
 
-    async def new_entry(
+    async def entry_for(
         self, key: CacheKey, result: ExtractOutcome, stale: Stale | None
     ) -> CacheEntry | None:
         if result.compiled is None:

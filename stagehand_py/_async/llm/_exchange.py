@@ -21,6 +21,7 @@ from time import monotonic
 
 from ..._errors import IncompleteOutputError, ProviderError
 from ..._usage import Usage
+from ...llm._caps import check_next_request
 from ...llm._error_text import status_reason
 from ...llm._ladder import DESCRIPTIONS, Strategy, rejects_feature
 from ...llm._messages import RequestOptions
@@ -93,6 +94,7 @@ class AsyncExchange:
         """
         retries = 0
         while True:
+            check_next_request(self.usage)  # a spending cap may refuse a further request
             timeout, capped = self._attempt_timeout()
             began = monotonic()
             try:

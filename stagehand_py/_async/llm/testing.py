@@ -25,9 +25,11 @@ from ..._fake_support import (
     answer_with_function,
     as_chat_response,
     chat_answer_text,
+    check_answer,
     do_action,
     estimated_usage,
     exhausted_error,
+    expectation,
     extract_answer,
     observe_answer,
     observed,
@@ -39,6 +41,7 @@ from ..._fake_support import (
     verify_answer,
 )
 from ..._usage import Usage
+from ...llm._caps import check_next_request
 from ...llm._messages import (
     ChatResponse,
     Message,
@@ -69,7 +72,9 @@ __all__ = [
     "RequestContext",
     "ScriptItem",
     "agent_output",
+    "check_answer",
     "do_action",
+    "expectation",
     "extract_answer",
     "observe_answer",
     "observed",
@@ -135,6 +140,7 @@ class AsyncFakeLLMBase(AsyncModel):
                 schema_name=schema.__name__,
                 options=asked.options or RequestOptions(),
             )
+            check_next_request(usage)  # a re-ask is a request: the spending caps apply
             answer, seconds = self._receive(request)
             usage = usage + estimated_usage(conversation, answer_json(answer), seconds)
             try:

@@ -25,7 +25,7 @@ from playwright.sync_api import Page as Page
 from ..._config import SnapshotMode
 from ..._emergency import EmergencySettings, Escalation, changes_anything
 from ..._error_line import first_line
-from ..._errors import ConfigurationError, StagehandError
+from ..._errors import BudgetExceededError, ConfigurationError, StagehandError
 from ..._trace_names import step_group_name
 from ..._usage import estimate_tokens
 from ..._variables import Variables
@@ -225,6 +225,8 @@ class AgentRun:
             record.error = self.variables.redact(failed.message)
         except ConfigurationError:
             raise  # the caller's mistake (e.g. an approver's return value): say so
+        except BudgetExceededError:
+            raise  # a spending cap ends the run: no step after it could ask the model
         except (StagehandError, PlaywrightError) as exc:
             record.error = self.variables.redact(first_line(exc))
         except RunTimedOut:

@@ -206,9 +206,9 @@ class CachedExtract(CachedCall[ExtractOutcome]):
         return result.compiled is not None
 
     def entry_actions(self, result: ExtractOutcome) -> list[CachedAction]:
-        return []  # an extract entry holds reads, not actions (see new_entry)
+        return []  # an extract entry holds reads, not actions (see entry_for)
 
-    def new_entry(
+    def entry_for(
         self, key: CacheKey, result: ExtractOutcome, stale: Stale | None
     ) -> CacheEntry | None:
         if result.compiled is None:

@@ -4,29 +4,38 @@ a workflow) asks its model.
 
 :func:`ask_counted` makes one call and adds its cost to a :class:`Tally` however the call
 ends: an answer's usage; a failed call's ``LLMError.usage`` (every request it sent, retries
-and re-asks included, and at least one); a call abandoned at its deadline as one request
-with the time it took (it was sent, and the provider may bill it).
+and re-asks included, and at least one); a call abandoned at its deadline (or the public
+call's) as one request with the time it took (it was sent, and the provider may bill it).
+
+:class:`MeteredLLM` is the model every public call asks (the call path wraps each model
+it hands out): it holds each request against the spending caps in force before sending it,
+refuses one that would cross a cap (``BudgetExceededError``, nothing sent), and charges what
+the request cost, by the same rules, to the call's, the Stagehand's and the pytest session's
+ledgers (see :mod:`stagehand_py.llm._caps`). A verb gets both for free.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import time
+from asyncio import CancelledError
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 from ..._config import Settings
 from ..._deadline_clock import Deadline
-from ..._errors import LLMError
+from ..._errors import BudgetExceededError, LLMError
 from ..._usage import Usage
-from ...llm._messages import Message, RequestKind, StructuredResponse
+from ...llm._caps import Budget, estimate_request, in_flight
+from ...llm._messages import ChatResponse, Message, RequestKind, StructuredResponse
 from ...llm._options import request_options
 from ...llm._request_context import RequestContext, request_context
 from .._deadline import DeadlineExceeded, call_with_deadline
-from .base import LLM
+from .base import LLM, ModelWrapper, ChatRequest, ModelRequest, StructuredRequest
 
 
 class Tally(Protocol):
@@ -57,6 +66,7 @@ class Answer(Protocol):
 
 AnswerT = TypeVar("AnswerT", bound=Answer)
 T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
 
 
 def ask_counted(
@@ -68,13 +78,18 @@ def ask_counted(
     asked = time.monotonic()
     try:
         answer = (request() if seconds is None else call_with_deadline(request, seconds))
-    except DeadlineExceeded:
-        # The abandoned request was sent: it counts, with the time it took.
+    except (DeadlineExceeded, CancelledError):
+        # The abandoned request was sent: it counts, with the time it took (also when the
+        # call's own deadline cancelled it first, at the same moment).
         _add(tally, Usage(requests=1, wall_time_s=time.monotonic() - asked), calls=1)
         raise
     except LLMError as error:
         # Every request the failed call sent counts (re-asks and retries included).
         _add(tally, error.usage, calls=max(error.usage.requests, 1))
+        raise
+    except BudgetExceededError as error:
+        # Refused before sending: only the call's earlier requests (a re-ask's) count.
+        _add(tally, error.usage, calls=error.usage.requests)
         raise
     attempts = answer.attempts if isinstance(answer, StructuredResponse) else 1
     _add(tally, answer.usage, calls=max(answer.usage.requests, attempts))
@@ -117,3 +132,63 @@ def ask_structured(
 def _add(tally: Tally, usage: Usage, *, calls: int) -> None:
     tally.llm_calls += calls
     tally.usage = tally.usage + usage
+
+
+class MeteredLLM(ModelWrapper):
+    """A call's model under the spending caps in force (``budget``): every request is held
+    against them before it is sent and charged with what it cost when it ends."""
+
+    def __init__(self, inner: LLM, budget: Budget) -> None:
+        self.inner = inner
+        self.model = inner.model
+        self.budget = budget
+
+    def _forward(self, request: ModelRequest[R]) -> R:
+        __tracebackhide__ = True
+        options = request.options
+        estimate = estimate_request(
+            request.messages,
+            options,
+            tools_text=_tools_text(request),
+            image_tokens=self.budget.image_tokens,
+        )
+        kind = options.kind if options is not None else "other"
+        reservation = self.budget.admit(self.model, estimate, kind)
+        try:
+            with in_flight(reservation):
+                answer = request.send(self.inner)
+        except BaseException as error:
+            reservation.settle(_spent_by_failure(error))
+            raise
+        reservation.settle(_spent_by_answer(answer))
+        return answer
+
+
+def _tools_text(request: ModelRequest[Any]) -> str:
+    """What a request sends besides its messages: its tools, or its answer's schema."""
+    if isinstance(request, ChatRequest):
+        return json.dumps([tool.model_dump() for tool in request.tools])
+    if isinstance(request, StructuredRequest):
+        return json.dumps(request.schema.model_json_schema())
+    return ""
+
+
+def _spent_by_answer(answer: object) -> Usage:
+    """An answer's usage, counting at least one request per attempt (as ``ask_counted``)."""
+    if not isinstance(answer, (ChatResponse, StructuredResponse)):
+        return Usage(requests=1)
+    attempts = answer.attempts if isinstance(answer, StructuredResponse) else 1
+    usage = answer.usage
+    return usage.model_copy(update={"requests": max(usage.requests, attempts)})
+
+
+def _spent_by_failure(error: BaseException) -> Usage:
+    """What a model call that raised cost, by ``ask_counted``'s rules: a model error's usage
+    (at least one request); a call abandoned at its deadline, one request (it was sent)."""
+    if isinstance(error, LLMError):
+        return error.usage.model_copy(update={"requests": max(error.usage.requests, 1)})
+    if isinstance(error, BudgetExceededError):
+        return error.usage
+    if isinstance(error, (CancelledError, DeadlineExceeded)):
+        return Usage(requests=1)
+    return Usage()

@@ -26,9 +26,11 @@ from ..._fake_support import (
     answer_with_function,
     as_chat_response,
     chat_answer_text,
+    check_answer,
     do_action,
     estimated_usage,
     exhausted_error,
+    expectation,
     extract_answer,
     observe_answer,
     observed,
@@ -40,6 +42,7 @@ from ..._fake_support import (
     verify_answer,
 )
 from ..._usage import Usage
+from ...llm._caps import check_next_request
 from ...llm._messages import (
     ChatResponse,
     Message,
@@ -70,7 +73,9 @@ __all__ = [
     "RequestContext",
     "ScriptItem",
     "agent_output",
+    "check_answer",
     "do_action",
+    "expectation",
     "extract_answer",
     "observe_answer",
     "observed",
@@ -136,6 +141,7 @@ class FakeLLMBase(Model):
                 schema_name=schema.__name__,
                 options=asked.options or RequestOptions(),
             )
+            check_next_request(usage)  # a re-ask is a request: the spending caps apply
             answer, seconds = self._receive(request)
             usage = usage + estimated_usage(conversation, answer_json(answer), seconds)
             try:
