@@ -178,7 +178,7 @@ def test_list_shows_an_extract_entry_with_its_field_count(tmp_path: Path) -> Non
 
 
 def test_an_extract_entry_holds_reads_and_no_actions() -> None:
-    with pytest.raises(ValueError, match="compiled reads and no actions"):
+    with pytest.raises(ValueError, match="an extract entry, and only one, holds compiled reads"):
         CacheEntry.model_validate({**_entry().model_dump(), "extraction": None})
     with pytest.raises(ValueError, match="container is not a positional XPath"):
         ListRead(
