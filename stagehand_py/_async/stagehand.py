@@ -390,7 +390,7 @@ def _extract_record(call: AsyncCall, outcome: ExtractOutcome) -> CallRecord:
         if outcome.cache == "hit"
         else f"{outcome.chunks} chunk(s) read"
     )
-    return call.record(outcome, success=True, message=said, cache=outcome.cache)
+    return call.record(outcome, success=True, message=said, cache=outcome.cache or "off")
 
 
 def _observe_record(call: AsyncCall, outcome: ObserveOutcome) -> CallRecord:

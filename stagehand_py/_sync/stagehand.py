@@ -391,7 +391,7 @@ def _extract_record(call: Call, outcome: ExtractOutcome) -> CallRecord:
         if outcome.cache == "hit"
         else f"{outcome.chunks} chunk(s) read"
     )
-    return call.record(outcome, success=True, message=said, cache=outcome.cache)
+    return call.record(outcome, success=True, message=said, cache=outcome.cache or "off")
 
 
 def _observe_record(call: Call, outcome: ObserveOutcome) -> CallRecord:

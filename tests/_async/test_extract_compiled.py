@@ -261,3 +261,15 @@ async def test_cache_list_and_show_diff_show_an_extract_entry(
     assert main(["cache", "show", key, "--diff", "--cache-dir", str(tmp_path)]) == 0
     shown = capsys.readouterr().out
     assert "healed because: field /price" in shown and "+/price: text of <p>" in shown
+
+
+async def test_a_schema_less_extract_reads_the_page_text_uncached(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path
+) -> None:
+    stagehand = AsyncStagehand(llm=AsyncFunctionLLM(), cache_dir=tmp_path)
+    page = stagehand.wrap(async_page)
+    await page.goto(pages_url + PAGES + "product_2.html")
+    text = await page.extract()  # no schema, no instruction: the text, no model
+    assert "Walnut Cutting Board" in text and "Price: $34.00" in text
+    [record] = stagehand.history
+    assert record.cache == "off" and record.llm_calls == 0 and list(tmp_path.iterdir()) == []

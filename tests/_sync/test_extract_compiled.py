@@ -262,3 +262,15 @@ def test_cache_list_and_show_diff_show_an_extract_entry(
     assert main(["cache", "show", key, "--diff", "--cache-dir", str(tmp_path)]) == 0
     shown = capsys.readouterr().out
     assert "healed because: field /price" in shown and "+/price: text of <p>" in shown
+
+
+def test_a_schema_less_extract_reads_the_page_text_uncached(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    stagehand = Stagehand(llm=FunctionLLM(), cache_dir=tmp_path)
+    page = stagehand.wrap(sync_page)
+    page.goto(pages_url + PAGES + "product_2.html")
+    text = page.extract()  # no schema, no instruction: the text, no model
+    assert "Walnut Cutting Board" in text and "Price: $34.00" in text
+    [record] = stagehand.history
+    assert record.cache == "off" and record.llm_calls == 0 and list(tmp_path.iterdir()) == []
