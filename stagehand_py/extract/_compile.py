@@ -89,7 +89,7 @@ def compile_answer(
 ) -> Compiled:
     """The reads that make ``data`` from the elements ``sources`` names (see the module)."""
     out = Compiled()
-    values = [v for _, v in _all_leaves(data) if isinstance(v, str) and len(v) >= _MIN_VALUE_CHARS]
+    values = [v for _, v in all_leaves(data) if isinstance(v, str) and len(v) >= _MIN_VALUE_CHARS]
     for path, value in leaves(data):
         if isinstance(value, list):
             _compile_list(path, value, sources, page, out)
@@ -105,11 +105,12 @@ def compile_answer(
     return out
 
 
-def _all_leaves(data: Any) -> Iterator[tuple[str, Any]]:
+def all_leaves(data: Any) -> Iterator[tuple[str, Any]]:
+    """(pointer, value) of every leaf of ``data``, list items included (their list's pointer)."""
     for path, value in leaves(data):
         if isinstance(value, list):
             for item in value:
-                yield from _all_leaves(item) if isinstance(item, dict) else [(path, item)]
+                yield from all_leaves(item) if isinstance(item, dict) else [(path, item)]
         else:
             yield path, value
 

@@ -30,12 +30,12 @@ from ...cache._extraction import ABSOLUTE_XPATH, USER_LOCATOR, CompiledExtractio
 from ...extract._compile import (
     FieldUnreadable,
     PageFacts,
+    all_leaves,
     build_data,
     compile_answer,
     first_difference,
     pointer,
 )
-from ...extract._compile import leaves as leaves_of
 from ...extract._js import load_js
 from ...extract._recipes import ElementFacts
 from ...extract._target import ExtractTarget
@@ -181,7 +181,7 @@ def _with_locator(
     found = facts.get(read.xpath)
     if found is None:
         return read
-    values = [str(v) for _, v in leaves_of(data) if isinstance(v, str) and len(v) >= 3]
+    values = [str(v) for _, v in all_leaves(data) if isinstance(v, str) and len(v) >= 3]
     candidates = []
     test_id = found.attributes.get("data-testid", "")
     if test_id and '"' not in test_id and "\\" not in test_id:
