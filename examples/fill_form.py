@@ -2,34 +2,27 @@
 
     python examples/fill_form.py
 
-Uses the model you configured (STAGEHAND_PY_MODEL and its key, or OPENAI_BASE_URL for a local
-OpenAI-compatible server); with none, an offline stand-in plays the model's part.
+Uses the model you configured: STAGEHAND_PY_MODEL and its key (STAGEHAND_PY_BASE_URL for a
+local OpenAI-compatible server). With none: python offline/run.py fill_form.py
 """
 
 from __future__ import annotations
 
-from _offline import StandIn, model_or_stand_in, serve_pages
+from pathlib import Path
+
 from playwright.sync_api import expect, sync_playwright
 
 from stagehand_py import Stagehand, launch_chromium
+from stagehand_py.testing import serve_directory
 
-# What a model would do on examples/pages/signup.html, for the offline stand-in.
-STAND_IN = StandIn(
-    [
-        ("fill", r"^<input\b[^>]*first", ["<|FIRST_NAME|>"]),
-        ("fill", r"^<input\b[^>]*email", ["<|EMAIL|>"]),
-        ("select_option", r"^<select\b", ["Cycling"]),
-        ("check", r"^<input\b[^>]*checkbox", []),
-        ("click", r"^<button\b[^>]*>Subscribe", []),
-    ]
-)
+PAGES = Path(__file__).resolve().parent / "pages"  # served on 127.0.0.1 while it runs
 
 
 def main() -> None:
     variables = {"first_name": "Grace", "email": "grace@example.org"}
-    with serve_pages() as base_url, sync_playwright() as playwright:
+    with serve_directory(PAGES) as base_url, sync_playwright() as playwright:
         browser = launch_chromium(playwright.chromium)
-        stagehand = Stagehand(llm=model_or_stand_in(STAND_IN))
+        stagehand = Stagehand()  # the model from STAGEHAND_PY_MODEL
         page = stagehand.wrap(browser.new_page())
         page.goto(base_url + "signup.html")
 

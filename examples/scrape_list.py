@@ -3,19 +3,21 @@
     python examples/scrape_list.py
 
 extract() reads each page into ``ProductPage``; observe() finds the "Next page" link and
-act(observed) follows it without another model call. Uses your configured model, or an
-offline stand-in when none is configured.
+act(observed) follows it without another model call. Uses the model you configured
+(STAGEHAND_PY_MODEL and its key); with none: python offline/run.py scrape_list.py
 """
 
 from __future__ import annotations
 
-import re
+from pathlib import Path
 
-from _offline import StandIn, model_or_stand_in, serve_pages
 from playwright.sync_api import sync_playwright
 from pydantic import BaseModel
 
 from stagehand_py import Stagehand, launch_chromium
+from stagehand_py.testing import serve_directory
+
+PAGES = Path(__file__).resolve().parent / "pages"  # served on 127.0.0.1 while it runs
 
 
 class Product(BaseModel):
@@ -27,19 +29,10 @@ class ProductPage(BaseModel):
     products: list[Product]
 
 
-def read_products(page_text: str) -> dict[str, object]:
-    """The stand-in's extract: the table rows in the page text it was sent."""
-    rows = re.findall(r"([A-Z][A-Za-z ]+?)\s*\|\s*(\d+\.\d\d)", page_text)
-    return {"products": [{"name": name.strip(), "price_eur": price} for name, price in rows]}
-
-
-STAND_IN = StandIn(extract=read_products, observe={"next": r"^<a\b[^>]*>Next page"})
-
-
 def main() -> None:
-    with serve_pages() as base_url, sync_playwright() as playwright:
+    with serve_directory(PAGES) as base_url, sync_playwright() as playwright:
         browser = launch_chromium(playwright.chromium)
-        stagehand = Stagehand(llm=model_or_stand_in(STAND_IN))
+        stagehand = Stagehand()  # the model from STAGEHAND_PY_MODEL
         page = stagehand.wrap(browser.new_page())
         page.goto(base_url + "products-1.html")
 

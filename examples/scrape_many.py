@@ -6,21 +6,23 @@ Each product page folds its specifications away: an act() opens them, then extra
 the product. The first page is done alone and teaches the cache how to open the
 specifications; the other pages then run concurrently (at most CONCURRENCY tabs at a time)
 and replay that act from the cache with no model call. ``url_normalizer`` drops the
-``?id=...`` query, so every product page shares the one cache entry. Uses your configured
-model, or an offline stand-in when none is configured.
+``?id=...`` query, so every product page shares the one cache entry. Uses the model you
+configured (STAGEHAND_PY_MODEL and its key); with none: python offline/run.py scrape_many.py
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 import tempfile
+from pathlib import Path
 
-from _offline import StandIn, async_model_or_stand_in, serve_pages
 from playwright.async_api import Browser, async_playwright
 from pydantic import BaseModel
 
 from stagehand_py import AsyncStagehand, async_launch_chromium
+from stagehand_py.testing import serve_directory
+
+PAGES = Path(__file__).resolve().parent / "pages"  # served on 127.0.0.1 while it runs
 
 CONCURRENCY = 3
 PRODUCT_IDS = range(1, 7)
@@ -31,20 +33,6 @@ class Product(BaseModel):
     price_eur: float
     weight_kg: float
     material: str
-
-
-def read_product(page_text: str) -> dict[str, object]:
-    """The stand-in's extract: the fields as they appear in the page text it was sent."""
-    found = {
-        "name": re.search(r"^# (.+)$", page_text, re.MULTILINE),
-        "price_eur": re.search(r"EUR ([\d.]+)", page_text),
-        "weight_kg": re.search(r"Weight \| ([\d.]+) kg", page_text),
-        "material": re.search(r"Material \| ([^|\n]+?) \|", page_text),
-    }
-    return {key: match.group(1).strip() for key, match in found.items() if match}
-
-
-STAND_IN = StandIn([("click", r"^<button\b[^>]*>Show specifications", [])], extract=read_product)
 
 
 async def scrape(browser: Browser, stagehand: AsyncStagehand, url: str) -> Product:
@@ -59,10 +47,9 @@ async def scrape(browser: Browser, stagehand: AsyncStagehand, url: str) -> Produ
 
 
 async def main() -> None:
-    with serve_pages() as base_url, tempfile.TemporaryDirectory() as cache_dir:
+    with serve_directory(PAGES) as base_url, tempfile.TemporaryDirectory() as cache_dir:
         urls = [f"{base_url}product.html?id={n}" for n in PRODUCT_IDS]
-        stagehand = AsyncStagehand(
-            llm=async_model_or_stand_in(STAND_IN),
+        stagehand = AsyncStagehand(  # the model from STAGEHAND_PY_MODEL
             cache_dir=cache_dir,  # a real project keeps it: .stagehand-cache, committed
             url_normalizer=lambda url: url.split("?")[0],
         )

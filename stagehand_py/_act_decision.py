@@ -27,6 +27,11 @@ _ELEMENT_NUMBER = re.compile(r"^\s*([0-9]{1,9})\s*$")
 _PERCENT = re.compile(r"^\s*([0-9]{1,3}(?:\.[0-9]+)?)\s*%\s*$")
 # A file for set_input_files: one variable placeholder and nothing else.
 _ONLY_PLACEHOLDER = re.compile(r"^\s*(?:<\|[A-Za-z_][A-Za-z0-9_]*\|>|%[A-Za-z_][A-Za-z0-9_]*%)\s*$")
+# Why a disabled element is refused, and the methods it still takes: a wheel scrolls a
+# disabled textarea (a terms box whose end enables the form), and scrolling changes nothing
+# but the scroll position.
+DISABLED_REASON = "is disabled"
+METHODS_ON_DISABLED = frozenset({"scroll"})
 
 
 @dataclass(frozen=True)
@@ -189,12 +194,14 @@ def _decide_action(
             f"'element' must be an element number written with the digits 0-9 (as before the "
             f"colon, e.g. 12), got {raw_element!r}."
         )
-    if element in refused:
+    scroll_disabled = method in METHODS_ON_DISABLED and refused.get(element) == DISABLED_REASON
+    if element in refused and not scroll_disabled:
+        only = " except by scroll" if refused[element] == DISABLED_REASON else ""
         return invalid(
-            f"Element {element} {refused[element]}, so it cannot be acted on. Choose another "
-            "element, call skipSection, or targetNotFound if only that element would do."
+            f"Element {element} {refused[element]}, so it cannot be acted on{only}. Choose "
+            "another element, call skipSection, or targetNotFound if only that element would do."
         )
-    if element not in shown_elements:
+    if element not in shown_elements and not scroll_disabled:
         return invalid(
             f"Element {element} is not in the part of the page shown. Choose one of the numbers "
             "shown, or call skipSection."

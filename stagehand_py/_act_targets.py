@@ -3,7 +3,8 @@
 - :func:`offered`: the element numbers of a part of the page the model may act on. A disabled
   control, or an element without any selector (in accessibility-tree mode: no rung of its
   ladder resolved to exactly it), is shown but never offered, so choosing it is an unusable
-  reply, never a guess; :func:`refused` says why, for the re-ask.
+  reply, never a guess; :func:`refused` says why, for the re-ask. A disabled element still
+  takes ``scroll`` (:data:`~stagehand_py._act_decision.METHODS_ON_DISABLED`).
 - :func:`canvas_choice`: a doAction on a ``<canvas>`` ends the act with CANVAS_UNSUPPORTED (the
   ADR forbids coordinate clicks and image recognition, so nothing inside one can be reached).
 - :func:`same_element`: the element of a fresh snapshot that is the one the model chose in an
@@ -17,16 +18,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ._act_decision import Decision, DoAction
+from ._act_decision import DISABLED_REASON, METHODS_ON_DISABLED, Decision, DoAction
 from ._snapshot import Element, Snapshot
 
 
-def refusal(element: Element) -> str | None:
-    """Why a shown element cannot be acted on, or None when it can."""
-    if element.disabled or "disabled" in element.attributes:
-        return "is disabled"
+def refusal(element: Element, method: str | None = None) -> str | None:
+    """Why a shown element cannot be acted on (by ``method``, when given), or None when it can.
+
+    A disabled element is refused every method but ``scroll``: a wheel still scrolls a
+    disabled textarea, and that may be what enables its form."""
     if not element.selectors:
         return "has no locator that finds exactly it on the page"
+    if element.disabled or "disabled" in element.attributes:
+        return None if method in METHODS_ON_DISABLED else DISABLED_REASON
     return None
 
 

@@ -6,7 +6,8 @@
   span lines; ``'single quoted'`` values are taken as written and may span lines;
 - unquoted values end at a `` #`` comment and are stripped;
 - ``${OTHER}`` is kept as written (no interpolation: a value never pulls in another);
-- a name given twice keeps its last value.
+- a name given twice keeps its last value;
+- a UTF-8 byte-order mark at the start of the file (as some Windows editors write) is skipped.
 
 Errors name the line and what is wrong with it, never the value.
 """
@@ -17,6 +18,7 @@ import re
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
+_BYTE_ORDER_MARK = "\ufeff"
 
 
 class DotenvError(ValueError):
@@ -50,6 +52,7 @@ def _quoted(text: str, quote: str, start: int, line: int) -> tuple[str, int]:
 def parse_dotenv(text: str) -> dict[str, str]:
     """The names and values of a ``.env`` file's text (see the module docstring)."""
     values: dict[str, str] = {}
+    text = text.removeprefix(_BYTE_ORDER_MARK)
     position, line = 0, 1
     while position < len(text):
         end = text.find("\n", position)

@@ -22,7 +22,8 @@ The tree::
     │   │                             and a ``code`` (see ``ActErrorCode``)
     │   └── ActTimeoutError           ... because its wall-clock timeout ran out (TIMEOUT);
     │                                 also a StagehandTimeoutError
-    ├── StagehandTimeoutError         a call ran out of its ``timeout_s`` (extract, observe)
+    ├── StagehandTimeoutError         a call ran out of its ``timeout_s`` (extract, observe);
+    │                                 also a builtin TimeoutError
     ├── ExtractError                  an extract() did not produce valid data
     ├── CheckError                    a check()'s statement does not hold; carries the
     │                                 CheckResult; also an AssertionError (pytest: a failure)
@@ -200,9 +201,18 @@ class ActError(StagehandError):
         self.details: dict[str, Any] | None = result.details
         super().__init__(message)
 
+    def __str__(self) -> str:
+        """The message, led by its code (``TARGET_NOT_FOUND: ...``) when it has one."""
+        message = super().__str__()
+        if self.code is None or message.startswith(f"{self.code}:"):
+            return message
+        return f"{self.code}: {message}"
 
-class StagehandTimeoutError(StagehandError):
-    """A call ran out of its ``timeout_s`` (its model requests and page-side work included)."""
+
+class StagehandTimeoutError(StagehandError, TimeoutError):
+    """A call ran out of its ``timeout_s`` (its model requests and page-side work included).
+
+    Also a builtin :class:`TimeoutError`, so ``except TimeoutError`` catches it."""
 
 
 class ActTimeoutError(ActError, StagehandTimeoutError):

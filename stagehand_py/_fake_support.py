@@ -250,7 +250,7 @@ def reask_messages(answer: object, error: ValidationError) -> list[Message]:
 
 def exhausted_error(
     schema: type[BaseModel], attempts: int, answer: object, error: str
-) -> Exception:
+) -> StructuredOutputError:
     return StructuredOutputError(
         f"The answer never validated as {schema.__name__} after {attempts} attempt(s); last "
         f"error: {trimmed(error, 400)}",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -176,3 +177,18 @@ def check_timeout(call: str, timeout_s: object) -> float | None:
             f"{call}(timeout_s=...) must be a positive number of seconds, got {timeout_s!r}."
         )
     return float(timeout_s)
+
+
+def refuse_playwright_timeout(call: str, options: Mapping[str, object]) -> None:
+    """Playwright's ``timeout=`` counts milliseconds; every call here takes ``timeout_s=`` in
+    seconds. Taking one for the other would be off a thousandfold, so it is refused by name."""
+    if "timeout" not in options:
+        return
+    given = options["timeout"]
+    example = "timeout_s=30"
+    if isinstance(given, (int, float)) and not isinstance(given, bool) and 0 < given < math.inf:
+        example = f"timeout_s={given / 1000:g}"
+    raise ConfigurationError(
+        f"{call}() takes no timeout=: did you mean timeout_s (seconds)? Playwright's timeout= "
+        f"counts milliseconds; pass {example}."
+    )

@@ -13,6 +13,13 @@ autocomplete says so; a file path given to ``set_input_files`` never into a text
 into an ``<input type=file>`` or the button or label that opens its chooser). A refusal is
 a message for the model, naming what was wrong.
 
+A stored step (a cached act, a workflow history flow) is a file, and its fingerprint only says
+what the file claims the element was: it is no proof of where a value belongs. Replayed, a
+step that types a variable must pass :func:`stored_step_refusal`: the checks above, against
+the live page, and the live field itself must name the variable (its name, id, label,
+placeholder, autocomplete or type: ``e-mail`` for ``email``, ``Postcode`` for ``zip``...).
+A field that does not is left to the model, which sees the page as it is.
+
 Pure functions: no browser, no I/O.
 """
 
@@ -228,6 +235,53 @@ class FieldFacts:
             return True
         words = self.words()
         return any(word in words for word in _PASSWORD_FIELD_WORDS)
+
+
+# Words a field may use for a variable named with the key (besides the name's own words).
+_FIELD_SYNONYMS = {
+    "email": ("mail", "username", "login"),
+    "mail": ("username", "login"),
+    "user": ("login", "mail", "account"),
+    "login": ("user", "mail"),
+    "phone": ("tel", "mobile"),
+    "mobile": ("phone", "tel"),
+    "zip": ("postcode", "postal"),
+    "postcode": ("zip", "postal"),
+    "card": ("ccnumber", "ccname"),
+}
+_NAME_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
+def _variable_words(variable: str) -> set[str]:
+    """``contactEmail`` / ``CONTACT_EMAIL`` -> {"contact", "email", "mail", ...}: the name's
+    words of three letters or more, and what fields call the same thing."""
+    words = {w.lower() for w in _NAME_WORD.findall(variable) if len(w) >= 3}
+    return words.union(*(_FIELD_SYNONYMS.get(w, ()) for w in words))
+
+
+def field_names_variable(variable: str, facts: FieldFacts) -> bool:
+    """Whether the field's own attributes or labels name ``variable`` (case, spaces and
+    punctuation ignored: "E-mail address" names ``email``)."""
+    said = _NOT_ALNUM.sub("", f"{facts.words()} {facts.autocomplete} {facts.type}".lower())
+    return any(word in said for word in _variable_words(variable))
+
+
+def stored_step_refusal(
+    variable: str, method: str, facts: FieldFacts, scope: SecretScope
+) -> str | None:
+    """:func:`refusal` for a replayed step, which must also find the variable named by the
+    live field itself (see the module's docstring)."""
+    reason = refusal(variable, method, facts, scope)
+    if reason is not None or method not in _TEXT_METHODS or is_password_variable(variable):
+        return reason  # a password already goes only into a password field
+    if field_names_variable(variable, facts):
+        return None
+    return (
+        f"Refused: a stored step types <|{variable.upper()}|> into a field whose name, label, "
+        "placeholder and autocomplete do not name it; a stored step is no proof of where a "
+        "value belongs, so the field is chosen on the page as it is now"
+    )
 
 
 def is_password_variable(name: str) -> bool:

@@ -87,6 +87,9 @@ class ActResult(WritesPlaywrightCode, BaseModel):
     confidence: float | None = None
     # What the caller should know that did not stop the act (e.g. why it was not cached).
     notes: list[str] = Field(default_factory=list)
+    # Why a successful act's steps were not written to the action cache although a write was
+    # due (cache_mode="read-write"); None when they were, or when no write was due.
+    not_cached: str | None = None
     # Emergency mode's switch to fallback_model and the DOM view, with its trigger (issue 18).
     escalations: list[Escalation] = Field(default_factory=list)
     # The page the act ended on (a new tab when a click opened one and it was followed).

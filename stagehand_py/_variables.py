@@ -14,18 +14,18 @@ a traceback's locals never shows one.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from ._errors import ConfigurationError
-from ._redaction import SHORT_VALUE_CHARS, Redactor, stripped_length
+from ._redaction import SHORT_VALUE_CHARS, Redactor
 from ._secret import Secret, SecretText, reveal
 from ._secret_scope import SecretScope
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 # <|NAME|> is what we tell the model; %name% is accepted too (Stagehand v1 users write it).
 _PLACEHOLDER = re.compile(r"<\|([A-Za-z_][A-Za-z0-9_]*)\|>|%([A-Za-z_][A-Za-z0-9_]*)%")
-# Values shorter than this are not written to the action cache (see ActResult.notes).
-MIN_CACHEABLE_CHARS = 4
+# A positional step of an XPath (``input[3]``); its number is the package's, not page text.
+_XPATH_POSITION = re.compile(r"\[(\d+)\]")
 
 
 def placeholder(name: str) -> str:
@@ -196,12 +196,6 @@ class Variables:
         used = {name for text in texts for name in _placeholder_names(text)}
         return sorted(used & set(self._values))
 
-    def too_short_to_cache(self) -> list[str]:
-        """Names whose values are too short to keep apart from a cache entry's own text."""
-        return [
-            n for n, v in sorted(self._values.items()) if stripped_length(v) < MIN_CACHEABLE_CHARS
-        ]
-
     @property
     def redactor(self) -> Redactor:
         if self._redactor is None:
@@ -221,8 +215,35 @@ class Variables:
 
     def without_secrets(self, texts: Iterable[str]) -> list[str]:
         """``texts`` (selectors) less those that quote a secret: a selector cannot be redacted
-        and still work, so one that quotes the page's echo of a value is left out."""
-        return [t for t in texts if not self.contains_secret(t)]
+        and still work, so one that quotes the page's echo of a value is left out. A short
+        value ("3") that is only a position in an XPath (``input[3]``) is no echo: the position
+        is written as a difference (``input[5-2]``, the same element) and the selector kept."""
+        kept: list[str] = []
+        for text in texts:
+            if self.contains_secret(text):
+                text = _positions_rewritten(text, self.contains_secret)
+            if not self.contains_secret(text):
+                kept.append(text)
+        return kept
 
 
-__all__ = ["MIN_CACHEABLE_CHARS", "SHORT_VALUE_CHARS", "Variables", "placeholder"]
+def _positions_rewritten(selector: str, holds: Callable[[str], bool]) -> str:
+    """An XPath selector whose positions that read as a value are written as differences
+    (``[3]`` -> ``[5-2]``); other selectors, and XPaths with quoted text, unchanged."""
+    if not selector.startswith("xpath=") or '"' in selector or "'" in selector:
+        return selector
+
+    def rewrite(match: re.Match[str]) -> str:
+        position = int(match.group(1))
+        if not holds(match.group(1)):
+            return match.group(0)
+        for offset in range(2, 100):
+            difference = f"[{position + offset}-{offset}]"
+            if not holds(difference):
+                return difference
+        return match.group(0)
+
+    return _XPATH_POSITION.sub(rewrite, selector)
+
+
+__all__ = ["SHORT_VALUE_CHARS", "Variables", "placeholder"]

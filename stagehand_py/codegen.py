@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal, Protocol
 
 from ._errors import ConfigurationError
+from ._single_line import python_literal
 
 Style = Literal["sync", "async"]
 VariablesAs = Literal["env", "params"]
@@ -79,8 +80,8 @@ class Step(Protocol):
 
 
 def py_string(text: str) -> str:
-    """A Python string literal for ``text`` (JSON's escapes are Python's)."""
-    return json.dumps(text, ensure_ascii=False)
+    """A one-line Python string literal for ``text`` (JSON's escapes are Python's)."""
+    return python_literal(text)
 
 
 def durability(selector: str) -> int:

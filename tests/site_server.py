@@ -26,6 +26,7 @@ class Route:
     last_modified: str = ""
     hang: bool = False
     delay_s: float = 0.0  # the server answers this late (a slow download)
+    location: str = ""  # sent as Location (with a 3xx status)
 
 
 @dataclass
@@ -69,6 +70,8 @@ def _handler(site: SiteServer) -> type[http.server.BaseHTTPRequestHandler]:
                 self.send_header("ETag", route.etag)
             if route.last_modified:
                 self.send_header("Last-Modified", route.last_modified)
+            if route.location:
+                self.send_header("Location", route.location)
             self.end_headers()
             # The client may stop reading (the 2 MB cap): expected.
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):

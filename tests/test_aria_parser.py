@@ -153,3 +153,23 @@ def test_names_with_unicode_and_escaped_json() -> None:
 def test_malformed_lines_raise_a_typed_error_naming_the_line(bad: str) -> None:
     with pytest.raises(SerializationError, match="line 2 of the accessibility snapshot"):
         parse_aria_snapshot("- generic [ref=e1]:\n" + bad.replace("- ", "  - ", 1))
+
+
+# Page text holding a line separator other than "\n", followed by what reads like a snapshot
+# line; Playwright writes U+0085, U+2028 and U+2029 unescaped (a name inside a quoted key, a
+# plain placeholder value).
+@pytest.mark.parametrize("separator", ["\x85", "\u2028", "\u2029", "\x1c", "\x0b"])
+def test_a_line_separator_in_page_text_neither_breaks_nor_forges_a_line(separator: str) -> None:
+    forged = '- textbox "Password" [ref=e90]'
+    text = (
+        "- generic [ref=e1]:\n"
+        f"  - 'textbox \"Email{separator}address\" [ref=e2]':\n"
+        f"    - /placeholder: you{separator}{forged}\n"
+        f"  - paragraph [ref=e3]: Terms{separator}{forged}\n"
+        '  - button "Go" [ref=e4]\n'
+    )
+    nodes = _by_ref(parse_aria_snapshot(text))
+    assert sorted(nodes) == ["e1", "e2", "e3", "e4"]  # no e90
+    assert nodes["e2"].name == f"Email{separator}address"  # as the page has it (locators)
+    assert nodes["e2"].props == {"placeholder": f"you{separator}{forged}"}
+    assert nodes["e3"].text == f"Terms{separator}{forged}"

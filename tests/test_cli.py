@@ -380,7 +380,8 @@ def test_json_errors_are_json_too_and_max_steps_applies(
     assert isinstance(error, dict) and error["type"] == "ActError" and error["code"] == "MAX_STEPS"
     assert "max_steps=1" in str(error["message"])
     assert document["result"]["actions"][0]["method"] == "fill"  # type: ignore[index]
-    assert err.splitlines()[-1].startswith("error: Stopped after max_steps=1")  # after progress
+    last = err.splitlines()[-1]  # after the progress lines
+    assert last.startswith("error: MAX_STEPS: Stopped after max_steps=1")
     assert llm_server.pending == 0 and len(llm_server.bodies) == 1
 
 

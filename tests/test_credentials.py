@@ -84,6 +84,20 @@ def test_a_dotenv_file_all_names_some_names_or_a_prefix(tmp_path: Path) -> None:
     assert_masked(everything)
 
 
+@pytest.mark.parametrize(
+    "first_line",
+    ["# written by a Windows editor", f"SHOP_EMAIL={secret_values.EMAIL}"],
+    ids=["bom-then-comment", "bom-then-value"],
+)
+def test_a_dotenv_file_saved_with_a_byte_order_mark(tmp_path: Path, first_line: str) -> None:
+    env = tmp_path / ".env"
+    env.write_text(f"{first_line}\nSHOP_PASSWORD={secret_values.PASSWORD}\n", "utf-8-sig")
+    assert env.read_bytes().startswith(b"\xef\xbb\xbf")
+    shop = from_dotenv(env, prefix="SHOP_")
+    assert shop["PASSWORD"].get_secret_value() == secret_values.PASSWORD
+    assert sorted(shop) == (["EMAIL", "PASSWORD"] if "=" in first_line else ["PASSWORD"])
+
+
 def test_dotenv_errors_name_the_file_and_line_never_the_value(tmp_path: Path) -> None:
     broken = tmp_path / "broken.env"
     broken.write_text(f'OK=1\nPASSWORD="{secret_values.PASSWORD}\n', "utf-8")

@@ -50,3 +50,15 @@ def test_errors_name_the_line_and_never_the_value(text: str, line: int, reason: 
         parse_dotenv(text)
     assert raised.value.line == line and reason in str(raised.value)
     assert secret_values.PASSWORD not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"\ufeff# shop account\nSHOP_PASSWORD='{secret_values.PASSWORD}'\r\n",
+        f"\ufeffSHOP_PASSWORD={secret_values.PASSWORD}\r\n# the end\r\n",
+    ],
+    ids=["bom-then-comment", "bom-then-value"],
+)
+def test_a_byte_order_mark_at_the_start_is_skipped(text: str) -> None:
+    assert parse_dotenv(text) == {"SHOP_PASSWORD": secret_values.PASSWORD}

@@ -1,8 +1,13 @@
-"""Every example runs, offline, as a user would start it: so none of them can rot."""
+"""Every example runs, offline, as a user would start it with no model of their own
+(``python offline/run.py <example>``: the stand-in model answers as a local OpenAI-compatible
+server), so none of them can rot; and what users read of them copies and pastes as it is."""
 
 from __future__ import annotations
 
+import ast
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,13 +15,21 @@ from pathlib import Path
 import pytest
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+OFFLINE = EXAMPLES / "offline"
+SUITE = EXAMPLES / "test_checkout_suite"
+# What users read and copy: every example but the stand-in's own directory.
+USER_FACING = sorted(p for p in EXAMPLES.rglob("*.py") if OFFLINE not in p.parents)
+# extract() is not replayed from the cache yet: its test is left out of the require run until
+# it is (then drop this, and the second run covers act, observe, check and extract).
+EXTRACT_NOT_REPLAYED = ["--deselect", "test_checkout.py::test_the_catalogue_lists"]
 
 
-def run_example(*args: str, cwd: Path = EXAMPLES) -> str:
+def run_offline(*args: str, cwd: Path = EXAMPLES) -> str:
+    """Run an example through the stand-in model; what it printed, stdout then stderr."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("STAGEHAND_PY_", "OPENAI_"))}
     env["STAGEHAND_PY_BLOCK_REAL_LLM"] = "1"  # an example must never reach a real model here
     done = subprocess.run(
-        [sys.executable, *args],
+        [sys.executable, str(OFFLINE / "run.py"), *args],
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -24,46 +37,76 @@ def run_example(*args: str, cwd: Path = EXAMPLES) -> str:
         timeout=180,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return done.stdout
+    return done.stdout + done.stderr
 
 
 def test_fill_form() -> None:
-    out = run_example("fill_form.py")
+    out = run_offline("fill_form.py")
     assert "Thanks Grace! Cycling news goes to grace@example.org." in out
     assert "fill(<|EMAIL|>)" in out
     assert "grace@example.org" not in out.split("Thanks")[0]  # actions show placeholders
 
 
 def test_scrape_list() -> None:
-    out = run_example("scrape_list.py")
+    out = run_offline("scrape_list.py")
     assert "8 products" in out
     for name in ("Walnut desk lamp", "Wool throw", "Ceramic vase"):
         assert name in out
 
 
-@pytest.mark.parametrize("suite", ["test_checkout_suite"])
-def test_pytest_suite(suite: str) -> None:
-    out = run_example("-m", "pytest", "-q", cwd=EXAMPLES / suite)
-    assert "2 passed" in out
-
-
-def test_the_checkout_suite_hits_the_cache_on_its_second_run(tmp_path: Path) -> None:
+def test_the_checkout_suite_replays_act_observe_and_check_with_no_model_call(
+    tmp_path: Path,
+) -> None:
     # Each run serves the shop on a new random port: a URL-keyed cache would never hit.
     cache = f"--stagehand-cache-dir={tmp_path / 'cache'}"
-    suite = EXAMPLES / "test_checkout_suite"
-    first = run_example("-m", "pytest", "-q", cache, cwd=suite)
-    assert "2 passed" in first
-    assert "cache: 0 hit(s), 3 miss(es), 0 healed, 3 write(s)" in first
-    second = run_example("-m", "pytest", "-q", cache, "--stagehand-cache-mode=require", cwd=suite)
+    first = run_offline("-m", "pytest", "-q", cache, cwd=SUITE)
+    assert "3 passed" in first
+    assert "cache: 0 hit(s), 5 miss(es), 0 healed, 5 write(s)" in first
+    second = run_offline(
+        "-m", "pytest", "-q", cache, "--stagehand-cache-mode=require", *EXTRACT_NOT_REPLAYED,
+        cwd=SUITE,
+    )  # fmt: skip
     assert "2 passed" in second
-    assert "0 model call(s), 0 tokens; cache: 3 hit(s), 0 miss(es), 0 healed, 0 write(s)" in second
+    assert "0 model call(s), 0 tokens; cache: 5 hit(s), 0 miss(es), 0 healed, 0 write(s)" in second
+    assert "stand-in model: 0 request(s)" in second
+    entries = [json.loads(p.read_text("utf-8")) for p in (tmp_path / "cache").glob("*.json")]
+    assert sorted(e["kind"] for e in entries) == ["act", "act", "check", "check", "observe"]
+    # The two check() calls replayed as compiled assertions.
+    assert all(e["assertions"] for e in entries if e["kind"] == "check")
 
 
 def test_scrape_many_concurrently_over_one_browser_and_one_cache() -> None:
-    out = run_example("scrape_many.py")
+    out = run_offline("scrape_many.py")
     for line in ("Walnut desk lamp     49.00 EUR  1.8 kg  walnut and brass",
                  "Rope basket          24.50 EUR  0.6 kg  cotton rope"):  # fmt: skip
         assert line in out
     # One act went to the model (the act and its verify); five replayed from the cache. The
     # stand-in reads extract answers from page text only, so no extract is compiled: six misses.
     assert "6 products; act model calls: 2; cache: 5 hit(s), 7 miss(es)" in out
+
+
+@pytest.mark.parametrize("example", USER_FACING, ids=[p.name for p in USER_FACING])
+def test_an_example_imports_only_public_modules(example: Path) -> None:
+    tree = ast.parse(example.read_text("utf-8"))
+    imported = [
+        name
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for name in (
+            [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+        )
+    ]
+    private = [
+        name
+        for name in imported
+        if name != "__future__" and any(p.startswith("_") for p in name.split("."))
+    ]
+    assert not private, f"{example.name} imports private modules: {private}"
+    assert all(not name.startswith(("stand_in", "run")) for name in imported)
+    assert "llm=" not in example.read_text("utf-8")  # the model comes from the configuration
+
+
+def test_the_examples_name_one_base_url_variable() -> None:
+    texts = [p.read_text("utf-8") for p in EXAMPLES.rglob("*") if p.suffix in (".py", ".md")]
+    named = {m for text in texts for m in re.findall(r"\b[A-Z_]*BASE_URL\b", text)}
+    assert named == {"STAGEHAND_PY_BASE_URL"}

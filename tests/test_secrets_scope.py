@@ -12,6 +12,7 @@ from stagehand_py._secret_scope import (
     origin_of,
     parse_pattern,
     refusal,
+    stored_step_refusal,
 )
 from stagehand_py._variables import Variables
 
@@ -183,3 +184,41 @@ def test_a_file_input_keeps_the_origin_and_form_target_checks() -> None:
     leaking = _field(tag="input", type="file", form_targets=("https://collect.evil.test/upload",))
     reason = refusal("document", "set_input_files", leaking, SAME)
     assert reason is not None and "sends its data to https://collect.evil.test:443" in reason
+
+
+@pytest.mark.parametrize(
+    ("variable", "facts"),
+    [
+        ("email", _field(type="email")),
+        ("email", _field(type="text", labels=("E-mail address",))),
+        ("contactEmail", _field(type="text", name="login")),
+        ("ZIP", _field(type="text", placeholder="Post code / Postal code")),
+        ("phone_number", _field(type="text", autocomplete="tel")),
+        ("password", _field(type="password")),  # the password rule already placed it
+        ("document", _field(tag="input", type="file", name="cv")),  # a file: its own rule
+    ],
+)
+def test_a_stored_step_types_a_variable_into_a_field_that_names_it(
+    variable: str, facts: FieldFacts
+) -> None:
+    method = "set_input_files" if facts.type == "file" else "fill"
+    assert stored_step_refusal(variable, method, facts, SAME) is None
+
+
+@pytest.mark.parametrize(
+    "facts",
+    [
+        _field(tag="textarea", name="comment", labels=("Comment (shown to everyone)",)),
+        _field(type="text", name="comment", labels=("Your message",)),
+        _field(tag="div", type="contenteditable", aria_label="Write a reply"),
+    ],
+)
+def test_a_stored_step_is_no_proof_a_field_that_does_not_name_the_variable_is_refused(
+    facts: FieldFacts,
+) -> None:
+    assert refusal("email", "fill", facts, SAME) is None  # a model chose it: allowed live
+    reason = stored_step_refusal("email", "fill", facts, SAME)
+    assert reason is not None and "<|EMAIL|>" in reason and "no proof" in reason
+    elsewhere = _field("https://evil.test/", type="email")  # the live checks come first
+    reason = stored_step_refusal("email", "fill", elsewhere, SAME)
+    assert reason is not None and "do not type it on this site" in reason

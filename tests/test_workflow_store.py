@@ -4,6 +4,10 @@ past 90 days purged on opening, bounded sizes, and no variable value ever writte
 from __future__ import annotations
 
 import json
+import os
+import threading
+import warnings
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from urllib.parse import quote
@@ -16,6 +20,7 @@ from stagehand_py.workflow import (
     ChecklistRecord,
     FailureRecord,
     FlowRecord,
+    HistoryWarning,
     WorkflowHistory,
 )
 from stagehand_py.workflow import _history as store
@@ -129,9 +134,12 @@ def test_no_variable_value_is_written_in_any_form(tmp_path: Path) -> None:
 
 def test_an_unreadable_file_is_ignored_and_clear_removes_sites(tmp_path: Path) -> None:
     (tmp_path / "shop.example.json").write_text("{not json", "utf-8")
-    history = WorkflowHistory(tmp_path)
-    assert history.site("shop.example").flows == []
-    history.record_flow(URL, flow("search"), secret_values=[])
+    with pytest.warns(HistoryWarning, match="not a history file"):
+        history = WorkflowHistory(tmp_path)
+    with pytest.warns(HistoryWarning, match="not a history file"):
+        assert history.site("shop.example").flows == []
+    with pytest.warns(HistoryWarning):  # the unusable file is read (and replaced)
+        history.record_flow(URL, flow("search"), secret_values=[])
     history.record_flow("https://other.example/", flow("x"), secret_values=[])
     assert json.loads((tmp_path / "shop.example.json").read_text("utf-8"))["domain"] == (
         "shop.example"
@@ -146,3 +154,141 @@ def test_a_file_where_the_directory_should_be_is_a_configuration_error(tmp_path:
     target.write_text("", "utf-8")
     with pytest.raises(ConfigurationError, match="is a file"):
         WorkflowHistory(target)
+
+
+# ---------------------------------------------------------------- special files in the folder
+
+
+def _open_in_a_thread(tmp_path: Path) -> tuple[list[object], bool]:
+    """Open the history (its purge reads every file) and look one site up, in a thread that
+    the test can give up on: a read that blocks must fail the test, not hang it."""
+    outcome: list[object] = []
+
+    def open_and_read() -> None:
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                history = WorkflowHistory(tmp_path)
+                site = history.site("shop.example")
+                outcome.extend([history.purged, site.flows, history.domains(), caught])
+        except BaseException as exc:  # the assertion below names it
+            outcome.append(exc)
+
+    reader = threading.Thread(target=open_and_read, daemon=True)
+    reader.start()
+    reader.join(timeout=10)
+    return outcome, reader.is_alive()
+
+
+def _make_fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+def _link_to_dev_zero(path: Path) -> None:
+    path.symlink_to("/dev/zero")
+
+
+def _make_sparse(path: Path) -> None:
+    with path.open("wb") as handle:
+        handle.truncate(8 << 30)  # 8 GB of holes: no disk used, but a read of it all dies
+
+
+def _make_loop(path: Path) -> None:
+    path.symlink_to(path.name)  # a symlink to itself: open() fails with ELOOP
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and devices are POSIX")
+@pytest.mark.parametrize(
+    ("plant", "reason"),
+    [
+        (_make_fifo, "not a regular file"),
+        (_link_to_dev_zero, "not a regular file"),
+        (_make_sparse, f"larger than {store.MAX_FILE_BYTES} bytes"),
+        (_make_loop, "cannot be read"),
+    ],
+    ids=["fifo", "dev-zero", "sparse-8-gb", "symlink-loop"],
+)
+def test_a_special_file_in_the_folder_is_a_warning_never_a_hang_or_a_crash(
+    tmp_path: Path, plant: Callable[[Path], None], reason: str
+) -> None:
+    WorkflowHistory(tmp_path).record_flow("https://other.example/", flow("x"), secret_values=[])
+    planted = tmp_path / "shop.example.json"
+    plant(planted)
+    outcome, blocked = _open_in_a_thread(tmp_path)
+    if blocked and planted.is_fifo():  # release the reader so the test can end
+        os.close(os.open(planted, os.O_WRONLY | os.O_NONBLOCK))
+    assert not blocked, "opening the history blocked on a special file"
+    assert len(outcome) == 4, f"opening the history raised {outcome!r}"
+    purged, flows, domains, caught = outcome
+    assert purged == 0 and flows == [] and domains == ["other.example"]
+    messages = [str(w.message) for w in caught if issubclass(w.category, HistoryWarning)]
+    assert messages and all(reason in m and "shop.example.json" in m for m in messages)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
+def test_a_file_without_read_permission_is_a_warning(tmp_path: Path) -> None:
+    history = WorkflowHistory(tmp_path)
+    history.record_flow(URL, flow("search"), secret_values=[])
+    (tmp_path / "shop.example.json").chmod(0)
+    with pytest.warns(HistoryWarning, match="cannot be read"):
+        assert WorkflowHistory(tmp_path).find_flow(URL, "search") is None
+
+
+def test_a_site_file_is_kept_within_its_bound_oldest_entries_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The real bound (8 MiB) works the same; a small one keeps the test fast.
+    monkeypatch.setattr(store, "MAX_FILE_BYTES", 4000)
+    history = WorkflowHistory(tmp_path)
+    for number in range(12):
+        failure = FailureRecord(item=f"item {number}", code="X", url=URL, message="m" * 200)
+        history.record_failure(URL, failure, secret_values=[])
+    history.record_flow(URL, flow("search"), secret_values=[])
+    assert (tmp_path / "shop.example.json").stat().st_size <= 4000
+    site = history.site("shop.example")  # read back: a file over the bound would not be
+    assert [f.item for f in site.flows] == ["search"]
+    assert site.failures and site.failures[-1].item == "item 11"
+    assert len(site.failures) < 12
+
+
+# ---------------------------------------------------------------- every form of a value
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        secret_values.EMAIL.upper(),
+        "Ada.Lovelace@Analytical.TEST",  # mixed case
+        "ADA.LOVELACE",  # the e-mail's local part
+        "ada.lovelace",
+        secret_values.PHONE.replace(" ", ""),  # whitespace collapsed
+        secret_values.PHONE.replace(" ", "\u00a0"),  # another space
+        secret_values.PASSWORD.lower(),
+    ],
+    ids=["upper", "mixed", "local-part-upper", "local-part", "collapsed", "nbsp", "lower"],
+)
+def test_a_value_in_a_selector_or_a_fingerprint_is_never_written(
+    tmp_path: Path, shown: str
+) -> None:
+    history = WorkflowHistory(tmp_path)
+    secrets = list(secret_values.ALL)
+    in_selector = flow("continue")
+    in_selector.actions[0] = CachedAction(
+        method="click", selectors=[f"text=Continue as {shown}"], description="continue"
+    )
+    assert not history.record_flow(URL, in_selector, secret_values=secrets)
+    in_name = flow("continue")
+    in_name.actions[0] = CachedAction(
+        method="click",
+        selectors=["xpath=//button[1]"],
+        description="continue",
+        fingerprint=ElementFingerprint(tag="button", role="button", name=f"Continue as {shown}"),
+    )
+    assert not history.record_flow(URL, in_name, secret_values=secrets)
+    failure = FailureRecord(item="x", code="X", url=URL, message=f"stuck on {shown}")
+    assert not history.record_failure(URL, failure, secret_values=secrets)
+    assert not list(tmp_path.glob("*.json"))
+    # Text that only looks alike is written: the scanner is not a blanket refusal.
+    fine = flow("continue as Ada")
+    fine.steps = ["click 'Canada' -> ok", "fill <|EMAIL|> -> ok"]
+    assert history.record_flow(URL, fine, secret_values=secrets)

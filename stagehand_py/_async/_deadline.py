@@ -5,6 +5,7 @@ call it makes (hand-written; see the sync twin, which cannot be a token rewrite 
   first one imports the provider's SDK, 1-3 s), so that part runs in a thread too.
 - :func:`run_blocking` runs CPU or import work in a daemon thread and stops waiting at the
   deadline (:func:`compute_in_time` does so under the ambient deadline).
+- :func:`run_coroutine` bounds asyncio code written once for both APIs.
 - :func:`run_with_deadline` runs a whole call under a deadline that also covers page-side
   calls that have no timeout of their own (``evaluate``): at the deadline the call is
   cancelled wherever it waits, and a page whose main thread is busy is interrupted
@@ -20,7 +21,7 @@ import contextvars
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 from playwright.async_api import Page as AsyncPage
@@ -110,6 +111,18 @@ async def compute_in_time(work: Callable[[], T]) -> T:
     if deadline is None:
         return work()
     return await run_blocking(work, deadline.remaining())
+
+
+async def run_coroutine(make: Callable[[], Coroutine[Any, Any, T]], seconds: float) -> T:
+    """Await ``make()``; :class:`DeadlineExceeded` after ``seconds``. For asyncio code that
+    both APIs share (the sync twin runs it on an event loop of its own)."""
+    __tracebackhide__ = True  # pytest shows the caller's line, not this frame
+    if seconds <= 0:
+        raise DeadlineExceeded
+    try:
+        return await asyncio.wait_for(make(), timeout=seconds)
+    except asyncio.TimeoutError:
+        raise DeadlineExceeded from None
 
 
 async def call_with_deadline(call: Callable[[], Awaitable[T]], seconds: float) -> T:

@@ -28,10 +28,10 @@ from .._deadline_clock import Deadline
 from .._errors import BudgetExceededError, ConfigurationError, LLMError, StagehandError
 from .._history import CallKind, CallRecord
 from .._inputs import check_open, check_timeout
+from .._spans import AttributeValue
 from .._trace_names import call_group_name
 from .._usage import Usage
-from .._variables import MIN_CACHEABLE_CHARS, Variables
-from ..cache import ActionCache
+from .._variables import Variables
 from ..llm._caps import Budget
 from ..prompts.user_instructions import combine_instructions
 from ._deadline import DeadlineExceeded, run_blocking, run_with_deadline
@@ -90,6 +90,7 @@ class AsyncCall:
     records_errors: bool = True
     spent: Spent | None = None  # set by a body whose outcome fills as it goes
     budget: Budget = field(default_factory=lambda: Budget([]))  # the caps in force
+    view: str = ""  # the snapshot view the call reads the page in ("dom" or "aria")
 
     def metered(self, llm: AsyncLLM) -> AsyncLLM:
         """``llm`` under this call's spending caps (every model the call asks is)."""
@@ -176,6 +177,7 @@ class AsyncCallPath(AsyncStagehandCore):
             self._fallback,
             records_errors,
             budget=budget,
+            view=settings.snapshot,
         )
 
     async def _run(
@@ -188,25 +190,51 @@ class AsyncCallPath(AsyncStagehandCore):
         that raises is recorded as failed, with what it spent, and its error redacted."""
         __tracebackhide__ = True
         name = call_group_name(call.kind, call.instruction or "")
-        async with AsyncTraceGroup(call.page, name, call.values.redact):
+        said = {"stagehand.view": call.view, "gen_ai.request.model": self._model_name() or None}
+        group = AsyncTraceGroup(
+            call.page, name, call.values.redact, span_name=f"stagehand.{call.kind}", attributes=said
+        )
+        async with group:
             try:
                 outcome = await body()
             except DeadlineExceeded as late:
                 error = out_of_time(call.kind, call.deadline.seconds, late.note)
-                self._record_failure(call, error)
+                group.span.set(self._record_failure(call, error))
                 raise error from None
             except StagehandError as exc:
                 # A spending cap ends even a run that reports its other endings itself.
                 if call.records_errors or isinstance(exc, BudgetExceededError):
-                    self._record_failure(call, exc)
+                    group.span.set(self._record_failure(call, exc))
                 raise
-        entry = record(call, outcome)
-        self.usage.add(call.kind, entry.usage, model=self._model_name())
-        self.history.append(entry)
+            entry = record(call, outcome)
+            self.usage.add(call.kind, entry.usage, model=self._model_name())
+            self.history.append(entry)
+            group.span.set(self._span_facts(entry))
+            if not entry.success:  # a result that says it failed (the caller may raise it)
+                code = getattr(outcome, "code", None)
+                group.span.failed(code or f"{call.kind} failed", entry.message, code)
         return outcome
 
-    def _record_failure(self, call: AsyncCall, error: StagehandError) -> None:
+    def _span_facts(self, entry: CallRecord) -> dict[str, AttributeValue | None]:
+        """What a call's span says of its record: outcome, cache, requests, tokens, cost."""
+        return {
+            "stagehand.success": entry.success,
+            "stagehand.cache": entry.cache,
+            "stagehand.llm_calls": entry.llm_calls,
+            "gen_ai.usage.input_tokens": entry.usage.prompt_tokens,
+            "gen_ai.usage.output_tokens": entry.usage.completion_tokens,
+            "stagehand.cost_usd": self._priced(entry.usage),
+        }
+
+    def _priced(self, usage: Usage) -> float | None:
+        prices, model = self.usage.prices, self._model_name()
+        return prices.cost(model, usage) if prices is not None and model else None
+
+    def _record_failure(
+        self, call: AsyncCall, error: StagehandError
+    ) -> dict[str, AttributeValue | None]:
         """History and usage of a call that raised: every model request it sent counts.
+        Returns what the call's span says of it.
 
         The error itself leaves redacted: a message may name the page, whose URL can carry a
         value a GET form put there."""
@@ -222,11 +250,11 @@ class AsyncCallPath(AsyncStagehandCore):
             calls = usage.requests
         self.usage.add(call.kind, usage, model=self._model_name())
         message = redact(f"{type(error).__name__}: {error}")
-        self.history.append(
-            call.record(
-                success=False, message=message, llm_calls=calls, usage=usage, duration_s=took
-            )
+        entry = call.record(
+            success=False, message=message, llm_calls=calls, usage=usage, duration_s=took
         )
+        self.history.append(entry)
+        return self._span_facts(entry)
 
     def _refuse_in_require_mode(self, call: AsyncCall) -> None:
         """``cache_mode='require'`` never calls the model: a call that always needs it is a
@@ -259,6 +287,7 @@ class AsyncCallPath(AsyncStagehandCore):
             kind, page, instruction, options, self.settings, seconds=seconds, choice=choice
         )
         settings = self._settings(limits)
+        call.view = settings.snapshot
         return call, settings, self._model_source(call, settings)
 
     def _model_source(self, call: AsyncCall, settings: Settings) -> ModelSource:
@@ -279,18 +308,6 @@ class AsyncCallPath(AsyncStagehandCore):
             model=choice.model,
             llm=None if choice.llm is None else call.metered(choice.llm),
             instructions=said,
-        )
-
-    def _cache_for(self, values: Variables, settings: Settings) -> tuple[ActionCache | None, str]:
-        """The cache a call may use with these values, and a note when it may not: a value
-        too short to keep apart from an entry's own text is not cached (except under
-        ``cache_mode='require'``, where there is nothing to write)."""
-        short = values.too_short_to_cache()
-        if self.cache is None or not short or settings.cache_mode == "require":
-            return self.cache, ""
-        return None, (
-            f"Not cached: the value of {', '.join(short)} is shorter than "
-            f"{MIN_CACHEABLE_CHARS} characters, too short to keep out of a cache file."
         )
 
     def _with_fallback(self, call: AsyncCall, source: ModelSource) -> WithFallback:

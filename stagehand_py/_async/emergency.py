@@ -36,9 +36,10 @@ from .._emergency import (
 from .._errors import ConfigurationError
 from ..agent._history import StepRecord
 from ..agent._state import AgentState
+from ..llm._model_string import no_model_configured
 from .llm.base import AsyncLLM
 from .llm.factory import create_llm, model_spec
-from .llm.source import ModelSource, model_of
+from .llm.source import ModelSource, model_of, user_model
 
 logger = logging.getLogger("stagehand_py")
 
@@ -167,7 +168,7 @@ class WithFallback:
 
     def __call__(self) -> AsyncLLM:
         if self.primary is None:
-            raise ConfigurationError("This act needs a model, and none is configured.")
+            raise no_model_configured("act()")
         return model_of(self.primary)
 
 
@@ -214,11 +215,13 @@ class ActEmergency(AsyncEmergency[ModelSource]):
 # ---------------------------------------------------------------------- fallback_model=
 def checked_fallback(fallback: object) -> str | AsyncLLM | None:
     """``fallback_model=``: a model string (checked now) or a client, or None."""
-    if fallback is None or isinstance(fallback, AsyncLLM):
+    if fallback is None:
         return fallback
     if isinstance(fallback, str):
         model_spec(fallback)
         return fallback
+    if hasattr(fallback, "chat") or hasattr(fallback, "structured"):
+        return user_model(fallback, owner="fallback_model=...")
     raise ConfigurationError(
         "fallback_model takes a model string such as 'openai/gpt-4.1' or a model client, "
         f"not {type(fallback).__name__}."

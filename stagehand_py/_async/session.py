@@ -27,12 +27,12 @@ from ..llm._caps import (
     scope_cap,
     session_cap,
 )
-from ..llm._flavour import check_llm_flavour
 from ..llm._usage import PriceTable, UsageMeter
 from ..workflow._history import WorkflowHistory
 from .emergency import checked_fallback
 from .llm.base import AsyncLLM
 from .llm.factory import create_llm, model_spec
+from .llm.source import user_model
 from .workflow.run import open_history
 
 
@@ -71,8 +71,9 @@ class AsyncStagehandCore:
     ) -> None:
         check_arguments(type(self).__name__, limits, (*self._ARGUMENTS, *Settings.model_fields))
         if llm is not None:
-            # A sync fake handed to AsyncStagehand (or the reverse) fails here, clearly.
-            check_llm_flavour(llm, owner=type(self).__name__, wants_async=_ASYNC_API)
+            # A sync fake handed to AsyncStagehand (or the reverse), or an object that breaks
+            # the model contract, fails here, clearly; one of the user's own is adapted.
+            llm = user_model(llm, owner=f"{type(self).__name__}(llm=...)", wants_async=_ASYNC_API)
         if llm is None and model is not None:
             model_spec(model, base_url)  # a malformed model string fails here, not mid-act
         self._fallback = checked_fallback(fallback_model)

@@ -11,6 +11,8 @@ Sync code cannot cancel a blocking call, so:
   at the deadline it cancels the Playwright calls made inside the region (they raise
   ``CancelledError`` here, which becomes :class:`DeadlineExceeded`), and the page is probed
   and, if its main thread is busy, interrupted (:mod:`.page_interrupt`);
+- asyncio code written once for both APIs (:func:`run_coroutine`) runs on an event loop of
+  its own in such a thread;
 - :func:`within_or_later` makes a bookkeeping call (a trace group) that must not hold the
   call up: it is scheduled on Playwright's loop and, after a short wait, left to finish
   there (the loop runs it on with the next Playwright call).
@@ -24,7 +26,7 @@ import logging
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from types import FrameType
 from typing import Any, TypeVar
 
@@ -104,6 +106,14 @@ def compute_in_time(work: Callable[[], T]) -> T:
     if deadline is None:
         return work()
     return run_blocking(work, deadline.remaining())
+
+
+def run_coroutine(make: Callable[[], Coroutine[Any, Any, T]], seconds: float) -> T:
+    """Run ``make()`` on an event loop of its own, in a daemon thread (this thread's loop,
+    if any, is Playwright's); :class:`DeadlineExceeded` after ``seconds``. For asyncio code
+    that both APIs share: it ends by its own deadline, so an abandoned thread ends soon."""
+    __tracebackhide__ = True  # pytest shows the caller's line, not this frame
+    return run_blocking(lambda: asyncio.run(make()), seconds)
 
 
 def call_with_deadline(call: Callable[[], T], seconds: float) -> T:

@@ -37,9 +37,10 @@ from .._emergency import (
 from .._errors import ConfigurationError
 from ..agent._history import StepRecord
 from ..agent._state import AgentState
+from ..llm._model_string import no_model_configured
 from .llm.base import LLM
 from .llm.factory import create_llm, model_spec
-from .llm.source import ModelSource, model_of
+from .llm.source import ModelSource, model_of, user_model
 
 logger = logging.getLogger("stagehand_py")
 
@@ -168,7 +169,7 @@ class WithFallback:
 
     def __call__(self) -> LLM:
         if self.primary is None:
-            raise ConfigurationError("This act needs a model, and none is configured.")
+            raise no_model_configured("act()")
         return model_of(self.primary)
 
 
@@ -215,11 +216,13 @@ class ActEmergency(Emergency[ModelSource]):
 # ---------------------------------------------------------------------- fallback_model=
 def checked_fallback(fallback: object) -> str | LLM | None:
     """``fallback_model=``: a model string (checked now) or a client, or None."""
-    if fallback is None or isinstance(fallback, LLM):
+    if fallback is None:
         return fallback
     if isinstance(fallback, str):
         model_spec(fallback)
         return fallback
+    if hasattr(fallback, "chat") or hasattr(fallback, "structured"):
+        return user_model(fallback, owner="fallback_model=...")
     raise ConfigurationError(
         "fallback_model takes a model string such as 'openai/gpt-4.1' or a model client, "
         f"not {type(fallback).__name__}."

@@ -18,7 +18,7 @@ from playwright.sync_api import Position
 from pydantic import BaseModel
 
 from .._config import SnapshotMode
-from .._inputs import check_page_type
+from .._inputs import check_page_type, refuse_playwright_timeout
 from .._session_secrets import redact_known
 from .._snapshot import Snapshot
 from .._types import ActResult, ObserveResult
@@ -165,6 +165,10 @@ class StagehandPage(Page):
         __tracebackhide__ = True
         ticks = (force, no_wait_after, position, scroll, strict, timeout, trial)
         written_as_selector = isinstance(statement, str) and looks_like_selector(statement)
+        others = (force, no_wait_after, position, scroll, strict, trial)
+        if timeout is not None and not written_as_selector and all(g is None for g in others):
+            # A statement with Playwright's timeout= (milliseconds) only: meant as timeout_s.
+            refuse_playwright_timeout("check", {"timeout": timeout})
         if written_as_selector or any(given is not None for given in ticks):
             Page.check(
                 self,

@@ -27,9 +27,10 @@ from .._inputs import (
     check_page_type,
     check_placeholders,
     check_schema,
+    refuse_playwright_timeout,
 )
 from .._types import ActResult, ObserveResult
-from .._variables import MIN_CACHEABLE_CHARS, Variables
+from .._variables import Variables
 from ..agent import AgentResult
 from ..agent._history import call_record as agent_record
 from ..check import CheckResult
@@ -151,6 +152,7 @@ class Stagehand(CheckCalls):
         self, page: Page, action: str | ObserveResult, options: ActOptions
     ) -> ActResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("act", options)
         check_action(action)
         check_open(page, "act")
         raise_on_failure = options.pop("raise_on_failure", True)
@@ -204,19 +206,9 @@ class Stagehand(CheckCalls):
         __tracebackhide__ = True
         if isinstance(action, ObserveResult):
             return act_observed(page, action, values, settings, source)
-        cache, notes = self.cache, []
-        short = values.too_short_to_cache()
-        if cache is not None and short and settings.cache_mode != "require":
-            cache = None
-            notes.append(
-                f"Not cached: the value of {', '.join(short)} is shorter than "
-                f"{MIN_CACHEABLE_CHARS} characters, too short to keep out of a cache file."
-            )
-        result = cached_act(
-            page, source, action, variables=values, settings=settings, cache=cache
+        return cached_act(
+            page, source, action, variables=values, settings=settings, cache=self.cache
         )
-        result.notes.extend(notes)
-        return result
 
     # ------------------------------------------------------------------ extract / observe
     def _extract(
@@ -228,6 +220,7 @@ class Stagehand(CheckCalls):
         chunk_chars: int = MAX_CHARS_PER_CHUNK,
     ) -> ExtractOutcome:
         __tracebackhide__ = True
+        refuse_playwright_timeout("extract", options)
         check_arguments("extract", options, ExtractOptions.__optional_keys__)
         check_instruction("extract", instruction, required=False)
         check_schema(schema)
@@ -244,7 +237,7 @@ class Stagehand(CheckCalls):
         __tracebackhide__ = True
         instruction = call.instruction or ""  # with no schema either: the page text, no model
         call.spent = outcome = ExtractOutcome(value=None)  # a failure still has its cost
-        cache = reading.cache_for(self.cache, call.values, settings)
+        cache = reading.cache_for(self.cache)
         if cache is not None or (settings.cache_mode == "require" and reading.compiles):
             ready = call.model_if_any(source)
             compiled = reading.cached_call(call.page, ready, instruction, call.values, settings)
@@ -275,6 +268,7 @@ class Stagehand(CheckCalls):
         self, page: Page, instruction: str | None, options: ObserveOptions
     ) -> ObserveOutcome:
         __tracebackhide__ = True
+        refuse_playwright_timeout("observe", options)
         check_arguments("observe", options, ObserveOptions.__optional_keys__)
         check_instruction("observe", instruction, required=False)
         call, settings, source = self._start_reading("observe", page, instruction, options)
@@ -303,6 +297,7 @@ class Stagehand(CheckCalls):
     # ------------------------------------------------------------------ agent / workflow
     def _agent(self, page: Page, task: str, options: AgentOptions) -> AgentResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("agent", options)
         check_instruction("agent", task, required=True)
         check_open(page, "agent")
         approval, controls = options.pop("approval", None), options.pop("controls", None)
@@ -334,6 +329,7 @@ class Stagehand(CheckCalls):
         self, page: Page, text: str, options: WorkflowOptions
     ) -> WorkflowResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("workflow", options)
         check_instruction("workflow", text, required=True)
         check_open(page, "workflow")
         fallback_model = options.pop("fallback_model", None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from .._single_line import one_line
 from ._history import ActionOutcome, StepRecord
 from ._state import AgentState
 
@@ -110,11 +111,12 @@ def state_message(
     if memory:
         lines.append("Extracted so far:")
         lines.extend(f"- {item}" for item in memory)
-    lines.append(f"Current tab: {state.title} - {state.url}")
+    lines.append(f"Current tab: {one_line(state.title)} - {state.url}")
     if len(state.tabs) > 1:
         lines.append("Open tabs:")
         lines.extend(
-            f"  [{tab.id}] {tab.title} - {tab.url}" + (" (current)" if tab.current else "")
+            f"  [{tab.id}] {one_line(tab.title)} - {tab.url}"
+            + (" (current)" if tab.current else "")
             for tab in state.tabs
         )
     lines.append(

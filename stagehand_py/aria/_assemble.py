@@ -49,6 +49,7 @@ class NodeFacts:
     text: str | None = None
     text_any_case: bool = False
     target: str | None = None
+    closed: str | None = None  # the selector of an element inside a closed shadow root
 
     @classmethod
     def read(cls, raw: dict[str, Any]) -> NodeFacts:
@@ -69,7 +70,11 @@ class NodeFacts:
         )
 
     def structural_rungs(self) -> list[Rung]:
-        """css then xpath: unique by construction (counted over the whole document)."""
+        """css then xpath: unique by construction (counted over the whole document); inside a
+        closed shadow root, the closed-shadow selector alone (no engine of Playwright's
+        reaches there)."""
+        if self.closed:
+            return [Rung("css", self.closed)]
         rungs = [css_rung(self.css)] if self.css else []
         return rungs + ([xpath_rung(self.xpath)] if self.xpath else [])
 

@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from .._single_line import python_literal
+
 RungKind = Literal[
     "role", "label", "placeholder", "text", "text_normalized", "testid", "css", "xpath"
 ]
@@ -112,7 +114,7 @@ def _unquote_attribute(value: str) -> tuple[str, bool] | None:
 
 
 def _py(value: str) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return python_literal(value)
 
 
 def _text_call(method: str, body: str) -> str | None:

@@ -165,7 +165,7 @@ class _Collector:
                     nested += self.children_of_kind(child, hidden)
             if not nested:
                 text = _join(node.texts())
-                line.text = text if text != node.name else ""
+                line.text = text if text != _join([node.name]) else ""
         return [line, *nested]
 
     def children_of_kind(self, node: AriaNode, hidden: bool) -> list[Line]:

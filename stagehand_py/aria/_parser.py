@@ -14,6 +14,13 @@ where ``<key>`` is ``role "JSON name" [attr] [attr=value] ...`` and is wrapped i
 ``level=N``, ``pressed[=mixed]``, ``selected``, ``aria-hidden``, ``ref=eN`` (``fNeM`` inside
 frames), ``cursor=pointer`` and ``box=x,y,width,height`` (rounded CSS px, in the viewport of the
 node's own frame). This module is the only place that knows the format; it is pure Python.
+
+Only ``\n`` ends a line. Playwright escapes the control characters of quoted values but
+writes other line separators a page may put in a name, a placeholder or a text as they are
+(U+0085, U+2028, U+2029 in names and in plain values): they stay inside the name or value they
+belong to, so no page text can end a line early or forge a node. Names and values keep them
+(a role locator matches the name as the page has it); every renderer of a line collapses them
+with the rest of the whitespace (``dom._render.shape``).
 """
 
 from __future__ import annotations
@@ -186,7 +193,8 @@ def parse_aria_snapshot(text: str) -> list[AriaNode]:
     root = AriaNode(role="fragment")
     # (indent, node) of every open node; the root sits below any real indentation.
     stack: list[tuple[int, AriaNode]] = [(-INDENT, root)]
-    for number, raw_line in enumerate(text.splitlines(), 1):
+    # Not str.splitlines(): it also ends lines at U+0085, U+2028, \x1c... inside page text.
+    for number, raw_line in enumerate(text.split("\n"), 1):
         if not raw_line.strip():
             continue
         item_match = _ITEM.fullmatch(raw_line)

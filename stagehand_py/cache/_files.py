@@ -1,14 +1,21 @@
-"""Atomic, durable file replacement: the only way the cache writes a file.
+"""How the stores (the action cache, the workflow history) write and read their files.
 
-A reader (or another process writing the same entry) sees the old file or the new one, never
-a mix: data goes to a temporary file in the same directory (same file system, so the rename
-is atomic), is fsynced, and is renamed over the target with ``os.replace``.
+Writes are atomic and durable: a reader (or another process writing the same entry) sees the
+old file or the new one, never a mix: data goes to a temporary file in the same directory
+(same file system, so the rename is atomic), is fsynced, and is renamed over the target with
+``os.replace``.
+
+Reads are bounded (:func:`read_bounded`): only a regular file, opened without blocking, and
+never more than a given number of bytes. A FIFO, a device (``/dev/zero``), a directory or a
+huge (or sparse) file in a store's folder is :class:`UnreadableFile`, never a hang or a
+:class:`MemoryError`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -79,3 +86,39 @@ def unlink(path: Path) -> bool:
     except FileNotFoundError:
         return False
     return True
+
+
+class UnreadableFile(OSError):
+    """A store's path that is not a file it reads: a FIFO, a device, a directory, or larger
+    than the store's bound. The message says which, never the contents."""
+
+
+def read_bounded(path: Path, max_bytes: int) -> bytes:
+    """The bytes of ``path`` if it is a regular file of at most ``max_bytes`` bytes.
+
+    Opened without blocking (a FIFO would otherwise wait for a writer forever) and checked on
+    the open descriptor, so the file cannot be swapped between the check and the read; a file
+    that grows past the bound while it is read is refused too. Raises
+    :class:`UnreadableFile`, or the :class:`OSError` of the open (``FileNotFoundError``...).
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableFile("it is not a regular file (a FIFO, device or directory?)")
+        if info.st_size > max_bytes:
+            raise UnreadableFile(f"it is larger than {max_bytes} bytes")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= max_bytes:  # the file may grow after fstat
+            chunk = os.read(fd, max_bytes + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > max_bytes:
+            raise UnreadableFile(f"it is larger than {max_bytes} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import Protocol
 
@@ -61,6 +61,7 @@ _GENERATED_ID = re.compile(
     re.IGNORECASE,
 )
 _ID_ATTRIBUTES = frozenset({"id", "name"})
+_PLACEHOLDER = re.compile(r"<\|[A-Za-z_][A-Za-z0-9_]*\|>")
 # Their text is what the user typed or chose (a select's text is all its options).
 _USER_TEXT_TAGS = frozenset({"input", "textarea", "select"})
 
@@ -205,6 +206,19 @@ class ElementFingerprint(BaseModel):
             name=_clip_words(name, NAME_MAX_CHARS),
             attributes=kept,
         )
+
+    def redacted(self, redact: Callable[[str], str]) -> ElementFingerprint:
+        """A copy whose name and attribute values went through ``redact``: page text that
+        shows a variable's value (a button "Ship to Al") is stored as its placeholder, and a
+        live element is compared after the same redaction (see :attr:`has_placeholder`)."""
+        attributes = {key: redact(value) for key, value in self.attributes.items()}
+        return self.model_copy(update={"name": redact(self.name), "attributes": attributes})
+
+    @property
+    def has_placeholder(self) -> bool:
+        """True when a variable's value was redacted out of this fingerprint."""
+        texts = (self.name, *self.attributes.values())
+        return any(_PLACEHOLDER.search(text) for text in texts)
 
     @property
     def identifiable(self) -> bool:

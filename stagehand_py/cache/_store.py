@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import stat
 import threading
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
@@ -28,7 +27,7 @@ from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from .._errors import CacheError
 from ._entry import CacheEntry
-from ._files import TEMP_SUFFIX, unlink, write_atomically
+from ._files import TEMP_SUFFIX, UnreadableFile, read_bounded, unlink, write_atomically
 from ._key import CACHE_FORMAT_VERSION, CacheKey, EntryKind, UrlMode, UrlNormalizer, is_digest
 from ._secrets import find_secret
 
@@ -292,10 +291,10 @@ class ActionCache:
 
     def _load(self, path: Path) -> CacheEntry | None:
         try:
-            raw = _read_entry_file(path)
+            raw = read_bounded(path, MAX_ENTRY_BYTES)
         except FileNotFoundError:
             return None
-        except _Unreadable as exc:
+        except UnreadableFile as exc:
             self._warn(path, str(exc))
             return None
         except OSError as exc:
@@ -328,39 +327,6 @@ class ActionCache:
         if not self.directory.is_dir():
             return iter(())
         return iter(sorted(self.directory.glob(f".*{TEMP_SUFFIX}")))
-
-
-class _Unreadable(Exception):
-    """A cache path that is not a file we read (FIFO, device, directory, too large)."""
-
-
-def _read_entry_file(path: Path) -> bytes:
-    """The bytes of ``path`` if it is a regular file of at most :data:`MAX_ENTRY_BYTES`.
-
-    Opened without blocking (a FIFO would otherwise wait for a writer forever) and checked on
-    the open descriptor, so the file cannot be swapped between the check and the read.
-    """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    fd = os.open(path, flags)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise _Unreadable("it is not a regular file (a FIFO, device or directory?)")
-        if info.st_size > MAX_ENTRY_BYTES:
-            raise _Unreadable(f"it is larger than {MAX_ENTRY_BYTES} bytes")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_ENTRY_BYTES:  # the file may grow after fstat
-            chunk = os.read(fd, MAX_ENTRY_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > MAX_ENTRY_BYTES:
-            raise _Unreadable(f"it is larger than {MAX_ENTRY_BYTES} bytes")
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def _why_invalid(raw: bytes, exc: ValidationError) -> str:

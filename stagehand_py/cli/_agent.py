@@ -14,10 +14,11 @@ from typing import Any
 
 from .._variables import Variables
 from ..agent import ConsoleApprover
-from ._commands import add_codegen_option, add_variable_option, parse_variables, usage_out
+from ._commands import add_codegen_option, usage_out
 from ._output import emit_json, fail, json_mode
 from ._progress import progress
-from ._session import build_stagehand, open_page, usage_line
+from ._session import browser_options, build_stagehand, open_page, usage_line
+from ._variables import add_variable_options, credential_variables
 
 
 def add_agent_command(
@@ -30,14 +31,14 @@ def add_agent_command(
         description="Observe, think, act, step after step, until the model says the task is "
         "done. Exit code 0 when it succeeded, 1 when it did not (the reason on stderr).",
     )
-    agent.add_argument("url")
-    agent.add_argument("task")
+    agent.add_argument("url", help="the page to start from")
+    agent.add_argument("task", help="what to get done; <|NAME|> stands for a variable")
     agent.add_argument(
         "--approve", action="store_true", help="approve, retry, skip or cancel every step"
     )
     agent.add_argument("--vision", action="store_true", help="send a screenshot with each step")
     agent.add_argument("--save", metavar="FILE", help="write the run as JSON (screenshots beside)")
-    add_variable_option(agent, "task")
+    add_variable_options(agent, "task")
     agent.add_argument(
         "--allow-domain",
         action="append",
@@ -50,7 +51,7 @@ def add_agent_command(
 
 
 def agent_command(args: argparse.Namespace) -> int:
-    variables = parse_variables(args.var)
+    variables = credential_variables(args)
     limits: dict[str, Any] = {"use_vision": args.vision}
     if args.max_steps is not None:
         limits["max_steps"] = args.max_steps
@@ -61,7 +62,7 @@ def agent_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
     approval = ConsoleApprover() if args.approve else None
     title = Variables(variables).redact(args.task)
-    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
+    with open_page(args.url, stagehand, **browser_options(args)) as page:
         with progress(f"agent: {title}", enabled=not args.quiet):
             result = page.agent(args.task, variables=variables, approval=approval, **limits)
         saved = result.save(args.save) if args.save else None

@@ -19,7 +19,6 @@ from ._agent import add_agent_command
 from ._commands import (
     act_command,
     add_codegen_option,
-    add_variable_option,
     cache_command,
     check_command,
     extract_command,
@@ -27,7 +26,10 @@ from ._commands import (
     snapshot_command,
 )
 from ._demo import demo_command
+from ._mcp import add_mcp_command
 from ._output import add_json_option, fail
+from ._session import add_browser_options
+from ._variables import add_variable_options
 from ._workflow import add_workflow_commands
 
 PROG = "pystagehand"
@@ -114,7 +116,7 @@ def _page_options(
     if model:
         _model_options(parser)
     _limit_options(parser)
-    parser.add_argument("--headed", action="store_true", help="show the browser window")
+    add_browser_options(parser)
     _run_mode_option(parser, modes)
     if model:
         cache = parser.add_argument_group("action cache")
@@ -137,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     snapshot = commands.add_parser("snapshot", help="print the numbered chunks the model sees")
-    snapshot.add_argument("url")
+    snapshot.add_argument("url", help="the page to open")
     snapshot.add_argument("--screenshot", metavar="PATH", help="also save an annotated PNG")
     # --mode is the run preset on every page command; snapshot's older --mode dom|aria still
     # works and means --view (the two sets of values cannot be confused).
@@ -148,28 +150,37 @@ def build_parser() -> argparse.ArgumentParser:
     snapshot.set_defaults(run=snapshot_command)
 
     act = commands.add_parser("act", help="do what an instruction says on a page")
-    act.add_argument("url")
-    act.add_argument("instruction")
-    add_variable_option(act, "instruction")
+    act.add_argument("url", help="the page to open")
+    act.add_argument(
+        "instruction", help='what to do, e.g. "click Sign in"; <|NAME|> stands for a variable'
+    )
+    add_variable_options(act, "instruction")
     add_codegen_option(act, "what was done")
     _page_options(act)
     act.set_defaults(run=act_command)
 
     extract = commands.add_parser("extract", help="extract data from a page (JSON on stdout)")
-    extract.add_argument("url")
-    extract.add_argument("instruction")
+    extract.add_argument("url", help="the page to open")
+    extract.add_argument("instruction", help='what to extract, e.g. "every product and its price"')
     extract.add_argument("--schema", metavar="FILE", help="a JSON schema for the result")
     extract.add_argument(
         "--cache-key",
         help="share one compiled cache entry across pages of one template (e.g. product-page)",
     )
     add_codegen_option(extract, "the compiled reads (needs --cache-dir and --schema)")
+    add_variable_options(extract, "instruction")
     _page_options(extract)
     extract.set_defaults(run=extract_command)
 
     observe = commands.add_parser("observe", help="list elements matching an instruction")
-    observe.add_argument("url")
-    observe.add_argument("instruction", nargs="?", default=None)
+    observe.add_argument("url", help="the page to open")
+    observe.add_argument(
+        "instruction",
+        nargs="?",
+        default=None,
+        help="which elements to find (default: the page's main controls)",
+    )
+    add_variable_options(observe, "instruction")
     _page_options(observe)
     observe.set_defaults(run=observe_command)
 
@@ -179,15 +190,16 @@ def build_parser() -> argparse.ArgumentParser:
         description="Asks the model whether the statement holds and compiles it into "
         "Playwright assertions; with --cache-dir the next run replays them with no model call.",
     )
-    check.add_argument("url")
-    check.add_argument("statement")
-    add_variable_option(check, "statement")
+    check.add_argument("url", help="the page to open")
+    check.add_argument("statement", help='what should hold, e.g. "the cart shows 2 items"')
+    add_variable_options(check, "statement")
     add_codegen_option(check, "the compiled assertions (expect lines)")
     _page_options(check)
     check.set_defaults(run=check_command)
 
     add_agent_command(commands, _page_options)
     add_workflow_commands(commands, _page_options)
+    add_mcp_command(commands, _page_options)
 
     demo = commands.add_parser(
         "demo",
@@ -203,9 +215,13 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=demo_command)
 
     cache = commands.add_parser("cache", help="list, show or clear the action cache")
-    cache.add_argument("cache_action", choices=("list", "show", "clear"))
+    cache.add_argument(
+        "cache_action",
+        choices=("list", "show", "clear"),
+        help="list the entries, show one (as JSON), or clear them all",
+    )
     cache.add_argument("key", nargs="?", help="for show: the key or a unique prefix of it")
-    cache.add_argument("--cache-dir", default=os.environ.get("STAGEHAND_PY_CACHE_DIR"))
+    _env_option(cache, "--cache-dir", "STAGEHAND_PY_CACHE_DIR", "action cache directory")
     cache.add_argument(
         "--diff",
         action="store_true",

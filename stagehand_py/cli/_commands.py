@@ -20,28 +20,8 @@ from ..cache import ActionCache
 from ..cache._manage import clear_entries, entry_diff, list_entries, show_entry
 from ._output import emit_json, json_mode, note
 from ._progress import progress
-from ._session import build_stagehand, open_page, usage_line
-
-
-def parse_variables(pairs: list[str] | None) -> dict[str, str]:
-    """``NAME=VALUE`` pairs from ``--var``; the value may contain ``=``."""
-    variables: dict[str, str] = {}
-    for pair in pairs or []:
-        name, sep, value = pair.partition("=")
-        if not sep or not name.strip():
-            raise ConfigurationError(f"--var expects NAME=VALUE, got {name!r}.")
-        variables[name.strip()] = value
-    return variables
-
-
-def add_variable_option(parser: argparse.ArgumentParser, used_in: str) -> None:
-    """``--var NAME=VALUE`` (repeatable): a variable for ``<|NAME|>`` in ``used_in``."""
-    parser.add_argument(
-        "--var",
-        action="append",
-        metavar="NAME=VALUE",
-        help=f"a variable for <|NAME|> in the {used_in}; its value never reaches the model",
-    )
+from ._session import browser_options, build_stagehand, open_page, usage_line
+from ._variables import credential_variables
 
 
 def add_codegen_option(parser: argparse.ArgumentParser, of_what: str) -> None:
@@ -68,7 +48,7 @@ def snapshot_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
     view: SnapshotMode = args.view or ("aria" if args.mode == "aria" else "dom")
     preset = args.mode if args.mode in ("dev", "prod") else None
-    with open_page(args.url, stagehand, headed=args.headed, mode=preset) as page:
+    with open_page(args.url, stagehand, **browser_options(args, mode=preset)) as page:
         snap = take_snapshot(page, mode=view)
         if args.screenshot:
             annotated_screenshot(page, args.screenshot)
@@ -101,8 +81,8 @@ def snapshot_command(args: argparse.Namespace) -> int:
 
 def act_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
-    variables = parse_variables(args.var)
-    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
+    variables = credential_variables(args)
+    with open_page(args.url, stagehand, **browser_options(args)) as page:
         with progress(f"act: {args.instruction}", enabled=not args.quiet):
             result = page.act(args.instruction, variables=variables, raise_on_failure=False)
         code = None
@@ -129,9 +109,9 @@ def act_command(args: argparse.Namespace) -> int:
 
 def check_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
-    variables = parse_variables(args.var)
+    variables = credential_variables(args)
     failed: CheckError | None = None
-    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
+    with open_page(args.url, stagehand, **browser_options(args)) as page:
         with progress(f"check: {args.statement}", enabled=not args.quiet):
             try:
                 result = stagehand.check(page, args.statement, variables=variables)
@@ -174,10 +154,13 @@ def _load_schema(path: str | None) -> dict[str, Any] | None:
 def extract_command(args: argparse.Namespace) -> int:
     schema = _load_schema(args.schema)
     stagehand = build_stagehand(args)
-    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
+    variables = credential_variables(args)
+    with open_page(args.url, stagehand, **browser_options(args)) as page:
         with progress(f"extract: {args.instruction}", enabled=not args.quiet):
             keyed = {"cache_key": args.cache_key} if args.cache_key else {}
-            outcome = stagehand.extract(page, args.instruction, schema, **keyed)
+            outcome = stagehand.extract(
+                page, args.instruction, schema, variables=variables, **keyed
+            )
         value: Any = outcome.value if schema else outcome.value["text"]
         code = _extraction_code(args, outcome)
         if json_mode(args):
@@ -220,9 +203,10 @@ def _extraction_code(args: argparse.Namespace, outcome: Any) -> str | None:
 
 def observe_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
-    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
+    variables = credential_variables(args)
+    with open_page(args.url, stagehand, **browser_options(args)) as page:
         with progress(f"observe: {args.instruction or '(main controls)'}", enabled=not args.quiet):
-            results = page.observe(args.instruction)
+            results = page.observe(args.instruction, variables=variables)
         if json_mode(args):
             record = stagehand.history[-1]
             emit_json(

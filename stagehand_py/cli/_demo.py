@@ -22,7 +22,7 @@ from ..testing import FunctionLLM
 from ._demo_model import DemoModel, PromptRecorder
 from ._output import emit_json, json_mode, note
 from ._progress import progress
-from ._session import build_stagehand, open_page, usage_line
+from ._session import browser_options, build_stagehand, open_page, usage_line
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent / "examples_data"
 SIGNUP = (
@@ -68,7 +68,7 @@ def demo_command(args: argparse.Namespace) -> int:
     with serve_directory(EXAMPLES_DIR) as base_url:
         url = base_url + "demo.html"
         say(f"stagehand_py demo: model {stagehand.llm.model}; page {url}")
-        with open_page(url, stagehand, headed=args.headed, mode=args.mode) as page:
+        with open_page(url, stagehand, **browser_options(args)) as page:
             outcome = _run_flow(page, stagehand, quiet=args.quiet, say=say)
     say(usage_line(stagehand.history))
     if json_mode(args):
@@ -161,7 +161,7 @@ def _capture_first_request(args: argparse.Namespace) -> PromptRecorder:
     stagehand = Stagehand(llm=recorder)
     with (
         serve_directory(EXAMPLES_DIR) as base_url,
-        open_page(base_url + "demo.html", stagehand, headed=args.headed, mode=args.mode) as page,
+        open_page(base_url + "demo.html", stagehand, **browser_options(args)) as page,
         suppress(StagehandError),  # the recorder stops the act once it holds the request
     ):
         page.act(SIGNUP, variables=DEMO_VARIABLES)

@@ -60,19 +60,86 @@ def build_stagehand(args: argparse.Namespace, llm: Any = None) -> Stagehand:
     )
 
 
+DEFAULT_VIEWPORT = (1280, 720)
+
+
+def viewport_size(text: str) -> tuple[int, int]:
+    """``--viewport WIDTHxHEIGHT``, e.g. ``1280x720`` (argparse reports a bad one)."""
+    width, sep, height = text.lower().partition("x")
+    if not (sep and width.strip().isdigit() and height.strip().isdigit()):
+        raise argparse.ArgumentTypeError(f"expects WIDTHxHEIGHT such as 1280x720, got {text!r}")
+    size = (int(width), int(height))
+    if min(size) < 1:
+        raise argparse.ArgumentTypeError(f"a viewport of {text!r} has no area")
+    return size
+
+
+def add_browser_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("browser")
+    group.add_argument("--headed", action="store_true", help="show the browser window")
+    group.add_argument(
+        "--browser-channel",
+        metavar="CHANNEL",
+        help="an installed browser instead of the Chromium found: chrome, msedge, chrome-beta...",
+    )
+    group.add_argument(
+        "--storage-state",
+        metavar="FILE",
+        help="cookies and local storage to start from: a file saved by Playwright's "
+        "context.storage_state(path=...), e.g. after logging in",
+    )
+    group.add_argument(
+        "--viewport",
+        type=viewport_size,
+        metavar="WxH",
+        help=f"the page's size in CSS pixels (default: {'x'.join(map(str, DEFAULT_VIEWPORT))})",
+    )
+
+
+def browser_options(args: argparse.Namespace, **chosen: Any) -> dict[str, Any]:
+    """The keyword arguments of :func:`open_page` from the command's browser options
+    (``chosen`` overrides them, e.g. snapshot's own ``mode``)."""
+    options = {
+        "headed": args.headed,
+        "mode": args.mode,
+        "channel": getattr(args, "browser_channel", None),
+        "storage_state": getattr(args, "storage_state", None),
+        "viewport": getattr(args, "viewport", None) or DEFAULT_VIEWPORT,
+    }
+    return {**options, **chosen}
+
+
 @contextmanager
 def open_page(
-    url: str, stagehand: Stagehand, *, headed: bool = False, mode: RunMode | None = None
+    url: str,
+    stagehand: Stagehand,
+    *,
+    headed: bool = False,
+    mode: RunMode | None = None,
+    channel: str | None = None,
+    storage_state: str | None = None,
+    viewport: tuple[int, int] = DEFAULT_VIEWPORT,
 ) -> Iterator[StagehandPage]:
-    """Launch Chromium (``mode``: the dev/prod preset), open ``url`` in a wrapped page, and
-    close everything afterwards.
+    """Launch Chromium (``mode``: the dev/prod preset; ``channel``: an installed browser
+    instead), open ``url`` in a wrapped page of a context started from ``storage_state`` (a
+    file), and close everything afterwards.
 
     Opening the page is bounded by the settings' ``timeout_s`` (``--timeout``)."""
+    if storage_state is not None and not os.path.isfile(storage_state):
+        raise ConfigurationError(
+            f"--storage-state {storage_state}: no such file. Save one with Playwright's "
+            "context.storage_state(path=...)."
+        )
     with sync_playwright() as playwright:
         headless = False if headed else None
-        browser = launch_chromium(playwright.chromium, headless=headless, mode=mode)
+        launch: dict[str, Any] = {"channel": channel} if channel else {}
+        browser = launch_chromium(playwright.chromium, headless=headless, mode=mode, **launch)
         try:
-            page = stagehand.wrap(browser.new_page(viewport={"width": 1280, "height": 720}))
+            width, height = viewport
+            context = browser.new_context(
+                viewport={"width": width, "height": height}, storage_state=storage_state
+            )
+            page = stagehand.wrap(context.new_page())
             try:
                 page.goto(url, timeout=stagehand.settings.timeout_s * 1000)
             except PlaywrightError as exc:

@@ -15,12 +15,12 @@ from typing import Any
 
 from .._errors import ConfigurationError
 from .._variables import Variables
-from ..credentials import from_dotenv, from_env, from_keyring
 from ..workflow._history import HISTORY_DIR_ENV, SiteHistory, WorkflowHistory
-from ._commands import add_variable_option, parse_variables, usage_out
+from ._commands import usage_out
 from ._output import add_json_option, emit_json, fail, json_mode, note
 from ._progress import progress
-from ._session import build_stagehand, open_page, usage_line
+from ._session import browser_options, build_stagehand, open_page, usage_line
+from ._variables import add_variable_options, credential_variables
 
 
 def add_workflow_commands(
@@ -34,24 +34,11 @@ def add_workflow_commands(
         "by step until its completion check says it is done. Exit code 0 when every item is "
         "done, 1 otherwise (the reason on stderr).",
     )
-    workflow.add_argument("url")
-    workflow.add_argument("text")
-    add_variable_option(workflow, "text")
+    workflow.add_argument("url", help="the page to start from")
     workflow.add_argument(
-        "--vars-env",
-        action="append",
-        metavar="PREFIX",
-        help="variables from the environment: each NAME from PREFIX+NAME (values never shown)",
+        "text", help="the request, in plain words; <|NAME|> stands for a variable"
     )
-    workflow.add_argument(
-        "--vars-file", action="append", metavar="FILE", help="variables from a .env file"
-    )
-    workflow.add_argument(
-        "--vars-keyring",
-        action="append",
-        metavar="SERVICE:NAME[,NAME]",
-        help="variables from the OS keychain (needs the keyring extra)",
-    )
+    add_variable_options(workflow, "text")
     workflow.add_argument(
         "--fallback-model", metavar="MODEL", help="the model emergency mode switches to"
     )
@@ -71,30 +58,21 @@ def add_workflow_commands(
     history = commands.add_parser(
         "history", help="list, show or clear the per-site workflow history"
     )
-    history.add_argument("history_action", choices=("list", "show", "clear"))
+    history.add_argument(
+        "history_action",
+        choices=("list", "show", "clear"),
+        help="list the sites, show one, or clear one (or all)",
+    )
     history.add_argument(
         "site", nargs="?", help="a site (domain or URL): for show, or to clear one"
     )
-    history.add_argument("--history-dir", default=os.environ.get(HISTORY_DIR_ENV))
+    history.add_argument(
+        "--history-dir",
+        default=os.environ.get(HISTORY_DIR_ENV),
+        help=f"per-site workflow history directory (default: ${HISTORY_DIR_ENV})",
+    )
     add_json_option(history)
     history.set_defaults(run=history_command)
-
-
-def credential_variables(args: argparse.Namespace) -> dict[str, object]:
-    """The variables of the command line: ``--vars-file`` files, then ``--vars-env`` (the
-    environment wins over a file, as with dotenv), then ``--vars-keyring``, then ``--var``."""
-    variables: dict[str, object] = {}
-    for path in args.vars_file or ():
-        variables.update(from_dotenv(path))
-    for prefix in args.vars_env or ():
-        variables.update(from_env(prefix))
-    for spec in args.vars_keyring or ():
-        service, _, names = spec.rpartition(":")
-        if not service or not names:
-            raise ConfigurationError(f"--vars-keyring expects SERVICE:NAME[,NAME], got {spec!r}.")
-        variables.update(from_keyring(service, [n.strip() for n in names.split(",")]))
-    variables.update(parse_variables(args.var))
-    return variables
 
 
 def workflow_command(args: argparse.Namespace) -> int:
@@ -108,7 +86,7 @@ def workflow_command(args: argparse.Namespace) -> int:
         limits["timeout_s"] = args.timeout
     stagehand = build_stagehand(args)
     title = Variables(variables).redact(args.text)
-    with open_page(args.url, stagehand, headed=args.headed, mode=args.mode) as page:
+    with open_page(args.url, stagehand, **browser_options(args)) as page:
         with progress(f"workflow: {title}", enabled=not args.quiet):
             result = page.workflow(
                 args.text,

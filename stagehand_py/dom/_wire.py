@@ -22,6 +22,7 @@ from pydantic import BaseModel
 
 from .._errors import SerializationError
 from .._snapshot import Box, Chunk, Element, Snapshot, order_chunks
+from ._shadow import CLOSED_SHADOW_PREFIX
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -71,7 +72,8 @@ def _decode_selectors(
     """Undo the serializer's wire compression of selectors (``wireXPaths`` in 80_rows.js):
     ``xpath=`` is implied unless a selector starts with ``css=``; the first, absolute XPath
     may be sent as ``~k|rest`` (the first k characters of the previous row's), decoded by
-    :meth:`_Part.scan` into ``absolute``. Tokens that only repeat what the row itself carries:
+    :meth:`_Part.scan` into ``absolute``; a selector into a closed shadow root
+    (:mod:`._shadow`) is kept as it is. Tokens that only repeat what the row itself carries:
     ``#`` (its id), ``@attr`` (its attribute), ``@name+`` (its name and value), ``=`` (its
     text, normalized as XPath does)."""
     out: list[str] = []
@@ -88,7 +90,7 @@ def _decode_selectors(
                 selector += f"[@value={_xpath_literal(attributes['value'])}]"
         elif first == "=":
             selector = f"//{tag}[normalize-space(.)={_xpath_literal(xpath_space(text))}]"
-        elif selector.startswith(("css=", "xpath=")):
+        elif selector.startswith(("css=", "xpath=", CLOSED_SHADOW_PREFIX)):
             out.append(selector)
             continue
         out.append("xpath=" + _str(selector))
@@ -145,7 +147,7 @@ class _Part:
                 raise IndexError(f"frame {row[4]} of {len(self.paths)}")
             selectors = row[3]
             path = None
-            if selectors.__class__ is list:
+            if selectors.__class__ is list and selectors:
                 head = _str(selectors[0])
                 if head[0] == "~":
                     shared, _, rest = head[1:].partition("|")

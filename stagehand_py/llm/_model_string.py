@@ -8,6 +8,9 @@ from pydantic import BaseModel, ConfigDict
 
 from .._errors import ConfigurationError
 
+MODEL_ENV_VAR = "STAGEHAND_PY_MODEL"
+BASE_URL_ENV_VAR = "STAGEHAND_PY_BASE_URL"
+
 Provider = Literal["openai", "anthropic"]
 PROVIDERS: tuple[Provider, ...] = ("openai", "anthropic")
 # Bare names we can attribute without a prefix.
@@ -69,3 +72,16 @@ def parse_model_string(model: str, *, default_provider: Provider | None = None) 
 
 def _as_provider(name: str) -> Provider:
     return "anthropic" if name == "anthropic" else "openai"
+
+
+def no_model_configured(call: str | None = None) -> ConfigurationError:
+    """The error of a ``call`` (or of making a client) that needs a model when none is
+    configured: it says which option or environment variable to set."""
+    head = f"{call} needs a model, and none is configured." if call else "No model configured."
+    return ConfigurationError(
+        f"{head} Pass model='openai/gpt-4.1-mini' (or llm=<client>) or set "
+        f"{MODEL_ENV_VAR}=openai/gpt-4.1-mini together with OPENAI_API_KEY "
+        "(anthropic/<model> with ANTHROPIC_API_KEY; under pytest, --stagehand-model). For a "
+        f"local OpenAI-compatible server set {MODEL_ENV_VAR}=openai/<model> and "
+        f"{BASE_URL_ENV_VAR}=http://localhost:11434/v1 (no key needed)."
+    )

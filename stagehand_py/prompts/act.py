@@ -127,9 +127,9 @@ targetNotFound.
 You see part of the page as numbered elements: `N:<tag attributes>text</tag>` (or \
 `N:<role name="...">text`). Choose only from those numbers. If nothing shown helps with the \
 goal, call skipSection to see the next part. \
-Marks on an element: `disabled` (cannot be used now), `readonly` (cannot be typed into), \
-`aria-hidden` (hidden from screen readers, still clickable), `no-locator` (cannot be \
-found reliably, so cannot be used), `hint` (what an icon without \
+Marks on an element: `disabled` (cannot be used now, only scrolled), `readonly` (cannot \
+be typed into), `aria-hidden` (hidden from screen readers, still clickable), `no-locator` \
+(cannot be found reliably, so cannot be used), `hint` (what an icon without \
 text shows: its classes, image or title). `&lt;`/`&gt;` are page text, not markup.
 
 Rules:

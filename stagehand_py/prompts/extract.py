@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._single_line import one_line
 from ..llm._messages import Message
 
 EXTRACT_SYSTEM = """\
@@ -37,7 +38,7 @@ def build_extract_messages(
     found = ", ".join(already_found) if already_found else "nothing yet"
     user = (
         f"Instruction: {instruction}\n\n"
-        f"Page: {url}" + (f" ({title})" if title else "") + "\n"
+        f"Page: {url}" + (f" ({one_line(title)})" if title else "") + "\n"
         f"This is part {part} of {parts} of the page text. "
         f"Fields already filled from earlier parts: {found}.\n\n"
         f"<page_text>\n{page_text}\n</page_text>"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -32,7 +32,24 @@ class ObservedElement(BaseModel):
 
 
 class ObserveAnswer(BaseModel):
-    elements: list[ObservedElement] = Field(default_factory=list)
+    # Required: an answer without the list (another key, one element alone) is malformed and
+    # re-asked, not read as "no element matches".
+    elements: list[ObservedElement] = Field(
+        description="The matching elements, best first; [] when none matches."
+    )
+
+
+def unshown_problem(answer: ObserveAnswer, shown: Collection[int]) -> str | None:
+    """Why ``answer`` cannot be used when every element it names was not shown (None when it
+    names none, or at least one that was): the model is asked again with this."""
+    named = sorted({item.element for item in answer.elements})
+    if not named or any(number in shown for number in named):
+        return None
+    listed = ", ".join(str(n) for n in named[:10])
+    return (
+        f"Element(s) {listed} are not in the part of the page you were shown. Answer with the "
+        "numbers N of the elements shown (`N:<...>`), or with no element (elements: [])."
+    )
 
 
 def build_observe_messages(

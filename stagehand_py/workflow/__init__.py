@@ -8,7 +8,14 @@ Emergency mode's settings and records serve act and the agent too: they are
 """
 
 from ._checklist import ItemStatus
-from ._history import ChecklistRecord, FailureRecord, FlowRecord, SiteHistory, WorkflowHistory
+from ._history import (
+    ChecklistRecord,
+    FailureRecord,
+    FlowRecord,
+    HistoryWarning,
+    SiteHistory,
+    WorkflowHistory,
+)
 from ._result import WorkflowItem, WorkflowReason, WorkflowResult
 from ._settings import WorkflowSettings
 
@@ -16,6 +23,7 @@ __all__ = [
     "ChecklistRecord",
     "FailureRecord",
     "FlowRecord",
+    "HistoryWarning",
     "ItemStatus",
     "SiteHistory",
     "WorkflowHistory",

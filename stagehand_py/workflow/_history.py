@@ -12,28 +12,38 @@ second run of the same request on the same site needs no checklist request eithe
 stored without query string or fragment (they often carry what was typed).
 
 Bounded: opening the history deletes entries older than ``retention_days`` (90), and a site
-keeps at most ``MAX_FLOWS`` flows (one per item and starting page, the newest) and
-``MAX_FAILURES`` failures (the newest). No variable value is written: every text is redacted
-by the caller, and a write whose JSON still holds a value (in any percent-encoded form) is
-refused.
+keeps at most ``MAX_FLOWS`` flows (one per item and starting page, the newest),
+``MAX_FAILURES`` failures (the newest) and ``MAX_FILE_BYTES`` bytes (the oldest entries go
+first). Files are read as the action cache reads its entries
+(:func:`~stagehand_py.cache._files.read_bounded`): a regular file of at most ``MAX_FILE_BYTES``,
+opened without blocking; anything else in the folder (a FIFO, a device, a huge or sparse file,
+one that cannot be read or parsed) is skipped with a :class:`HistoryWarning`.
+
+No variable value is written: every text is redacted by the caller, and a write whose JSON
+still holds a value in any form the stores' scanner finds
+(:class:`~stagehand_py.cache._secrets.ValueScanner`: any case, whitespace collapsed,
+percent-encoded, an e-mail's local part...) is refused.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, quote_plus, urlsplit
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from .._errors import ConfigurationError
 from ..cache._entry import CachedAction
-from ..cache._files import unlink, write_atomically
+from ..cache._files import UnreadableFile, read_bounded, unlink, write_atomically
 from ..cache._key import normalize_instruction
+from ..cache._secrets import find_value
+from ..cache._store import CacheWarning
 from ._domains import file_name_for, registrable_domain
 
 logger = logging.getLogger("stagehand_py")
@@ -44,6 +54,13 @@ RETENTION_DAYS = 90
 MAX_FLOWS = 100
 MAX_FAILURES = 200
 MAX_CHECKLISTS = 50
+MAX_FILE_BYTES = 8 << 20
+"""Largest site file read or written (8 MiB; 100 long flows and 200 failures fit in 3)."""
+
+
+class HistoryWarning(CacheWarning):
+    """A history file could not be used (not a regular file, too large, corrupt, another
+    format); that site's history counts as empty."""
 
 
 def _now() -> datetime:
@@ -138,30 +155,10 @@ class SiteHistory(BaseModel):
         return self.model_dump_json(indent=2) + "\n"
 
 
-def _texts(data: Any) -> Iterable[str]:
-    if isinstance(data, str):
-        yield data
-    elif isinstance(data, dict):
-        for key, value in data.items():
-            yield str(key)
-            yield from _texts(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from _texts(value)
-
-
 def holds_secret(record: BaseModel, secret_values: Iterable[str]) -> bool:
-    """True when a value (as written or percent-encoded) occurs in any text of ``record``."""
-    forms = {
-        form
-        for value in secret_values
-        if value
-        for form in (value, quote(value, safe=""), quote(value), quote_plus(value))
-    }
-    if not forms:
-        return False
+    """True when a value, in any form the stores' scanner finds, occurs in ``record``."""
     data = record.model_dump(mode="json", exclude={"recorded_at"})
-    return any(form in text for text in _texts(data) for form in forms)
+    return find_value(data, secret_values) is not None
 
 
 class WorkflowHistory:
@@ -205,37 +202,43 @@ class WorkflowHistory:
 
     def site(self, domain: str) -> SiteHistory:
         """``domain``'s history (empty when there is none or its file is unusable)."""
-        path = self.path_for(domain)
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            return SiteHistory(domain=domain)
-        except OSError as exc:
-            logger.warning("history: cannot read %s: %s", path, exc.strerror or exc)
-            return SiteHistory(domain=domain)
-        try:
-            site = SiteHistory.model_validate_json(raw)
-        except ValidationError as exc:
-            first = exc.errors(include_url=False, include_input=False)[0]
-            logger.warning("history: ignoring %s: not a history file (%s)", path, first["msg"])
-            return SiteHistory(domain=domain)
-        if site.format_version != HISTORY_FORMAT_VERSION:
-            logger.warning("history: ignoring %s: format %s", path, site.format_version)
-            return SiteHistory(domain=domain)
-        return site
+        return self._load(self.path_for(domain)) or SiteHistory(domain=domain)
 
     def domains(self) -> list[str]:
         """Every site with a history file, sorted."""
-        if not self.directory.is_dir():
-            return []
-        found = [self.site_of_file(p) for p in sorted(self.directory.glob("*.json"))]
+        found = [self.site_of_file(path) for path in self._paths()]
         return sorted(d for d in found if d)
 
     def site_of_file(self, path: Path) -> str:
+        site = self._load(path)
+        return site.domain if site is not None else ""
+
+    def _paths(self) -> list[Path]:
+        if not self.directory.is_dir():
+            return []
+        return sorted(self.directory.glob("*.json"))
+
+    def _load(self, path: Path) -> SiteHistory | None:
+        """The history in ``path``: None when there is none, or it is unusable (warned)."""
         try:
-            return SiteHistory.model_validate_json(path.read_bytes()).domain
-        except (OSError, ValidationError):
-            return ""
+            site = _parsed(read_bounded(path, MAX_FILE_BYTES))
+        except FileNotFoundError:
+            return None
+        except UnreadableFile as exc:
+            self._warn(path, str(exc))
+            return None
+        except OSError as exc:
+            self._warn(path, f"it cannot be read ({exc.strerror or exc})")
+            return None
+        except _NotHistory as exc:
+            self._warn(path, str(exc))
+            return None
+        return site
+
+    def _warn(self, path: Path, reason: str) -> None:
+        message = f"Ignoring the history file {path}: {reason}. That site's history is empty."
+        logger.warning("history: %s", message)
+        warnings.warn(message, HistoryWarning, stacklevel=4)
 
     def find_flow(self, url: str, item: str) -> FlowRecord | None:
         """The stored flow of ``item`` starting on ``url``'s page, if any."""
@@ -318,15 +321,12 @@ class WorkflowHistory:
 
     def purge(self) -> int:
         """Delete entries older than the retention; how many went (files rewritten once)."""
-        if not self.directory.is_dir():
-            return 0
         cutoff = self.now() - self.retention
         removed = 0
-        for path in sorted(self.directory.glob("*.json")):
-            domain = self.site_of_file(path)
-            if not domain:
+        for path in self._paths():
+            site = self._load(path)
+            if site is None or path != self.path_for(site.domain):
                 continue
-            site = self.site(domain)
             checklists = [c for c in site.checklists if c.recorded_at >= cutoff]
             flows = [f for f in site.flows if f.recorded_at >= cutoff]
             failures = [f for f in site.failures if f.recorded_at >= cutoff]
@@ -346,9 +346,37 @@ class WorkflowHistory:
         path = self.path_for(site.domain)
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            write_atomically(path, site.to_json().encode("utf-8"))
+            write_atomically(path, _fitted(site))
         except OSError as exc:
             # A history that cannot be written must not fail a workflow that ran.
             logger.warning("history: could not write %s: %s", path, exc.strerror or exc)
             return False
         return True
+
+
+class _NotHistory(Exception):
+    """A file that is not a history this version reads (the message says why)."""
+
+
+def _parsed(raw: bytes) -> SiteHistory:
+    try:
+        site = SiteHistory.model_validate_json(raw)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False, include_input=False)[0]
+        raise _NotHistory(f"it is not a history file ({first['msg']})") from None
+    if site.format_version != HISTORY_FORMAT_VERSION:
+        raise _NotHistory(f"it has history format {site.format_version}")
+    return site
+
+
+def _fitted(site: SiteHistory) -> bytes:
+    """``site`` as its file, within ``MAX_FILE_BYTES``: the oldest failures go first, then
+    the oldest flows and checklists (a file the history could not read back is no use)."""
+    data = site.to_json().encode("utf-8")
+    while len(data) > MAX_FILE_BYTES:
+        entries = site.failures or site.flows or site.checklists
+        if not entries:
+            break
+        del entries[0]
+        data = site.to_json().encode("utf-8")
+    return data

@@ -5,6 +5,11 @@ in the sitemap's own order, unsummarised and unfiltered, cut at ``HINT_MAX_URLS`
 ``HINT_MAX_CHARS`` characters, whichever comes first. Sitemaps of images, news and videos
 are skipped (their entries are not pages to visit). A sitemap cut at ``MAX_BYTES`` (the fetch
 stops there) is read up to its last complete ``<loc>``.
+
+A sitemap is the site's own text, so it is held to the page's origin (:func:`same_origin`)
+and shown as data: each URL on one line, every character outside printable ASCII (line
+breaks and Unicode line separators included) percent-encoded, at most ``HINT_URL_MAX_CHARS``
+characters (a longer one is left out, never cut into a URL the site does not have).
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
+
+from .._secret_scope import origin_of
 
 TIMEOUT_S = 3.0
 MAX_BYTES = 2 * 1024 * 1024
@@ -23,6 +30,7 @@ HINT_MAX_URLS = 300
 HINT_MAX_CHARS = 10_000
 DOMAIN_MAX_URLS = 50_000  # kept in memory per site, at most
 MAX_FILES = 10  # sitemap files read per site (robots.txt's list, then an index's children)
+HINT_URL_MAX_CHARS = 500  # one URL as shown, escaped
 
 _SITEMAP_LINE = re.compile(r"^\s*sitemap\s*:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
 _ROOT = re.compile(r"<(?:[\w.-]+:)?(urlset|sitemapindex)\b", re.IGNORECASE)
@@ -52,6 +60,31 @@ def is_media_sitemap(url: str) -> bool:
 
 def _is_http(url: str) -> bool:
     return url[:8].lower().startswith(("http://", "https://"))
+
+
+def same_origin(url: str, origin: str) -> bool:
+    """Whether ``url`` is an http(s) URL on ``origin`` (scheme, host and port, as the secret
+    scope compares them), refusing what a browser could read differently: credentials, or a
+    backslash (which browsers take for a slash)."""
+    if "\\" in url or not _is_http(url):
+        return False
+    try:
+        if "@" in urlsplit(url).netloc:
+            return False
+    except ValueError:
+        return False
+    here = origin_of(url)
+    return here is not None and here == origin_of(origin)
+
+
+def prompt_url(url: str) -> str | None:
+    """``url`` as one line of a prompt: every character outside printable ASCII (a space,
+    a line break, U+2028...) percent-encoded; None when it is longer than
+    ``HINT_URL_MAX_CHARS`` even so."""
+    shown = "".join(
+        c if "!" <= c <= "~" else quote(c, safe="", errors="replace") for c in url.strip()
+    )
+    return shown if len(shown) <= HINT_URL_MAX_CHARS else None
 
 
 def ungzip(data: bytes, limit: int = MAX_BYTES) -> bytes:
@@ -103,10 +136,14 @@ def parse_sitemap(data: bytes, base_url: str = "") -> SitemapDocument:
 def hint_urls(
     urls: Iterable[str], *, max_urls: int = HINT_MAX_URLS, max_chars: int = HINT_MAX_CHARS
 ) -> list[str]:
-    """The first URLs, in order, up to ``max_urls`` or ``max_chars`` (one per line)."""
+    """The first URLs, in order, as shown (:func:`prompt_url`), up to ``max_urls`` or
+    ``max_chars`` (one per line)."""
     picked: list[str] = []
     used = 0
-    for url in urls:
+    for raw in urls:
+        url = prompt_url(raw)
+        if url is None:
+            continue
         cost = len(url) + 1
         if len(picked) >= max_urls or used + cost > max_chars:
             break

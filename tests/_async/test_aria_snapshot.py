@@ -11,6 +11,7 @@ from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import AsyncStagehand, ConfigurationError, Element, Snapshot, take_snapshot
 from stagehand_py._async.aria.checks import check_element
+from stagehand_py._async.browser.closed_shadow import scoped_locator
 from stagehand_py._async.browser.executor import perform
 from stagehand_py._async.browser.inspect import take_snapshot as async_take_snapshot
 from stagehand_py._async.browser.locate import frame_scope
@@ -18,7 +19,7 @@ from stagehand_py.aria import public_form
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 ALL_PAGES = sorted(p.name for p in PAGES_DIR.glob("*.html")) + sorted(
-    "aria/" + p.name for p in (PAGES_DIR / "aria").glob("*.html")
+    f"{d}/{p.name}" for d in ("aria", "hybrid") for p in (PAGES_DIR / d).glob("*.html")
 )
 
 
@@ -42,16 +43,20 @@ async def test_every_stored_rung_resolves_to_exactly_the_chosen_element(
     assert snap.elements and all(e.view == "aria" for e in snap.elements)
     for element in snap.elements:
         if element.interactive:
-            assert element.ref and element.selectors, f"{name}: {element}"
+            assert element.selectors, f"{name}: {element}"
         if element.ref:
             bad = [c for c in await check_element(async_page, element) if not c.ok]
             assert not bad, f"{name}: element {element.index} {element.role} {element.name}: {bad}"
-        elif element.selectors:  # a canvas the tree does not list: no ref to compare with
+        elif element.selectors:
+            # No tree node to compare with (a canvas the tree does not list, a clickable the
+            # page made without markup, a control inside a closed shadow root): every rung
+            # finds one element, the same one, of the tag the view read.
             scope = await frame_scope(async_page, element.frame)
-            for selector in element.selectors:
-                located = scope.locator(selector)
+            found = [scoped_locator(async_page, scope, s) for s in element.selectors]
+            for selector, located in zip(element.selectors, found, strict=True):
                 assert await located.count() == 1, f"{name}: {selector}"
                 assert await located.evaluate("e => e.localName") == element.tag
+                assert await located.evaluate("(e, o) => e === o", await found[0].element_handle())
 
 
 async def test_controls_told_apart_by_role_and_label_only(

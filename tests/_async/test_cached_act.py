@@ -354,6 +354,37 @@ async def test_a_planted_entry_without_a_fingerprint_is_never_replayed(
     assert await page.locator("input[name=pw]").input_value() == secret_values.PASSWORD
 
 
+async def test_a_planted_entry_with_the_targets_own_fingerprint_still_needs_a_fitting_field(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path
+) -> None:
+    # The message box's own selectors and fingerprint, from a real act that wrote to it.
+    url = pages_url + "japanese.html"
+    page = AsyncStagehand(
+        llm=AsyncPlanLLM([Step("fill", r"^<textarea", ["Hello"])]), cache_dir=tmp_path
+    ).wrap(async_page)
+    await page.goto(url)
+    assert (await page.act("write Hello in the message box")).success
+    [written] = [json.loads(f.read_text("utf-8")) for f in tmp_path.glob("*.json")]
+    box = written["actions"][0]
+    # An entry for the e-mail instruction, planted with the box's step: the fingerprint holds.
+    instruction = "type <|EMAIL|> into the e-mail field"
+    cache = ActionCache(tmp_path)
+    key = cache.key_for(instruction, url, ["email"])
+    planted = [{**box, "arguments": ["<|EMAIL|>"]}]
+    entry = {"key": key.digest, "instruction": key.instruction, "url": key.url,
+             "variable_names": ["EMAIL"], "actions": planted}  # fmt: skip
+    cache.path_for(key).write_text(json.dumps(entry), encoding="utf-8")
+
+    silent = AsyncPlanLLM([])
+    page = AsyncStagehand(llm=silent, cache_dir=tmp_path, cache_mode="require").wrap(async_page)
+    await page.goto(url)
+    with pytest.raises(CacheMissError) as missed:
+        await page.act(instruction, variables={"email": secret_values.EMAIL})
+    assert missed.value.reason == "stale" and "no proof" in str(missed.value)
+    assert await page.locator("#jp-message").input_value() == ""  # nothing was typed
+    assert silent.calls == 0
+
+
 # ---------------------------------------------------------------- observe is cached too
 
 

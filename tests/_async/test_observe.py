@@ -9,11 +9,11 @@ import pytest
 from playwright.async_api import Page as AsyncPage
 from pydantic import BaseModel
 
-from stagehand_py import AsyncStagehand, ObserveResult
+from stagehand_py import AsyncStagehand, ObserveResult, StructuredOutputError
 from stagehand_py._async.browser.locate import locate_selectors
 from stagehand_py.llm._messages import Message
 from stagehand_py.prompts.observe import ObserveAnswer
-from stagehand_py.testing import AsyncFunctionLLM
+from stagehand_py.testing import AsyncFunctionLLM, AsyncScriptedLLM
 from tests import secret_values
 from tests._async.plan_llm import AsyncPlanLLM, Step, find_element
 
@@ -182,3 +182,57 @@ async def test_an_observed_result_runs_without_any_model_configured(
     result = await page.act(saved)
     assert result.success and result.llm_calls == 0
     assert await page.locator("#first-name").input_value() == "Lin"
+
+
+# ----------------------------------------------------------------- malformed answers
+def _hi_button() -> dict[str, Any]:
+    return {"elements": [{"element": 0, "description": "the Hi button", "method": "click"}]}
+
+
+# An answer without the list (one element alone), and one naming only unshown elements.
+MALFORMED = pytest.mark.parametrize(
+    "malformed",
+    [
+        {"element": 0, "description": "the Hi button"},
+        {"elements": [{"element": 9999, "description": "made up", "method": "click"}]},
+    ],
+    ids=["no-list", "only-unshown"],
+)
+
+
+@MALFORMED
+async def test_a_malformed_observe_answer_is_asked_again(
+    async_page: AsyncPage, malformed: dict[str, Any]
+) -> None:
+    llm = AsyncScriptedLLM(malformed, _hi_button())
+    stagehand = AsyncStagehand(llm=llm)
+    page = stagehand.wrap(async_page)
+    await page.set_content("<button>Hi</button>")
+    [found] = await page.observe("the Hi button")
+    assert found.description == "the Hi button"
+    assert llm.calls == 2
+    assert stagehand.history[-1].llm_calls == 2 and stagehand.usage.total.requests == 2
+
+
+@MALFORMED
+async def test_an_always_malformed_observe_answer_is_a_typed_error(
+    async_page: AsyncPage, malformed: dict[str, Any]
+) -> None:
+    llm = AsyncScriptedLLM(*[malformed] * 3)
+    stagehand = AsyncStagehand(llm=llm, max_reasks=2)
+    page = stagehand.wrap(async_page)
+    await page.set_content("<button>Hi</button>")
+    with pytest.raises(StructuredOutputError, match="ObserveAnswer"):
+        await page.observe("the Hi button")
+    assert llm.calls == 3  # the first answer and max_reasks re-asks, no more
+    record = stagehand.history[-1]
+    assert not record.success and record.llm_calls == 3
+    assert stagehand.usage.total.requests == 3
+
+
+async def test_a_well_formed_empty_observe_answer_is_no_element(async_page: AsyncPage) -> None:
+    llm = AsyncScriptedLLM({"elements": []})
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.set_content("<button>Hi</button>")
+    assert await page.observe("the error banner") == []
+    assert llm.calls == 1

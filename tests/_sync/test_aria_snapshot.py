@@ -12,6 +12,7 @@ from playwright.sync_api import Page as Page
 
 from stagehand_py import Stagehand, ConfigurationError, Element, Snapshot, take_snapshot
 from stagehand_py._sync.aria.checks import check_element
+from stagehand_py._sync.browser.closed_shadow import scoped_locator
 from stagehand_py._sync.browser.executor import perform
 from stagehand_py._sync.browser.inspect import take_snapshot as sync_take_snapshot
 from stagehand_py._sync.browser.locate import frame_scope
@@ -19,7 +20,7 @@ from stagehand_py.aria import public_form
 
 PAGES_DIR = Path(__file__).resolve().parent.parent / "pages"
 ALL_PAGES = sorted(p.name for p in PAGES_DIR.glob("*.html")) + sorted(
-    "aria/" + p.name for p in (PAGES_DIR / "aria").glob("*.html")
+    f"{d}/{p.name}" for d in ("aria", "hybrid") for p in (PAGES_DIR / d).glob("*.html")
 )
 
 
@@ -43,16 +44,20 @@ def test_every_stored_rung_resolves_to_exactly_the_chosen_element(
     assert snap.elements and all(e.view == "aria" for e in snap.elements)
     for element in snap.elements:
         if element.interactive:
-            assert element.ref and element.selectors, f"{name}: {element}"
+            assert element.selectors, f"{name}: {element}"
         if element.ref:
             bad = [c for c in check_element(sync_page, element) if not c.ok]
             assert not bad, f"{name}: element {element.index} {element.role} {element.name}: {bad}"
-        elif element.selectors:  # a canvas the tree does not list: no ref to compare with
+        elif element.selectors:
+            # No tree node to compare with (a canvas the tree does not list, a clickable the
+            # page made without markup, a control inside a closed shadow root): every rung
+            # finds one element, the same one, of the tag the view read.
             scope = frame_scope(sync_page, element.frame)
-            for selector in element.selectors:
-                located = scope.locator(selector)
+            found = [scoped_locator(sync_page, scope, s) for s in element.selectors]
+            for selector, located in zip(element.selectors, found, strict=True):
                 assert located.count() == 1, f"{name}: {selector}"
                 assert located.evaluate("e => e.localName") == element.tag
+                assert located.evaluate("(e, o) => e === o", found[0].element_handle())
 
 
 def test_controls_told_apart_by_role_and_label_only(

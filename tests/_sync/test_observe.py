@@ -10,11 +10,11 @@ import pytest
 from playwright.sync_api import Page as Page
 from pydantic import BaseModel
 
-from stagehand_py import Stagehand, ObserveResult
+from stagehand_py import Stagehand, ObserveResult, StructuredOutputError
 from stagehand_py._sync.browser.locate import locate_selectors
 from stagehand_py.llm._messages import Message
 from stagehand_py.prompts.observe import ObserveAnswer
-from stagehand_py.testing import FunctionLLM
+from stagehand_py.testing import FunctionLLM, ScriptedLLM
 from tests import secret_values
 from tests._sync.plan_llm import PlanLLM, Step, find_element
 
@@ -183,3 +183,57 @@ def test_an_observed_result_runs_without_any_model_configured(
     result = page.act(saved)
     assert result.success and result.llm_calls == 0
     assert page.locator("#first-name").input_value() == "Lin"
+
+
+# ----------------------------------------------------------------- malformed answers
+def _hi_button() -> dict[str, Any]:
+    return {"elements": [{"element": 0, "description": "the Hi button", "method": "click"}]}
+
+
+# An answer without the list (one element alone), and one naming only unshown elements.
+MALFORMED = pytest.mark.parametrize(
+    "malformed",
+    [
+        {"element": 0, "description": "the Hi button"},
+        {"elements": [{"element": 9999, "description": "made up", "method": "click"}]},
+    ],
+    ids=["no-list", "only-unshown"],
+)
+
+
+@MALFORMED
+def test_a_malformed_observe_answer_is_asked_again(
+    sync_page: Page, malformed: dict[str, Any]
+) -> None:
+    llm = ScriptedLLM(malformed, _hi_button())
+    stagehand = Stagehand(llm=llm)
+    page = stagehand.wrap(sync_page)
+    page.set_content("<button>Hi</button>")
+    [found] = page.observe("the Hi button")
+    assert found.description == "the Hi button"
+    assert llm.calls == 2
+    assert stagehand.history[-1].llm_calls == 2 and stagehand.usage.total.requests == 2
+
+
+@MALFORMED
+def test_an_always_malformed_observe_answer_is_a_typed_error(
+    sync_page: Page, malformed: dict[str, Any]
+) -> None:
+    llm = ScriptedLLM(*[malformed] * 3)
+    stagehand = Stagehand(llm=llm, max_reasks=2)
+    page = stagehand.wrap(sync_page)
+    page.set_content("<button>Hi</button>")
+    with pytest.raises(StructuredOutputError, match="ObserveAnswer"):
+        page.observe("the Hi button")
+    assert llm.calls == 3  # the first answer and max_reasks re-asks, no more
+    record = stagehand.history[-1]
+    assert not record.success and record.llm_calls == 3
+    assert stagehand.usage.total.requests == 3
+
+
+def test_a_well_formed_empty_observe_answer_is_no_element(sync_page: Page) -> None:
+    llm = ScriptedLLM({"elements": []})
+    page = Stagehand(llm=llm).wrap(sync_page)
+    page.set_content("<button>Hi</button>")
+    assert page.observe("the error banner") == []
+    assert llm.calls == 1

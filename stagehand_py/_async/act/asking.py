@@ -11,7 +11,6 @@ import time
 from collections.abc import Awaitable, Callable
 
 from ..._errors import (
-    ConfigurationError,
     IncompleteOutputError,
     ProviderError,
     StructuredOutputError,
@@ -19,6 +18,7 @@ from ..._errors import (
 from ..._snapshot import Snapshot
 from ..._types import Verification
 from ...llm._messages import ChatResponse, Message
+from ...llm._model_string import no_model_configured
 from ...llm._options import request_options
 from ...llm._request_context import RequestContext, request_context
 from ...prompts.act import ACT_TOOLS, VerifyAnswer, build_verify_messages
@@ -43,7 +43,7 @@ class ActAsking(ActState):
         thread under the deadline, never on the event loop where the deadline cannot end it."""
         source = self._llm_source
         if source is None:
-            raise ConfigurationError("This act needs a model, and none is configured.")
+            raise no_model_configured("act()")
         if not isinstance(source, AsyncLLM):
             asked = time.monotonic()
             try:

@@ -37,7 +37,6 @@ from ..._act_targets import canvas_choice, canvas_message, offered, refused, sam
 from ..._sections import SectionTracker, first_group
 from ..._snapshot import Snapshot
 from ..._types import ActResult, Verification
-from ..._usage import Usage
 from ..._variables import Variables
 from ...llm._messages import Message
 from ...llm._request_context import RequestContext, request_context
@@ -122,9 +121,7 @@ class AsyncActRun(ActAsking):
             logger.info("stagehand_py: act failed: %s", stop.message)
             return self._result(False, stop.message, code=stop.code, details=stop.details)
         except DeadlineExceeded as late:
-            if late.waiting_for_model:  # the abandoned request was sent: it counts
-                self.llm_calls += 1
-                self.usage = self.usage + Usage(requests=1)
+            # An abandoned model request was counted where it was asked (ask_counted).
             message = self._timeout_message("model" if late.waiting_for_model else "page")
             message = f"{message} {late.note}".strip()
             logger.info("stagehand_py: act failed: %s", message)

@@ -12,6 +12,8 @@ from playwright.async_api import Page as AsyncPage
 from ..._errors import SerializationError
 from ..._snapshot import Element
 from ...aria._parser import parse_aria_snapshot
+from ...dom._js import load_js
+from ...dom._shadow import is_closed_shadow
 from ..browser.locate import frame_scope
 
 # Roles whose node Playwright's per-element snapshot may leave out (a generic container shows
@@ -68,12 +70,28 @@ async def same_node(locator: AsyncLocator, element: Element, *, timeout_ms: floa
     not; the model must see the new one before anything is done to it."""
     if element.role in _UNCOMPARABLE_ROLES:
         return True
+    if element.selectors and is_closed_shadow(element.selectors[0]):
+        return await _same_closed_node(locator, element)
     try:
         nodes = parse_aria_snapshot(await locator.aria_snapshot(timeout=timeout_ms))
     except (PlaywrightError, SerializationError):
         return False
     if not nodes:
         return False
-    return nodes[0].role == element.role and " ".join(nodes[0].name.split()) == " ".join(
-        element.name.split()
-    )
+    return _same_name(nodes[0].role, nodes[0].name, element)
+
+
+async def _same_closed_node(locator: AsyncLocator, element: Element) -> bool:
+    """:func:`same_node` inside a closed shadow root, where Playwright's tree does not reach:
+    the role and name the aria view gave the element, computed again the same way."""
+    try:
+        seen = await locator.evaluate(load_js("closed_node"))
+    except PlaywrightError:
+        return False
+    if not isinstance(seen, dict):
+        return False
+    return _same_name(str(seen.get("role")), str(seen.get("name")), element)
+
+
+def _same_name(role: str, name: str, element: Element) -> bool:
+    return role == element.role and " ".join(name.split()) == " ".join(element.name.split())

@@ -38,18 +38,20 @@ from ...aria._assemble import (
     candidate_rungs,
     frame_selector,
 )
+from ...aria._clickables import FrameClickables, merge_clickables
 from ...aria._ladder import Rung
-from ...aria._lines import Line, collect_lines, role_census
+from ...aria._lines import CONTROL_ROLES, Line, collect_lines, role_census
 from ...aria._parser import AriaNode, parse_aria_snapshot
 from ...dom._js import load_js
 from ...dom._wire import _cyclic_gc_paused
+from ..browser.locate import frame_scope
 from ..browser.scripts import run_page_script
 from .checks import resolves_to_ref
 
 logger = logging.getLogger("stagehand_py")
 
 _FACTS_TIMEOUT_MS = 10_000
-_WANT_CONTENT, _WANT_CONTROL, _WANT_IFRAME = 0, 1, 2
+_WANT_CONTENT, _WANT_CONTROL, _WANT_IFRAME, _WANT_POINTER = 0, 1, 2, 3
 
 
 async def _aria_text(page: AsyncPage) -> str:
@@ -77,8 +79,12 @@ def _wanted(lines: list[Line], roots: list[AriaNode]) -> dict[str, list[list[Any
             wanted[node.frame_ref].append([node.ref, node.role, b.x, b.y, b.width, b.height, kind])
 
     for line in lines:
-        if line.node is not None:
-            add(line.node, _WANT_CONTROL if line.kind == "control" else _WANT_CONTENT)
+        if line.node is None:
+            continue
+        if line.kind != "control":
+            add(line.node, _WANT_CONTENT)
+        else:  # a line clickable only by its pointer cursor may be split (aria/_clickables.py)
+            add(line.node, _WANT_CONTROL if line.node.role in CONTROL_ROLES else _WANT_POINTER)
     for root in roots:
         for node in root.nodes():
             if node.role == "iframe":
@@ -89,7 +95,7 @@ def _wanted(lines: list[Line], roots: list[AriaNode]) -> dict[str, list[list[Any
 async def _frame_facts(frame: AsyncFrame, wanted: list[list[Any]], top: bool) -> dict[str, Any]:
     # One string argument: Playwright's client validates a nested argument value by value,
     # which on a large page costs seconds; a string crosses in one piece.
-    options = json.dumps({"task": "facts", "wanted": wanted, "top": top})
+    options = json.dumps({"task": "facts", "wanted": wanted, "top": top, "clickables": True})
     try:
         raw = await run_page_script(frame, "aria_page", load_js("aria_page"), options)
     except PlaywrightError as exc:
@@ -99,7 +105,7 @@ async def _frame_facts(frame: AsyncFrame, wanted: list[list[Any]], top: bool) ->
                 f"{(exc.message or str(exc)).splitlines()[0]}."
             ) from None
         logger.debug("stagehand_py: aria facts unavailable in frame %s", frame.url)
-        return {"nodes": {}, "canvases": [], "scroll": None}
+        return {"nodes": {}, "canvases": [], "scroll": None, "clickables": [], "covered": []}
     if not isinstance(raw, str):
         raise SerializationError(
             f"The element reader returned {type(raw).__name__}, not a JSON string, on "
@@ -132,6 +138,7 @@ class _Facts:
     def __init__(self) -> None:
         self.nodes: dict[str, NodeFacts] = {}
         self.canvases: dict[str, list[CanvasFacts]] = {}
+        self.clickables: dict[str, FrameClickables] = {}
         self.frames: dict[str, FrameInfo] = {"": FrameInfo(path=[])}
         self.documents: dict[str, AsyncFrame] = {}
         self.scroll: Scroll | None = None
@@ -171,6 +178,7 @@ class _Facts:
         for ref, node_raw in raw["nodes"].items():
             self.nodes[ref] = NodeFacts.read(node_raw)
         self.canvases[frame_ref] = [CanvasFacts.read(c) for c in raw["canvases"]]
+        self.clickables[frame_ref] = FrameClickables.read(raw)
         if not frame_ref:
             self.scroll = Scroll.read(raw["scroll"])
 
@@ -198,8 +206,12 @@ async def _choose_rungs(
     frame: list[str],
 ) -> list[Rung]:
     """Walk the ladder: proven rungs are kept; an unproven one is checked in the browser, but
-    only while no user-facing rung is held yet (or as the any-case twin of a kept text rung)."""
+    only while no user-facing rung is held yet (or as the any-case twin of a kept text rung).
+    It must find the node's ``aria-ref``, or for a line the tree has no node for (a page's
+    clickable), the element its structural rung finds."""
     ref = line.node.ref if line.node else ""
+    structural = facts.structural_rungs() if facts is not None and not ref else []
+    identity = structural[0].selector if structural and facts and not facts.closed else ""
     kept: list[Rung] = []
     for rung, proven in candidates:
         if len(kept) >= MAX_RUNGS:
@@ -208,14 +220,30 @@ async def _choose_rungs(
             twin = rung.kind == "text_normalized" and bool(kept) and kept[-1].kind == "text"
             if (
                 not actionable(line)
-                or not ref
+                or not (ref or identity)
                 or (any(k.kind in USER_FACING for k in kept) and not twin)
             ):
                 continue
-            if not await resolves_to_ref(page, frame, rung.selector, ref):
+            if ref:
+                if not await resolves_to_ref(page, frame, rung.selector, ref):
+                    continue
+            elif not await _same_element(page, frame, rung.selector, identity):
                 continue
         kept.append(rung)
     return kept
+
+
+async def _same_element(page: AsyncPage, frame: list[str], selector: str, identity: str) -> bool:
+    """True when ``selector`` matches exactly one element, the one ``identity`` (a structural
+    selector, unique by construction) finds."""
+    scope = await frame_scope(page, frame)
+    located = scope.locator(selector)
+    try:
+        return (
+            await located.count() == 1 and await located.and_(scope.locator(identity)).count() == 1
+        )
+    except PlaywrightError:
+        return False
 
 
 async def take_aria_snapshot(page: AsyncPage, *, chunk_ratio: float = 0.75) -> Snapshot:
@@ -227,9 +255,13 @@ async def take_aria_snapshot(page: AsyncPage, *, chunk_ratio: float = 0.75) -> S
         census = role_census(roots)
     gathered = _Facts()
     await gathered.gather(page, roots, lines)
+    by_ref = {node.ref: node for root in roots for node in root.nodes() if node.ref}
+    lines, found = merge_clickables(lines, gathered.clickables, by_ref)
     line_facts: dict[int, NodeFacts] = {}
     for i, line in enumerate(lines):
-        if line.node is not None and line.node.ref in gathered.nodes:
+        if id(line) in found:
+            line_facts[i] = found[id(line)]
+        elif line.node is not None and line.node.ref in gathered.nodes:
             line_facts[i] = gathered.nodes[line.node.ref]
     attach_canvases(lines, line_facts, gathered.canvases)
     rungs: dict[int, list[Rung]] = {}

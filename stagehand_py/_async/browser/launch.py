@@ -26,13 +26,16 @@ async def launch_chromium(
     ``sync_playwright()`` for the sync twin). ``mode="dev"``: headed, DevTools open,
     ``slow_mo=500``; ``mode="prod"``: headless, no slow-down, the package's logging at ERROR
     (explicit arguments win over the preset). Headless by default. Other keyword arguments go
-    to ``BrowserType.launch`` unchanged.
+    to ``BrowserType.launch`` unchanged; with ``channel`` (``"chrome"``, ``"msedge"``...) and no
+    ``executable_path``, Playwright launches that installed browser instead of the one found.
     """
     chosen, extra, options = preset_launch_options(
         mode, headless=headless, args=list(args or []), options=launch_options
     )
+    # A channel names an installed browser: Playwright finds it unless a path says otherwise.
+    use_channel = bool(options.get("channel")) and executable_path is None
     return await browser_type.launch(
-        executable_path=find_chromium(executable_path),
+        executable_path=None if use_channel else find_chromium(executable_path),
         headless=chosen,
         args=launch_args(extra),
         **options,

@@ -11,6 +11,7 @@ from playwright.async_api import Page as AsyncPage
 
 from ..._errors import ElementNotFoundError
 from ..._snapshot import Element
+from .closed_shadow import scoped_locator
 
 
 async def frame_scope(page: AsyncPage, frame: Sequence[str]) -> AsyncPage | AsyncFrameLocator:
@@ -33,8 +34,8 @@ async def locate_selectors(
     scope = await frame_scope(page, frame)
     tried: list[str] = []
     for selector in selectors:
-        locator = scope.locator(selector)
         try:
+            locator = scoped_locator(page, scope, selector)
             count = await locator.count()
         except PlaywrightError as exc:
             # A malformed selector or a frame that is gone: try the next one.

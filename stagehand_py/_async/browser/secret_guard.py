@@ -26,7 +26,13 @@ from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
 from ..._errors import PageError
-from ..._secret_scope import MAX_FORM_ACTIONS, UNCHECKED_TARGETS, FieldFacts, refusal
+from ..._secret_scope import (
+    MAX_FORM_ACTIONS,
+    UNCHECKED_TARGETS,
+    FieldFacts,
+    refusal,
+    stored_step_refusal,
+)
 from ..._snapshot import Element
 from ..._variables import Variables
 from ...dom._js import load_js
@@ -140,8 +146,11 @@ async def locator_refusal(
     variables: Variables,
     *,
     timeout_ms: float = 2000,
+    stored: bool = False,
 ) -> str | None:
-    """Why ``args`` (with placeholders) may not be typed into ``locator``; None if they may."""
+    """Why ``args`` (with placeholders) may not be typed into ``locator``; None if they may.
+    ``stored``: the step comes from a file (a cache entry, a workflow flow), not from a model
+    looking at this page, so the field must also name the variable."""
     names = variables.used_names(args)
     if not names:
         return None
@@ -154,7 +163,8 @@ async def locator_refusal(
         scope = variables.scope(name)
         if scope is None:
             continue
-        reason = refusal(name, method, facts, scope)
+        check = stored_step_refusal if stored else refusal
+        reason = check(name, method, facts, scope)
         if reason is not None:
             logger.info("stagehand_py: %s", reason)
             return reason

@@ -15,7 +15,7 @@ busy with a huge action (a 10 MB ``fill``) answers late, so opening or closing a
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import TracebackType
 
 from playwright.async_api import Error as PlaywrightError
@@ -24,6 +24,7 @@ from playwright.async_api import Page as AsyncPage
 from ..._act_decision import DoAction
 from ..._error_line import first_line
 from ..._snapshot import Snapshot
+from ..._spans import AttributeValue, Span, page_origin
 from ..._trace_names import action_group_name
 from .._deadline import within_or_later
 
@@ -55,20 +56,32 @@ def action_name(snapshot: Snapshot, decision: DoAction, redact: Callable[[str], 
 
 
 class AsyncTraceGroup:
-    """``async with AsyncTraceGroup(page, "act: ...", redact):`` names a step in the trace.
+    """``async with AsyncTraceGroup(page, "act: ...", redact):`` names a step in the trace,
+    and opens an OpenTelemetry span for it (``span_name``, see :mod:`stagehand_py._spans`).
 
     The group is closed on the tracing object it was opened on, even when the work inside
     moved to another tab of the same context.
     """
 
-    def __init__(self, page: AsyncPage, name: str, redact: Callable[[str], str]) -> None:
+    def __init__(
+        self,
+        page: AsyncPage,
+        name: str,
+        redact: Callable[[str], str],
+        *,
+        span_name: str = "stagehand.action",
+        attributes: Mapping[str, AttributeValue | None] | None = None,
+    ) -> None:
         __tracebackhide__ = True
         self._page = page
         self.name = group_name(name, redact)
         self._opened = False
+        origin = {"stagehand.step": self.name, "url.origin": page_origin(page.url)}
+        self.span = Span(span_name, redact, {**origin, **(attributes or {})})
 
     async def __aenter__(self) -> AsyncTraceGroup:
         __tracebackhide__ = True
+        self.span.__enter__()
         try:
             self._tracing = self._page.context.tracing
             # Opened unless it failed in time (one still pending gets its end all the same).
@@ -85,6 +98,7 @@ class AsyncTraceGroup:
         traceback: TracebackType | None,
     ) -> None:
         __tracebackhide__ = True
+        self.span.__exit__(exc_type, exc, traceback)
         if not self._opened:
             return
         self._opened = False

@@ -144,6 +144,9 @@ class AsyncCachedCheck(AsyncCachedCall[CheckResult]):
             return stale.entry.with_assertions(None, uncompiled=why, reason=reason)
         return CacheEntry.create(key, uncompiled=why)
 
+    def not_stored(self, result: CheckResult, reason: str) -> None:
+        result.notes.append(f"Not cached: {reason}.")
+
     def mark(self, result: CheckResult, status: CacheStatus, stale: Stale | None) -> None:
         result.cache = status
         if stale is not None and status == "healed":

@@ -64,7 +64,10 @@ class AsyncCachedObserve(AsyncCachedCall[ObserveOutcome]):
         for action in entry.actions:
             try:
                 _, selector = await locate_cached(
-                    self.page, action, timeout_ms=self.settings.action_timeout_ms
+                    self.page,
+                    action,
+                    timeout_ms=self.settings.action_timeout_ms,
+                    redact=self.variables.redact,
                 )
             except PageError as exc:
                 raise Drift(f"'{action.description}': {first_line(exc)}") from None
@@ -108,7 +111,7 @@ class AsyncCachedObserve(AsyncCachedCall[ObserveOutcome]):
                     frame=found.frame,
                     arguments=found.arguments,
                     description=found.description,
-                    fingerprint=fingerprint,
+                    fingerprint=fingerprint.redacted(self.variables.redact),
                 )
             )
         return actions

@@ -14,7 +14,7 @@ from playwright.async_api import Page as AsyncPage
 from ..._config import Settings, check_arguments
 from ..._errors import ConfigurationError
 from ..._history import CallRecord
-from ..._inputs import check_placeholders
+from ..._inputs import check_placeholders, refuse_playwright_timeout
 from ...check._result import CheckResult, CheckSpent
 from ..cache.check import cached_check
 from ..calls import AsyncCall, AsyncCallPath, ModelSource
@@ -27,6 +27,7 @@ class AsyncCheckCalls(AsyncCallPath):
 
     async def _check(self, page: AsyncPage, statement: str, options: CheckOptions) -> CheckResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("check", options)
         check_arguments("check", options, CheckOptions.__optional_keys__)
         _check_statement(statement)
         call, settings, source = self._start_reading("check", page, statement, options)
@@ -39,7 +40,6 @@ class AsyncCheckCalls(AsyncCallPath):
     ) -> CheckResult:
         __tracebackhide__ = True
         call.spent = spent = CheckSpent()  # a failed check still says what it cost
-        cache, note = self._cache_for(call.values, settings)
         ready = await call.model_if_any(source)
         result = await call.in_time(
             functools.partial(
@@ -49,13 +49,11 @@ class AsyncCheckCalls(AsyncCallPath):
                 call.instruction or "",
                 variables=call.values,
                 settings=settings,
-                cache=cache,
+                cache=self.cache,
                 spent=spent,
                 deadline=call.deadline,
             )
         )
-        if note:
-            result.notes.append(note)
         return result
 
 

@@ -8,7 +8,9 @@ and an error raised from the call carries the total (``LLMError.usage``).
 With a deadline (``RequestOptions.timeout_s``), no request gets a timeout longer than the
 time left, so at the deadline the HTTP client gives up and closes the connection (the server
 sees it close and can drop the work); no retry starts that could not finish in time, and no
-request is sent once the time is up.
+request is sent once the time is up. A call ended that way raises :class:`CallDeadlineReached`
+(a ProviderError to whoever asks the model directly), which a public call reports as its own
+timeout, whichever of the two clocks fired first.
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ log = logging.getLogger("stagehand_py.llm")
 Send = Callable[[float], Awaitable[bytes]]
 """Sends the request with a timeout (seconds) and returns the response body; raises the
 SDK's own exceptions, which the provider reads into a :class:`Failure`."""
+
+
+class CallDeadlineReached(ProviderError):
+    """The call's deadline ended the model call: a request given up because the time the call
+    had left ran out, or never sent because it was already out."""
 
 
 class FeatureRejected(Exception):
@@ -62,6 +69,7 @@ class AsyncExchange:
     started: float = field(init=False, default_factory=monotonic)
     deadline: float | None = field(init=False)
     usage: Usage = field(init=False, default_factory=Usage)
+    deadline_reached: bool = field(init=False, default=False)
 
     def __post_init__(self, options: RequestOptions | None) -> None:
         limit = options.timeout_s if options is not None else None
@@ -77,8 +85,10 @@ class AsyncExchange:
         self.usage = self.usage + usage.model_copy(update={"requests": 0, "wall_time_s": 0.0})
 
     def error(self, reason: str) -> ProviderError:
-        """A ProviderError for this call, carrying what the call cost."""
-        error = ProviderError(self.model, self.endpoint, reason)
+        """A ProviderError for this call, carrying what the call cost (a
+        :class:`CallDeadlineReached` once the call's deadline ended it)."""
+        kind = CallDeadlineReached if self.deadline_reached else ProviderError
+        error = kind(self.model, self.endpoint, reason)
         error.usage = self.total()
         return error
 
@@ -132,6 +142,7 @@ class AsyncExchange:
         if left is None or left >= self.timeout:
             return self.timeout, False
         if left <= 0:
+            self.deadline_reached = True
             raise self.error(
                 "the call's time ran out before the request could be sent (nothing was sent). "
                 "Raise timeout_s, or lower max_tokens so earlier answers end sooner"
@@ -142,6 +153,7 @@ class AsyncExchange:
         suffix = f" ({retries_text(retries)})" if retries else ""
         if failure.kind == "timeout":
             if capped:
+                self.deadline_reached = True
                 return (
                     f"no answer before the call's deadline ({timeout:.2g}s were left): the "
                     "request was abandoned and its connection closed. The model was the slow "

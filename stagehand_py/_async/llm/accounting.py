@@ -3,8 +3,14 @@ a workflow) asks its model.
 
 :func:`ask_counted` makes one call and adds its cost to a :class:`Tally` however the call
 ends: an answer's usage; a failed call's ``LLMError.usage`` (every request it sent, retries
-and re-asks included, and at least one); a call abandoned at its deadline (or the public
-call's) as one request with the time it took (it was sent, and the provider may bill it).
+and re-asks included, and at least one); a call abandoned at its deadline as one request
+with the time it took (it was sent, and the provider may bill it). The requests counted in
+the usage are never fewer than the calls counted (a model object of the user's may answer
+with no usage at all), so a call's history and the session's total agree.
+
+A provider that gave up at the deadline ``ask_counted`` was given (its request timeout was the
+time the call had left) and that deadline race; either way the call ran out of time, and it
+ends as :class:`DeadlineExceeded` (the public call's timeout error), never as a ProviderError.
 
 :class:`AsyncMeteredLLM` is the model every public call asks (the call path wraps each model
 it hands out): it holds each request against the spending caps in force before sending it,
@@ -28,12 +34,14 @@ from pydantic import BaseModel
 from ..._config import Settings
 from ..._deadline_clock import Deadline
 from ..._errors import BudgetExceededError, LLMError
+from ..._spans import Span
 from ..._usage import Usage
 from ...llm._caps import Budget, estimate_request, in_flight
 from ...llm._messages import ChatResponse, Message, RequestKind, StructuredResponse
 from ...llm._options import request_options
 from ...llm._request_context import RequestContext, request_context
 from .._deadline import DeadlineExceeded, call_with_deadline
+from ._exchange import CallDeadlineReached
 from .base import AsyncLLM, AsyncModelWrapper, ChatRequest, ModelRequest, StructuredRequest
 
 
@@ -82,6 +90,12 @@ async def ask_counted(
         # call's own deadline cancelled it first, at the same moment).
         _add(tally, Usage(requests=1, wall_time_s=time.monotonic() - asked), calls=1)
         raise
+    except CallDeadlineReached as reached:
+        # Exactly what the provider sent (none when the time was up before the first).
+        _add(tally, reached.usage, calls=reached.usage.requests)
+        if seconds is None:
+            raise  # no deadline given here: the caller words the model's failure itself
+        raise DeadlineExceeded(waiting_for_model=True) from None
     except LLMError as error:
         # Every request the failed call sent counts (re-asks and retries included).
         _add(tally, error.usage, calls=max(error.usage.requests, 1))
@@ -129,6 +143,8 @@ async def ask_structured(
 
 
 def _add(tally: Tally, usage: Usage, *, calls: int) -> None:
+    if usage.requests < calls:  # an answer that says nothing of its requests: one each
+        usage = usage.model_copy(update={"requests": calls})
     tally.llm_calls += calls
     tally.usage = tally.usage + usage
 
@@ -152,15 +168,30 @@ class AsyncMeteredLLM(AsyncModelWrapper):
             image_tokens=self.budget.image_tokens,
         )
         kind = options.kind if options is not None else "other"
-        reservation = self.budget.admit(self.model, estimate, kind)
-        try:
-            with in_flight(reservation):
-                answer = await request.send(self.inner)
-        except BaseException as error:
-            reservation.settle(_spent_by_failure(error))
-            raise
-        reservation.settle(_spent_by_answer(answer))
+        said = {"gen_ai.request.model": self.model, "stagehand.request_kind": kind}
+        with Span("stagehand.model_request", str, said) as span:
+            reservation = self.budget.admit(self.model, estimate, kind)
+            try:
+                with in_flight(reservation):
+                    answer = await request.send(self.inner)
+            except BaseException as error:
+                reservation.settle(_spent_on(span, _spent_by_failure(error)))
+                raise
+            reservation.settle(_spent_on(span, _spent_by_answer(answer)))
+            span.set({"gen_ai.response.model": getattr(answer, "model", None) or None})
         return answer
+
+
+def _spent_on(span: Span, usage: Usage) -> Usage:
+    """``usage``, also told to the request's span."""
+    span.set(
+        {
+            "stagehand.llm_calls": usage.requests,
+            "gen_ai.usage.input_tokens": usage.prompt_tokens,
+            "gen_ai.usage.output_tokens": usage.completion_tokens,
+        }
+    )
+    return usage
 
 
 def _tools_text(request: ModelRequest[Any]) -> str:

@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from ..._errors import ScriptExhaustedError
+from ..._errors import LLMError, ScriptExhaustedError
 from ..._fake_support import (
     ChatAnswer,
     RecordedRequest,
@@ -141,13 +141,20 @@ class AsyncFakeLLMBase(AsyncModel):
                 options=asked.options or RequestOptions(),
             )
             check_next_request(usage)  # a re-ask is a request: the spending caps apply
-            answer, seconds = self._receive(request)
+            try:
+                answer, seconds = self._receive(request)
+            except LLMError as error:
+                # The failed request and the re-asks before it were all sent: they all count.
+                error.usage = usage + (error.usage if error.usage.requests else Usage(requests=1))
+                raise
             usage = usage + estimated_usage(conversation, answer_json(answer), seconds)
             try:
                 value = validate_answer(answer, schema, type(self).__name__)
             except ValidationError as error:
                 if attempt > max_retries:
-                    raise exhausted_error(schema, attempt, answer, str(error)) from error
+                    failure = exhausted_error(schema, attempt, answer, str(error))
+                    failure.usage = usage
+                    raise failure from error
                 conversation.extend(reask_messages(answer, error))
                 continue
             return StructuredResponse[T](value=value, usage=usage, attempts=attempt)

@@ -20,6 +20,7 @@ from ...dom._js import load_js
 from ...dom._wire import FramePart, load_wire, snapshot_from_wire
 from .._deadline import compute_in_time
 from ..aria.snapshot import take_aria_snapshot
+from .devtools import prepare_page
 from .frames import MAX_FRAMES, frame_at
 from .scripts import run_page_script
 
@@ -106,7 +107,7 @@ def take_snapshot(
     max_text: int = WIRE_TEXT_CHARS,
     mode: SnapshotMode = "dom",
 ) -> Snapshot:
-    """Serialize ``page``: numbered elements (light DOM, open shadow roots, iframes of any
+    """Serialize ``page``: numbered elements (light DOM, shadow roots, iframes of any
     origin) and chunks of ``chunk_ratio`` x viewport height, nearest to the scroll first.
 
     Same-origin frames are walked with their parent document; every frame the walk cannot
@@ -121,6 +122,8 @@ def take_snapshot(
             f"chunk_ratio must be between 0.1 and 10 (a fraction of the viewport height), "
             f"got {chunk_ratio}."
         )
+    # Script listeners and closed shadow roots, read through DevTools (Chromium).
+    prepare_page(page)
     if mode == "aria":
         return take_aria_snapshot(page, chunk_ratio=chunk_ratio)
     options = {"chunkRatio": chunk_ratio, "maxText": max_text}

@@ -12,6 +12,7 @@ from playwright.sync_api import Page as Page
 
 from ..._errors import ElementNotFoundError
 from ..._snapshot import Element
+from .closed_shadow import scoped_locator
 
 
 def frame_scope(page: Page, frame: Sequence[str]) -> Page | FrameLocator:
@@ -34,8 +35,8 @@ def locate_selectors(
     scope = frame_scope(page, frame)
     tried: list[str] = []
     for selector in selectors:
-        locator = scope.locator(selector)
         try:
+            locator = scoped_locator(page, scope, selector)
             count = locator.count()
         except PlaywrightError as exc:
             # A malformed selector or a frame that is gone: try the next one.

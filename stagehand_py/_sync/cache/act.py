@@ -22,11 +22,12 @@ from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 
 from ..._config import Settings
-from ..._errors import PageError
+from ..._errors import CacheError, PageError
 from ..._trace_names import action_group_name
 from ..._types import ActionRecord, ActResult
 from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry
+from ...cache._entry import has_placeholder
 from ...cache._store import CacheStatus
 from ..act.loop import ActStep, ActRun
 from ..browser.executor import perform
@@ -79,18 +80,34 @@ class CachedAct(CachedCall[ActResult]):
         return result.success
 
     def entry_actions(self, result: ActResult) -> list[CachedAction]:
+        """The steps, with placeholders where a variable's value showed (the fingerprint of a
+        button "Ship to Al"); :class:`CacheError` when a step's element is found only by
+        selectors that quote a value (a selector cannot be redacted and still work)."""
         steps = self._run.steps if self._run is not None else []
-        return [
-            CachedAction(
-                method=step.record.method,
-                selectors=step.record.selectors or [step.record.selector],
-                frame=step.record.frame,
-                arguments=step.arguments,
-                description=step.record.description,
-                fingerprint=step.fingerprint,
+        actions = []
+        for number, step in enumerate(steps, 1):
+            selectors = step.record.selectors or [step.record.selector]
+            if any(has_placeholder(selector) for selector in selectors):
+                raise CacheError(
+                    f"step {number}'s element is found only by selectors that quote the value "
+                    "of a variable"
+                )
+            fingerprint = step.fingerprint
+            actions.append(
+                CachedAction(
+                    method=step.record.method,
+                    selectors=selectors,
+                    frame=step.record.frame,
+                    arguments=step.arguments,
+                    description=step.record.description,
+                    fingerprint=fingerprint and fingerprint.redacted(self.variables.redact),
+                )
             )
-            for step in steps
-        ]
+        return actions
+
+    def not_stored(self, result: ActResult, reason: str) -> None:
+        result.not_cached = reason
+        result.notes.append(f"Not cached: {reason}.")
 
     def mark(self, result: ActResult, status: CacheStatus, stale: Stale | None) -> None:
         result.cache = status
@@ -149,9 +166,12 @@ def _replay_step(
 ) -> ActStep:
     # The element must match the stored fingerprint (checked by _locate) before any variable
     # value is substituted: a planted or outdated entry cannot aim a value at another element.
-    located = _locate(page, action, settings)
-    # ... and the field must be one the value may go into, on its own origin (hardening #13).
-    refused = locator_refusal(located[0], action.method, action.arguments, variables)
+    located = _locate(page, action, settings, variables)
+    # ... and the field must be one the value may go into, on its own origin; a fingerprint
+    # the file brings is no proof, so the live field must name the variable too.
+    refused = locator_refusal(
+        located[0], action.method, action.arguments, variables, stored=True
+    )
     if refused is not None:
         raise Drift(f"step '{action.description}': {refused}")
     values = [variables.substitute(a) for a in action.arguments]
@@ -201,14 +221,16 @@ def _replay_step(
 
 
 def _locate(
-    page: Page, action: CachedAction, settings: Settings
+    page: Page, action: CachedAction, settings: Settings, variables: Variables
 ) -> tuple[Locator, str]:
     """The step's element, confirmed by fingerprint; once more after a settle if missing
     (the previous step may still be re-rendering the page)."""
     for attempt in range(2):
         try:
             # Skips a selector that now lands on a different element for the next one.
-            return locate_cached(page, action, timeout_ms=settings.action_timeout_ms)
+            return locate_cached(
+                page, action, timeout_ms=settings.action_timeout_ms, redact=variables.redact
+            )
         except PageError as exc:
             if attempt == 1:
                 raise Drift(f"step '{action.description}': {exc}") from None

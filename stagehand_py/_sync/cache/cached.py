@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar, Generic, TypeVar
 
 from playwright.sync_api import Page as Page
@@ -32,6 +32,7 @@ from ..._variables import Variables
 from ...cache import ActionCache, CachedAction, CacheEntry, CacheKey
 from ...cache._key import EntryKind
 from ...cache._store import CacheStatus
+from ...llm._model_string import no_model_configured
 from ..llm.base import LLM
 from ..llm.source import ModelSource, model_of
 
@@ -89,13 +90,7 @@ class CachedCall(ABC, Generic[R]):
 
     def key(self, cache: ActionCache) -> CacheKey:
         """The key this call's entry is stored under (instruction, page URL, variable names)."""
-        return cache.key_for(
-            self.instruction,
-            self.page.url,
-            self.variables.names,
-            url_mode=self.settings.cache_url,
-            kind=self.kind,
-        )
+        return self.keyed(cache, self.instruction)
 
     def entry_for(self, key: CacheKey, result: R, stale: Stale | None) -> CacheEntry | None:
         """The entry to write for ``result`` (a healed one keeps what it replaced), or None
@@ -111,9 +106,13 @@ class CachedCall(ABC, Generic[R]):
     def mark(self, result: R, status: CacheStatus, stale: Stale | None) -> None:
         """Let ``result`` say how the cache answered."""
 
+    def not_stored(self, result: R, reason: str) -> None:
+        """Let ``result`` say why it was not written although it succeeded (a log line is
+        written either way)."""
+
     def _model(self) -> LLM:
         if self.llm is None:
-            raise ConfigurationError("This call needs a model, and none is configured.")
+            raise no_model_configured(f"{self.kind}()")
         return model_of(self.llm)
 
     # ----------------------------------------------------------------- the one path
@@ -154,7 +153,9 @@ class CachedCall(ABC, Generic[R]):
             if stale is not None and writes:
                 cache.remove(key)
         elif writes:
-            self._store(cache, key, result, stale)
+            skipped = self._store(cache, key, result, stale)
+            if skipped is not None:
+                self.not_stored(result, skipped)
         self.mark(result, status, stale)
         cache.stats.record(status)
         return result
@@ -172,22 +173,38 @@ class CachedCall(ABC, Generic[R]):
         )
         return Stale(entry, reason)
 
+    def keyed(self, cache: ActionCache, instruction: str) -> CacheKey:
+        """The key of ``instruction`` on this page; a page URL showing a variable's value
+        (``/orders?qty=3``) keys on its placeholder (``qty=<|QTY|>``), as the instruction does,
+        so no entry holds it."""
+        key = cache.key_for(
+            instruction,
+            self.page.url,
+            self.variables.names,
+            url_mode=self.settings.cache_url,
+            kind=self.kind,
+        )
+        url = self.variables.redact(key.url)
+        return key if url == key.url else replace(key, url=url)
+
     def _store(
         self, cache: ActionCache, key: CacheKey, result: R, stale: Stale | None
-    ) -> None:
+    ) -> str | None:
         """Write ``result``'s entry (a healed one keeps what it replaced). A cache that cannot
         be written, or steps it cannot replay safely (a typed variable whose element had no
-        fingerprint), must not fail a call that succeeded: a warning says why."""
+        fingerprint), must not fail a call that succeeded: returns why (redacted), also
+        logged as a warning."""
         try:
             entry = self.entry_for(key, result, stale)
             if entry is None:
-                return
+                return None
             cache.put(entry, secret_values=self.variables.secret_values())
         except (CacheError, ValidationError) as exc:
             reason = first_line(exc) if isinstance(exc, CacheError) else _unsafe(exc)
-            logger.warning(
-                "stagehand_py: %s not cached: %s", self.kind, self.variables.redact(reason)
-            )
+            reason = self.variables.redact(reason)
+            logger.warning("stagehand_py: %s not cached: %s", self.kind, reason)
+            return reason
+        return None
 
     def _miss_error(self, key: CacheKey, reason: str, detail: str) -> CacheMissError:
         return cache_miss_error(self.instruction, key, self.variables, reason, detail)

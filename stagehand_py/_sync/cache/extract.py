@@ -68,16 +68,10 @@ class ExtractReading:
         """Whether it may be compiled into the cache (a schema, the whole page)."""
         return self.schema is not None and self.selector is None
 
-    def cache_for(
-        self, cache: ActionCache | None, variables: Variables, settings: Settings
-    ) -> ActionCache | None:
+    def cache_for(self, cache: ActionCache | None) -> ActionCache | None:
         """The cache a compiled extract goes through, or None (no schema, a selector, no
-        cache, a variable value too short to keep out of a cache file)."""
-        if not self.compiles or cache is None:
-            return None
-        if variables.too_short_to_cache() and settings.cache_mode != "require":
-            return None
-        return cache
+        cache)."""
+        return cache if self.compiles else None
 
     def cached_call(
         self,
@@ -119,13 +113,7 @@ class CachedExtract(CachedCall[ExtractOutcome]):
         digest, _ = schema_digest(self.target)
         said = f"{self.instruction} [schema {digest[:12]}]"
         if self.cache_key is None:
-            return cache.key_for(
-                said,
-                self.page.url,
-                self.variables.names,
-                url_mode=self.settings.cache_url,
-                kind="extract",
-            )
+            return self.keyed(cache, said)
         return CacheKey(
             instruction=normalize_instruction(said),
             url=f"cache_key:{self.cache_key}",

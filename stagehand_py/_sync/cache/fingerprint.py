@@ -7,7 +7,7 @@ stored selector whose one element still has the stored fingerprint.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -19,6 +19,7 @@ from ..._error_line import first_line
 from ..._errors import ElementNotFoundError, PageError
 from ...cache import CachedAction, ElementFingerprint
 from ...cache._fingerprint import fingerprint_from_element, load_fingerprint_js
+from ..browser.closed_shadow import scoped_locator
 from ..browser.locate import frame_scope
 from ..browser.scripts import run_page_script
 
@@ -52,12 +53,21 @@ def fingerprint_of_locator(
 
 
 def locate_cached(
-    page: Page, action: CachedAction, *, timeout_ms: float
+    page: Page,
+    action: CachedAction,
+    *,
+    timeout_ms: float,
+    redact: Callable[[str], str] | None = None,
 ) -> tuple[Locator, str]:
     """A cached step's (or found element's) element: :func:`locate_fingerprinted` with what
-    the cache stored."""
+    the cache stored (``redact``: the call's, for a fingerprint stored with placeholders)."""
     return locate_fingerprinted(
-        page, action.frame, action.selectors, action.fingerprint, timeout_ms=timeout_ms
+        page,
+        action.frame,
+        action.selectors,
+        action.fingerprint,
+        timeout_ms=timeout_ms,
+        redact=redact,
     )
 
 
@@ -68,12 +78,14 @@ def locate_fingerprinted(
     fingerprint: ElementFingerprint | None,
     *,
     timeout_ms: float = 5000,
+    redact: Callable[[str], str] | None = None,
 ) -> tuple[Locator, str]:
     """The first selector that finds exactly one element matching ``fingerprint``.
 
     Unlike taking the first selector that finds one element, a selector that now lands on
     another element (the positional path after a row was inserted) is passed over for the next
-    one (the id- or attribute-anchored path), so a layout change needs no model call. Raises
+    one (the id- or attribute-anchored path), so a layout change needs no model call. A
+    fingerprint stored with placeholders is compared with the live one after ``redact``. Raises
     :class:`ElementNotFoundError` naming what each selector found when none holds.
     """
     scope = frame_scope(page, frame)
@@ -81,7 +93,7 @@ def locate_fingerprinted(
     checked = _check_xpaths(page, selectors) if not frame else {}
     tried: list[str] = []
     for selector in selectors:
-        locator = scope.locator(selector)
+        locator = scoped_locator(page, scope, selector)
         if selector in checked:
             count, fields, error = checked[selector]
         else:
@@ -101,6 +113,8 @@ def locate_fingerprinted(
         if fingerprint is None:
             return locator, selector
         found = fingerprint_from_element(LiveElement.model_validate(fields))
+        if redact is not None and fingerprint.has_placeholder:
+            found = found.redacted(redact)
         if fingerprint.matches(found):
             return locator, selector
         tried.append(f"{selector} (a different element: <{found.tag}> {found.name[:40]!r})")

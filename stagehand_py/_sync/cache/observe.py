@@ -65,7 +65,10 @@ class CachedObserve(CachedCall[ObserveOutcome]):
         for action in entry.actions:
             try:
                 _, selector = locate_cached(
-                    self.page, action, timeout_ms=self.settings.action_timeout_ms
+                    self.page,
+                    action,
+                    timeout_ms=self.settings.action_timeout_ms,
+                    redact=self.variables.redact,
                 )
             except PageError as exc:
                 raise Drift(f"'{action.description}': {first_line(exc)}") from None
@@ -109,7 +112,7 @@ class CachedObserve(CachedCall[ObserveOutcome]):
                     frame=found.frame,
                     arguments=found.arguments,
                     description=found.description,
-                    fingerprint=fingerprint,
+                    fingerprint=fingerprint.redacted(self.variables.redact),
                 )
             )
         return actions

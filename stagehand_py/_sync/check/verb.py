@@ -15,7 +15,7 @@ from playwright.sync_api import Page as Page
 from ..._config import Settings, check_arguments
 from ..._errors import ConfigurationError
 from ..._history import CallRecord
-from ..._inputs import check_placeholders
+from ..._inputs import check_placeholders, refuse_playwright_timeout
 from ...check._result import CheckResult, CheckSpent
 from ..cache.check import cached_check
 from ..calls import Call, CallPath, ModelSource
@@ -28,6 +28,7 @@ class CheckCalls(CallPath):
 
     def _check(self, page: Page, statement: str, options: CheckOptions) -> CheckResult:
         __tracebackhide__ = True
+        refuse_playwright_timeout("check", options)
         check_arguments("check", options, CheckOptions.__optional_keys__)
         _check_statement(statement)
         call, settings, source = self._start_reading("check", page, statement, options)
@@ -40,7 +41,6 @@ class CheckCalls(CallPath):
     ) -> CheckResult:
         __tracebackhide__ = True
         call.spent = spent = CheckSpent()  # a failed check still says what it cost
-        cache, note = self._cache_for(call.values, settings)
         ready = call.model_if_any(source)
         result = call.in_time(
             functools.partial(
@@ -50,13 +50,11 @@ class CheckCalls(CallPath):
                 call.instruction or "",
                 variables=call.values,
                 settings=settings,
-                cache=cache,
+                cache=self.cache,
                 spent=spent,
                 deadline=call.deadline,
             )
         )
-        if note:
-            result.notes.append(note)
         return result
 
 

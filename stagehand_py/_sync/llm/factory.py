@@ -6,13 +6,17 @@ from __future__ import annotations
 import os
 
 from ..._errors import ConfigurationError
-from ...llm._model_string import ModelSpec, parse_model_string
+from ...llm._model_string import (
+    BASE_URL_ENV_VAR,
+    MODEL_ENV_VAR,
+    ModelSpec,
+    no_model_configured,
+    parse_model_string,
+)
 from .base import LLM
 
-MODEL_ENV_VAR = "STAGEHAND_PY_MODEL"
 LLM_TIMEOUT_ENV_VAR = "STAGEHAND_PY_LLM_TIMEOUT"
 DEFAULT_LLM_TIMEOUT_S = 60.0
-BASE_URL_ENV_VAR = "STAGEHAND_PY_BASE_URL"
 ANTHROPIC_EXTRA_MISSING = (
     "Anthropic models need the optional anthropic package, which is not installed: "
     "pip install 'pystagehand[anthropic]'. OpenAI and OpenAI-compatible servers need nothing more."
@@ -78,13 +82,7 @@ def model_spec(model: str | None, base_url: str | None = None) -> tuple[ModelSpe
     name = (model or os.environ.get(MODEL_ENV_VAR, "")).strip()
     base = base_url or os.environ.get(BASE_URL_ENV_VAR) or None
     if not name:
-        raise ConfigurationError(
-            "No model configured. Pass model='openai/gpt-4.1-mini' (or llm=<client>) or set "
-            f"{MODEL_ENV_VAR}=openai/gpt-4.1-mini together with OPENAI_API_KEY "
-            f"(anthropic/<model> with ANTHROPIC_API_KEY). For a local OpenAI-compatible server "
-            f"set {MODEL_ENV_VAR}=openai/<model> and {BASE_URL_ENV_VAR}=http://localhost:11434/v1 "
-            f"(no key needed)."
-        )
+        raise no_model_configured()
     return parse_model_string(name, default_provider="openai" if base else None), base
 
 

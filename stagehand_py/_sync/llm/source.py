@@ -10,16 +10,39 @@ answered from the cache never builds a client.
 
 from __future__ import annotations
 
+import inspect
+import logging
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from ..._errors import ConfigurationError
-from ...llm._flavour import check_llm_flavour
+from pydantic import BaseModel
+
+from ..._errors import ConfigurationError, ProviderError
+from ..._usage import Usage
+from ...llm._flavour import ContractFit, check_llm_flavour, contract_fit
+from ...llm._messages import ChatResponse, StructuredResponse
 from ...prompts.user_instructions import with_user_instructions
-from .base import LLM, ModelWrapper, ModelRequest
+from .base import (
+    LLM,
+    Model,
+    ModelWrapper,
+    ChatRequest,
+    ModelRequest,
+    StructuredRequest,
+)
 from .factory import model_spec
 
+logger = logging.getLogger("stagehand_py")
+
+
+# True here, False in the generated sync twin (where `def` becomes `def`).
+def _probe() -> None: ...
+
+
+_ASYNC_API = inspect.iscoroutinefunction(_probe)
+
 R = TypeVar("R")
+T = TypeVar("T", bound=BaseModel)
 
 ModelSource = LLM | Callable[[], LLM]
 """A model, or a function that makes one when it is first needed (a call answered from the
@@ -29,6 +52,71 @@ cache, or one that fails before asking, never makes it)."""
 def model_of(source: ModelSource) -> LLM:
     """The model ``source`` gives (made now when it is a function)."""
     return source if isinstance(source, LLM) else source()
+
+
+class UserModel(Model):
+    """A model object of the user's own (not one of the package's), as every loop calls it.
+
+    Its methods get only the contract's keywords they take (see :func:`contract_fit`): one
+    written to the contract as first published, without ``options=``, is called without the
+    request's options (its token, temperature and time-left hints; the call's deadline still
+    ends a request that runs too long). An answer of the wrong type is a
+    :class:`ProviderError` naming the method, not an error deep inside a loop.
+    """
+
+    def __init__(self, inner: Any, fit: ContractFit) -> None:
+        self.inner = inner
+        self.fit = fit
+        named = getattr(inner, "model", None)
+        self.model = named if isinstance(named, str) else type(inner).__name__
+
+    def _chat(self, request: ChatRequest) -> ChatResponse:
+        __tracebackhide__ = True
+        given = {"tool_choice": request.tool_choice, "options": request.options}
+        keywords = {k: v for k, v in given.items() if k in self.fit.chat}
+        answer = self.inner.chat(request.messages, request.tools, **keywords)
+        if not isinstance(answer, ChatResponse):
+            raise self._wrong_answer("chat", answer, "a ChatResponse")
+        return answer
+
+    def _structured(self, request: StructuredRequest[T]) -> StructuredResponse[T]:
+        __tracebackhide__ = True
+        given = {"max_retries": request.max_retries, "options": request.options}
+        keywords = {k: v for k, v in given.items() if k in self.fit.structured}
+        answer = self.inner.structured(request.messages, request.schema, **keywords)
+        wanted = request.schema
+        if not isinstance(answer, StructuredResponse) or not isinstance(answer.value, wanted):
+            got = answer.value if isinstance(answer, StructuredResponse) else answer
+            raise self._wrong_answer(
+                "structured", got, f"a StructuredResponse whose value is a {wanted.__name__}"
+            )
+        return answer
+
+    def _wrong_answer(self, method: str, answer: object, wanted: str) -> ProviderError:
+        error = ProviderError(
+            self.model,
+            f"{type(self.inner).__name__}.{method}()",
+            f"it returned a {type(answer).__name__}; the model contract needs {wanted} "
+            "(stagehand_py.llm).",
+        )
+        error.usage = Usage(requests=1)  # the object was asked: count it as one request
+        return error
+
+
+def user_model(llm: object, *, owner: str, wants_async: bool = _ASYNC_API) -> LLM:
+    """``llm`` checked against the model contract (flavour, methods, their parameters) and,
+    unless it is one of the package's own models, wrapped in :class:`UserModel`."""
+    check_llm_flavour(llm, owner=owner, wants_async=wants_async)
+    if isinstance(llm, Model):
+        return llm
+    fit = contract_fit(llm, owner=owner)
+    if fit.missing():
+        logger.info(
+            "stagehand_py: %s takes no %s: its requests are sent without them",
+            type(llm).__name__,
+            ", ".join(fit.missing()),
+        )
+    return UserModel(llm, fit)
 
 
 class InstructedLLM(ModelWrapper):
@@ -55,7 +143,7 @@ def check_call_model(
             "client object)."
         )
     if llm is not None:
-        check_llm_flavour(llm, owner=owner, wants_async=wants_async)
+        user_model(llm, owner=f"{owner}(llm=...)", wants_async=wants_async)
     elif model is not None:
         if not isinstance(model, str):
             raise ConfigurationError(
@@ -76,8 +164,10 @@ def call_llm_source(
     """A function giving the call's model on first need: ``llm``, else ``make(model)``, else
     the session's; wrapped to carry ``instructions`` (already redacted) when there are any."""
 
+    own = user_model(llm, owner="llm=...") if llm is not None else None
+
     def source() -> LLM:
-        chosen = llm if llm is not None else make(model) if model is not None else session()
+        chosen = own if own is not None else make(model) if model is not None else session()
         return InstructedLLM(chosen, instructions) if instructions else chosen
 
     return source

@@ -13,20 +13,21 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from playwright.sync_api import Page as Page
 
 from ..._act_decision import argument_problem
 from ..._config import Settings
 from ..._deadline_clock import Deadline, current_deadline
-from ..._errors import LLMError
+from ..._errors import LLMError, StructuredOutputError
 from ..._sections import chunk_groups
 from ..._snapshot import Snapshot
 from ..._types import ObserveResult
 from ..._usage import Usage
 from ..._variables import Variables
 from ...aria._ladder import readable_ladder
+from ...llm._messages import Message
 from ...llm._request_context import RequestContext
 from ...prompts.act import ALLOWED_METHODS
 from ...prompts.observe import (
@@ -34,6 +35,7 @@ from ...prompts.observe import (
     ObserveAnswer,
     ObservedElement,
     build_observe_messages,
+    unshown_problem,
 )
 from ..browser.inspect import take_snapshot
 from ..browser.settle import settle
@@ -86,6 +88,50 @@ def _to_result(
     )
 
 
+def _usable_answer(
+    outcome: ObserveOutcome,
+    llm: LLM,
+    messages: list[Message],
+    context: RequestContext,
+    settings: Settings,
+    deadline: Deadline,
+) -> ObserveAnswer:
+    """The model's answer for one group of chunks. One that does not validate is re-asked by
+    the structured request itself; one that names only elements it was not shown is asked
+    again here: both up to ``max_reasks`` times, then :class:`StructuredOutputError` (a
+    malformed answer is never read as "nothing matches")."""
+    conversation = list(messages)
+    spent = Usage()
+    for attempt in range(1, settings.max_reasks + 2):
+        answer = ask_structured(
+            outcome,
+            llm,
+            conversation,
+            ObserveAnswer,
+            kind="observe",
+            context=replace(context, attempt=attempt),
+            settings=settings,
+            max_retries=settings.max_reasks,
+            deadline=deadline,
+        )
+        spent = spent + answer.usage
+        problem = unshown_problem(answer.value, context.shown)
+        if problem is None:
+            return answer.value
+        conversation += [
+            Message(role="assistant", content=answer.value.model_dump_json()),
+            Message(role="user", content=problem),
+        ]
+    failure = StructuredOutputError(
+        f"{llm.model} never produced a usable ObserveAnswer in {settings.max_reasks + 1} "
+        f"answer(s); last problem: {problem}",
+        last_answer=answer.value.model_dump(mode="json"),
+        errors=problem or "",
+    )
+    failure.usage = spent
+    raise failure
+
+
 def observe(
     page: Page,
     llm: LLM,
@@ -120,22 +166,13 @@ def observe(
         )
         shown = {i for c in group for i in chunk_elements[c]}
         said = variables.redact(instruction or "")
+        context = RequestContext("observe", said, snapshot, tuple(group), frozenset(shown))
         try:
-            answer = ask_structured(
-                outcome,
-                llm,
-                messages,
-                ObserveAnswer,
-                kind="observe",
-                context=RequestContext("observe", said, snapshot, tuple(group), frozenset(shown)),
-                settings=settings,
-                max_retries=settings.max_reasks,
-                deadline=deadline,
-            )
+            answer = _usable_answer(outcome, llm, messages, context, settings, deadline)
         except LLMError:
             outcome.duration_s = time.monotonic() - started
             raise
-        for item in answer.value.elements:
+        for item in answer.elements:
             result = _to_result(snapshot, item, shown, variables)
             if result is not None and result.element not in seen_elements:
                 seen_elements.add(item.element)

@@ -43,6 +43,8 @@ from ...workflow._prompts import checklist_messages
 from ...workflow._result import WorkflowItem, WorkflowReason, WorkflowResult
 from ...workflow._settings import WorkflowSettings
 from ...workflow._sitemap import hint_urls, hints_text
+from .._deadline import DeadlineExceeded, run_with_deadline
+from ..browser.interrupt import interrupt_if_busy
 from ..cache.act import replay_actions
 from ..llm.accounting import ask_recorded
 from ..llm.source import ModelSource
@@ -50,6 +52,9 @@ from .item import ItemRun
 from .sitemap import SitemapFetcher
 
 logger = logging.getLogger("stagehand_py")
+# How long after timeout_s the hard deadline ends a run stuck in a page-side call (as the
+# agent's run does): the run's own clock, a moment earlier, ends everything else.
+_BACKSTOP_S = 0.25
 
 
 def _now() -> datetime:
@@ -87,6 +92,7 @@ class WorkflowRun:
         self.checklist_replayed = False
         self.usage = Usage()  # the checklist request's (each item's steps keep their own)
         self._started_at = _now()
+        self._current: int | None = None  # the item running (or replaying) now
         agent = settings.agent.updated(
             timeout_s=workflow.timeout_s, max_steps=10_000, snapshot=workflow.view
         )
@@ -106,33 +112,23 @@ class WorkflowRun:
 
     # ----------------------------------------------------------------- the workflow
     def run_all(self) -> WorkflowResult:
-        reason: WorkflowReason = "done"
-        message = ""
+        """Every item in order, under the call's hard deadline (a page that holds its main
+        thread, a replay or a model that hangs: the run ends at ``timeout_s`` all the same)."""
         first_url = self.run.page.url
         try:
-            self._make_checklist()
-            for position, item in enumerate(self.items):
-                if reason != "done":
-                    item.status = "not_run"
-                    continue
-                self._run_item(position, item)
-                if item.status != "done":
-                    reason, message = "failed", f"item {item.id} failed: {item.error}"
-        except RunTimedOut:
-            reason = "timeout"
-            message = (
-                f"Ran out of time: timeout_s={self.workflow.timeout_s:g} s passed. Raise "
-                "timeout_s, or split the request."
+            reason, message = run_with_deadline(
+                self._run_items, self.run.clock.run_left() + _BACKSTOP_S, lambda: self.run.page
             )
-        except RunCancelled as cancelled:
-            reason, message = "cancelled", f"Cancelled: {cancelled.message}."
-        except (RunEnded, StepFailed, LLMError) as exc:
-            reason = "failed"
-            message = self.variables.redact(getattr(exc, "message", "") or str(exc))
+        except DeadlineExceeded as late:
+            reason, message = "timeout", self._out_of_time(late.note)
+        else:
+            if reason == "timeout":  # the run's clock ended it: a busy page is stopped too
+                message = self._out_of_time(interrupt_if_busy(self.run.page))
         for item in self.items:
             if item.status == "pending":
-                item.status = "not_run" if item.attempts == 0 else "failed"
-                item.error = item.error or (message if item.attempts else None)
+                started = item.attempts > 0 or item.id == self._current
+                item.status = "failed" if started else "not_run"
+                item.error = item.error or (message if started else None)
                 if item.status == "failed":
                     item.code = "TIMEOUT" if reason == "timeout" else "GOAL_NOT_REACHED"
                     self._remember_failure(item)
@@ -148,6 +144,30 @@ class WorkflowRun:
                 first_url, stored, secret_values=self.variables.secret_values()
             )
         return result
+
+    def _run_items(self) -> tuple[WorkflowReason, str]:
+        """Run the items until one fails; why the run ended and what to tell the caller."""
+        try:
+            self._make_checklist()
+            for position, item in enumerate(self.items):
+                self._current = item.id
+                self._run_item(position, item)
+                if item.status != "done":
+                    return "failed", f"item {item.id} failed: {item.error}"
+            self._current = None
+        except RunTimedOut:
+            return "timeout", self._out_of_time()
+        except RunCancelled as cancelled:
+            return "cancelled", f"Cancelled: {cancelled.message}."
+        except (RunEnded, StepFailed, LLMError) as exc:
+            return "failed", self.variables.redact(getattr(exc, "message", "") or str(exc))
+        return "done", ""
+
+    def _out_of_time(self, note: str = "") -> str:
+        return (
+            f"Ran out of time: timeout_s={self.workflow.timeout_s:g} s passed."
+            f"{' ' + note if note else ''} Raise timeout_s, or split the request."
+        )
 
     def _make_checklist(self) -> None:
         """The one ``checklist`` request: items with their conditions, and which find a page

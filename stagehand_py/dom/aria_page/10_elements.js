@@ -4,8 +4,9 @@
 // `options` is one JSON string (a string crosses Playwright's client far faster than a large
 // nested value): {task: "facts" | "lists", ...}. The function returns ONE JSON string.
 //
-// Part 1: every element (light DOM, then each open shadow root, as Playwright's css engine
-// walks them), and selectors built from an element itself.
+// Part 1: every element (light DOM, then each shadow root, as Playwright's css engine walks
+// the open ones; closed ones as DevTools found them, see dom/shared/clickable.js), and
+// selectors built from an element itself. (Parts 05 and 06 are shared with other scripts.)
 const opts = JSON.parse(options);
 const doc = document;
 const win = window;
@@ -16,12 +17,19 @@ const bump = (map, key) => map.set(key, (map.get(key) || 0) + 1);
 
 const all = [];
 const inShadow = new Set();
+// Elements inside a closed root: no Playwright engine or tree node reaches them, so they are
+// matched to no tree node and get closed-shadow selectors (part 2b lists them).
+const inClosed = new Set();
 const shadowRoots = [doc];
+const shadowRootOf = shadowReader(doc);
 for (let i = 0; i < shadowRoots.length; i++) {
+  const closed = i > 0 && (shadowRoots[i].mode === "closed" || inClosed.has(shadowRoots[i].host));
   for (const el of shadowRoots[i].querySelectorAll("*")) {
     all.push(el);
     if (i > 0) inShadow.add(el);
-    if (el.shadowRoot) shadowRoots.push(el.shadowRoot);
+    if (closed) inClosed.add(el);
+    const root = shadowRootOf(el);
+    if (root) shadowRoots.push(root);
   }
 }
 // Ids and anchor attributes, counted over the document and its shadow roots (what a css
@@ -126,3 +134,11 @@ function durableSelector(el) {
   if (xpath) return "xpath=" + xpath;
   return css ? "css=" + css : null;
 }
+
+// The closed-shadow selector of an element inside a closed root (shared/clickable.js).
+const closedSelector = (el) => closedShadowSelector(el, (host) => {
+  const xpath = absXPath(host);
+  if (xpath) return "xpath=" + xpath;
+  const css = cssPath(host);
+  return css ? "css=" + css : null;
+});

@@ -1,7 +1,9 @@
 // Part 2: facts about the DOM elements behind accessibility-tree nodes, for the ladder.
 // opts.wanted: [ref, role, x, y, width, height, kind] per tree node of this frame, where the
 // box is Playwright's own (Math.round of getBoundingClientRect, this frame's viewport) and kind
-// is 1 for a control (every rung), 0 for a content line (css/xpath only), 2 for an iframe.
+// is 1 for a control (every rung), 3 for a line clickable only by its pointer cursor (every
+// rung), 0 for a content line (css/xpath only), 2 for an iframe. opts.clickables: also list
+// what the tree has no line for (part 2b).
 // A node is matched to the element with exactly that box; when several elements share it, the
 // one whose role fits wins and the match is flagged ambiguous (Python then has Playwright
 // confirm it). Uniqueness is predicted here the way Playwright's engines count, over the whole
@@ -32,7 +34,7 @@ function facts() {
       if (tid !== null) bump(testids, tid);
     }
     const r = el.getBoundingClientRect();
-    if (r.width > 0 && r.height > 0) {
+    if (r.width > 0 && r.height > 0 && !inClosed.has(el)) {
       const key =
         `${Math.round(r.x)},${Math.round(r.y)},${Math.round(r.width)},${Math.round(r.height)}`;
       const list = byBox.get(key);
@@ -110,13 +112,22 @@ function facts() {
     const el = candidates.length === 1 ? candidates[0] : pick(candidates, role);
     if (!el) continue;
     matched.push([ref, el, kind, candidates.length > 1]);
-    if (kind === 1) {
+    if (kind === 1 || kind === 3) {
       const t = normalize(fullText(el));
       if (t && t.length <= MAX_TEXT) textWanted.set(t, null);
     }
   }
+  // What the tree has no line for (part 2b), with a text rung to try when its text is short.
+  const lineOf = new Map();
+  for (const [ref, el, kind] of matched) if (kind !== 2) lineOf.set(el, { ref, kind });
+  const found = opts.clickables ? findClickables(lineOf) : { items: [], covered: [], rests: {} };
+  for (const item of found.items) {
+    if (item.kind !== "text" || inClosed.has(item.el)) continue;
+    const t = normalize(fullText(item.el));
+    if (t && t.length <= MAX_TEXT) textWanted.set(t, null);
+  }
   const labelCounts = new Map();
-  if (matched.some((m) => m[2] === 1)) {
+  if (matched.some((m) => m[2] === 1 || m[2] === 3)) {
     for (const el of all) for (const l of new Set(labelsOf(el))) if (l) bump(labelCounts, l);
   }
   if (textWanted.size) {
@@ -129,6 +140,7 @@ function facts() {
       return false;
     };
     for (const el of all) {
+      if (inClosed.has(el)) continue; // Playwright's text engine does not see these
       const raw = fullText(el);
       if (!raw || raw.length > MAX_TEXT * 8) continue;
       const t = normalize(raw);
@@ -194,7 +206,7 @@ function facts() {
       info.offset = [r.left + el.clientLeft + parseFloat(st.paddingLeft),
         r.top + el.clientTop + parseFloat(st.paddingTop)];
     }
-    if (kind === 1) {
+    if (kind === 1 || kind === 3) {
       const tid = el.getAttribute("data-testid");
       if (tid && testids.get(tid) === 1) info.testid = tid;
       const ph = el.getAttribute("placeholder");
@@ -212,9 +224,22 @@ function facts() {
     result.nodes[ref] = info;
   }
 
+  result.clickables = found.items.map((item) => {
+    const info = describeClickable(item, lineOf, (el) => container !== null && inside(el));
+    if (item.kind === "text" && !inClosed.has(item.el)) {
+      const t = normalize(fullText(item.el));
+      const counts = textWanted.get(t);
+      if (counts && counts[0] === 1) info.textRung = t;
+      if (counts && counts[1] === 1) info.textAnyCase = true;
+    }
+    return info;
+  });
+  result.covered = found.covered;
+  result.rests = found.rests;
+
   // ---- canvases: drawn content the tree cannot see into
   for (const el of all) {
-    if (el.localName !== "canvas") continue;
+    if (el.localName !== "canvas" || inClosed.has(el)) continue;
     const r = el.getBoundingClientRect();
     if (r.width < 2 || r.height < 2 || win.getComputedStyle(el).visibility !== "visible") continue;
     result.canvases.push({

@@ -8,6 +8,7 @@ function lists() {
   const out = [];
   for (const el of all) {
     if (el === doc.documentElement || el === doc.body) continue; // the page, not a list
+    if (inClosed.has(el)) continue; // no locator of Playwright's reaches it to scroll
     const explicit = (el.getAttribute("role") || "").trim().split(/\s+/)[0];
     const role = explicit || IMPLIED[el.localName] || "";
     const style = win.getComputedStyle(el);

@@ -11,6 +11,7 @@ function buildIndex(doc) {
   const layout = new Map(); // el -> {position, overflow: "clip" | "scroll" | null}
   const occluders = []; // positioned elements that may paint over others
   const computed = styleReader(doc);
+  const shadow = shadowReader(doc);
   const readStyle = (el, tag) => {
     const style = computed(el);
     const position = style.position;
@@ -18,7 +19,7 @@ function buildIndex(doc) {
     // images, spans of text) skips that read, the priciest of the lot ("visible", or e.g.
     // "hidden auto", x then y).
     const walked = (el.firstElementChild !== null && !LEAF_TAGS.has(tag)) ||
-      el.shadowRoot !== null;
+      shadow(el) !== null;
     const flow = walked ? style.overflow : "visible";
     // Computed visibility is already inherited; opacity 0 hides the whole subtree (walk).
     if (style.visibility !== "visible") invisible.set(el, 1);
@@ -61,7 +62,8 @@ function buildIndex(doc) {
   for (let i = 0; i < all.length; i++) {
     const el = all[i];
     register(el, false);
-    if (el.shadowRoot) roots.push(el.shadowRoot);
+    const root = shadow(el);
+    if (root) roots.push(root);
   }
   // Without shadow roots both views hold the same; with them, deep starts as a copy.
   deep = roots.length === 0
@@ -70,7 +72,8 @@ function buildIndex(doc) {
   for (let i = 0; i < roots.length; i++) {
     for (const el of roots[i].querySelectorAll("*")) {
       register(el, true);
-      if (el.shadowRoot) roots.push(el.shadowRoot);
+      const root = shadow(el);
+      if (root) roots.push(root);
     }
   }
   return {

@@ -20,6 +20,7 @@ function makeContext(doc, parent, iframe, frameSelector) {
   const ctx = {
     doc, index: buildIndex(doc), frame: [], chain: [], offX: 0, offY: 0,
     scrollX: win.scrollX, scrollY: win.scrollY, computed: styleReader(doc),
+    shadow: shadowReader(doc),
     clip: { left: 0, top: 0, right: vw, bottom: vh }, topIframe: null,
   };
   if (parent === null && CHILD !== null) {
@@ -152,7 +153,7 @@ function walk(el, ctx, xpath, anchor, hidden, inTextOwner, parentArea) {
     // A <canvas> is always a line (with its size, see attributesOf), so a target drawn in one
     // is seen and refused (CANVAS_UNSUPPORTED), never guessed at.
     const implicit = free && leaf && (content === null || !/\S/.test(content)) &&
-      (tag === "canvas" || implicitClick(el, tag, ctx));
+      (tag === "canvas" || implicitClick(el, tag, ctx.computed));
     if (marked || implicit) {
       ownsText = ownsText || implicit || TEXT_OWNER_TAGS.has(tag) ||
         TEXT_OWNER_ROLES.has(el.getAttribute("role"));
@@ -181,8 +182,9 @@ function walk(el, ctx, xpath, anchor, hidden, inTextOwner, parentArea) {
   // A closed <details> shows only its <summary> (the rest is in a content-visibility:hidden
   // slot of its user-agent shadow root, which no box test would notice).
   const closedDetails = tag === "details" && !el.open;
-  if (el.shadowRoot) {
-    for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) {
+  const shadowRoot = ctx.shadow(el); // open, or closed and found through DevTools
+  if (shadowRoot) {
+    for (let c = shadowRoot.firstElementChild; c; c = c.nextElementSibling) {
       walk(c, ctx, null, null, hidden, ownsText, inner);
     }
   }
@@ -209,7 +211,7 @@ function walk(el, ctx, xpath, anchor, hidden, inTextOwner, parentArea) {
   // A container whose children added no line shows no text (an icon's wrapper, an image
   // link made by script): it is a line if it is a clickable. Asked after the walk, so no
   // container's text is read just to find out, and no line comes before it (order holds).
-  if (textless && records.length === before && implicitClick(el, tag, ctx)) {
+  if (textless && records.length === before && implicitClick(el, tag, ctx.computed)) {
     pushControl(el, tag, ctx, { bits, area: areas.own, xpath, anchor, hidden, implicit: true });
   }
 }

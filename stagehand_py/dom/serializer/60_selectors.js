@@ -164,3 +164,14 @@ function selectorsFor(el, ctx, xpath, anchor) {
     ? xpathSelectors(el, ctx, xpath, anchor, null).map((s) => "xpath=" + s)
     : cssSelectors(el, ctx);
 }
+
+// Inside a closed shadow root (see closedShadowSelector in shared/clickable.js): the outer
+// host by its absolute XPath, or by its css path through open roots.
+function closedSelectors(el) {
+  const selector = closedShadowSelector(el, (host) => {
+    const xpath = absXPath(host);
+    const css = xpath ? null : cssPath(host, null);
+    return xpath ? "xpath=" + xpath : css ? "css=" + css.full : null;
+  });
+  return selector ? [selector] : [];
+}

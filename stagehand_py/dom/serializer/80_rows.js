@@ -129,9 +129,11 @@ function describe(rec, index) {
   if (selectors === undefined) {
     selectorOwner.set(el, index);
     const row = pairs === null ? null : { text, pairs };
-    selectors = rec.xpath !== null
-      ? wireXPaths(xpathSelectors(el, rec.ctx, rec.xpath, rec.anchor, row))
-      : cssSelectors(el, rec.ctx);
+    if (rec.xpath !== null) {
+      selectors = wireXPaths(xpathSelectors(el, rec.ctx, rec.xpath, rec.anchor, row));
+    } else {
+      selectors = inClosedRoot(el) ? closedSelectors(el) : cssSelectors(el, rec.ctx);
+    }
   }
   let frame = -1;
   if (rec.ctx.frame.length) {
@@ -179,7 +181,7 @@ function describe(rec, index) {
   if ((rec.interactive || rec.disabled) && !/\S/.test(plain) && tag !== "input" &&
     tag !== "select" && tag !== "textarea" && attrOf(pairs, "aria-label") === undefined &&
     attrOf(pairs, "title") === undefined && attrOf(pairs, "alt") === undefined) {
-    const hint = hintOf(el, tag, rec.ctx);
+    const hint = hintOf(el, tag, rec.ctx.computed, WIRE_HINT);
     if (hint) tail.push(hint);
   }
   let keep = tail.length;

@@ -1,0 +1,1 @@
+// include: shared/closed_controls.js
