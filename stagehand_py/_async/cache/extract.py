@@ -47,6 +47,7 @@ from .cached import AsyncCachedCall, Drift, Stale
 
 logger = logging.getLogger("stagehand_py")
 TOO_LARGE = "the page is too large to show as numbered elements in one request"
+UNSOURCED = "the model named no element for any value; the data was read from the page text instead"
 UNFIT = (
     "the answer read from the numbered elements did not fit the schema; the data was read "
     "from the page text instead"
@@ -160,6 +161,9 @@ class AsyncCachedExtract(AsyncCachedCall[ExtractOutcome]):
         except ExtractError:
             answer = None  # not sourced: asked again from the page text
             outcome.not_compiled = {"/": UNFIT}
+        if answer is not None and not answer.sources:
+            answer = None  # a model that does not name elements reads the page text instead
+            outcome.not_compiled = {"/": UNSOURCED}
         if answer is None:  # today's text path, in chunks; not compiled
             await self._from_text()
             outcome.not_compiled = outcome.not_compiled or {"/": TOO_LARGE}
