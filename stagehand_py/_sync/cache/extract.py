@@ -48,9 +48,7 @@ from .cached import CachedCall, Drift, Stale
 
 logger = logging.getLogger("stagehand_py")
 TOO_LARGE = "the page is too large to show as numbered elements in one request"
-UNSOURCED = (
-    "the model named no element for any value; the data was read from the page text instead"
-)
+UNSOURCED = "the model named no element for any value; the data was read from the page text instead"
 UNFIT = (
     "the answer read from the numbered elements did not fit the schema; the data was read "
     "from the page text instead"
