@@ -16,8 +16,9 @@ from ._variables import Variables
 
 # Why each call that always needs the model has no cached answer, and what to do instead.
 _NOT_CACHED = {
-    "extract": "extract() results are not cached (the data on a page changes). Use "
-    "cache_mode='read-only' where extract() runs.",
+    "extract": "an extract() without a schema, or limited by selector=, is not cached (only "
+    "a schema's fields compile into reads). Pass a schema, or use cache_mode='read-only' where "
+    "this extract() runs.",
     "workflow": "with replay=False a workflow reads no stored run (the checklist and each "
     "item's steps ask the model). Leave replay on (the default) and record the workflow once "
     "in cache_mode='read-write', or use cache_mode='read-only' where it runs.",

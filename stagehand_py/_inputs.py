@@ -143,6 +143,26 @@ def check_schema(schema: Any) -> None:
         )
 
 
+MAX_CACHE_KEY_CHARS = 200
+
+
+def check_cache_key(cache_key: object) -> str | None:
+    """extract(cache_key=...): None, or a short non-blank name for a template of pages."""
+    if cache_key is None:
+        return None
+    if not isinstance(cache_key, str) or not cache_key.strip():
+        raise ConfigurationError(
+            "extract(cache_key=...) must be a non-empty string naming the template of pages "
+            f"that share one cache entry (e.g. 'product-page'), not {type(cache_key).__name__}."
+        )
+    if len(cache_key) > MAX_CACHE_KEY_CHARS:
+        raise ConfigurationError(
+            f"extract(cache_key=...) is {len(cache_key)} characters; keep it under "
+            f"{MAX_CACHE_KEY_CHARS} (a name for a template, not a page)."
+        )
+    return " ".join(cache_key.split())
+
+
 def check_timeout(call: str, timeout_s: object) -> float | None:
     """``timeout_s`` is None (the settings' default) or a positive number of seconds."""
     if timeout_s is None:

@@ -42,6 +42,10 @@ FIGURES: dict[str, list[tuple[str, str | None]]] = {
         ("ratio one dom snapshot answer / playwright aria_snapshot", "<= 0.10"),
         ("ratio all aria sections / playwright aria_snapshot", None),
     ],
+    "replay.py": [
+        ("extract over 50 pages of one template", "1"),
+        ("replayed extract vs hand-written reads", "<= 1.3x"),
+    ],
     "serialize.py": [
         ("ratio serializer / aria_snapshot", "<= 0.30"),
         ("ratio take_snapshot / aria", None),

@@ -58,6 +58,7 @@ class ObserveOptions(VariablesOption, ModelOptions, total=False):
 
 class ExtractOptions(ObserveOptions, total=False):
     selector: str | None
+    cache_key: str | None
 
 
 class CheckOptions(ObserveOptions, total=False):

@@ -19,6 +19,7 @@ from .._errors import ActError, ActTimeoutError
 from .._history import CallRecord
 from .._inputs import (
     check_action,
+    check_cache_key,
     check_instruction,
     check_observed,
     check_open,
@@ -41,6 +42,7 @@ from .agent.flow import AsyncFlowKeepingRun
 from .agent.observe import same_page
 from .agent.replay import AsyncCachedAgent
 from .cache.act import cached_act
+from .cache.extract import ExtractReading
 from .cache.observe import cached_observe
 from .calls import AsyncCall, ModelChoice, ModelSource
 from .check.verb import AsyncCheckCalls
@@ -224,26 +226,26 @@ class AsyncStagehand(AsyncCheckCalls):
         check_instruction("extract", instruction, required=False)
         check_schema(schema)
         selector = options.pop("selector", None)
+        cache_key = check_cache_key(options.pop("cache_key", None))
         call, settings, source = self._start_reading("extract", page, instruction, options)
-        body = functools.partial(
-            self._extract_body, call, schema, selector, chunk_chars, settings, source
-        )
+        reading = ExtractReading(schema, selector, chunk_chars, cache_key)
+        body = functools.partial(self._extract_body, call, reading, settings, source)
         return await self._run(call, body, _extract_record)
 
     async def _extract_body(
-        self,
-        call: AsyncCall,
-        schema: Any,
-        selector: str | None,
-        chunk_chars: int,
-        settings: Settings,
-        source: ModelSource,
+        self, call: AsyncCall, reading: ExtractReading, settings: Settings, source: ModelSource
     ) -> ExtractOutcome:
         __tracebackhide__ = True
         instruction = call.instruction or ""  # with no schema either: the page text, no model
-        if settings.cache_mode == "require" and (schema is not None or instruction):
-            raise needs_the_model("extract", call.values.redact(instruction))
         call.spent = outcome = ExtractOutcome(value=None)  # a failure still has its cost
+        cache = reading.cache_for(self.cache)
+        if cache is not None or (settings.cache_mode == "require" and reading.compiles):
+            ready = await call.model_if_any(source)
+            compiled = reading.cached_call(call.page, ready, instruction, call.values, settings)
+            compiled.outcome, compiled.deadline = outcome, call.deadline
+            return await call.in_time(functools.partial(compiled.run, cache))
+        if settings.cache_mode == "require" and (reading.schema is not None or instruction):
+            raise needs_the_model("extract", call.values.redact(instruction))
         llm = await call.model_in_time(source)
         await call.in_time(
             functools.partial(
@@ -251,9 +253,9 @@ class AsyncStagehand(AsyncCheckCalls):
                 call.page,
                 llm,
                 instruction,
-                schema,
-                selector=selector,
-                max_chars_per_chunk=chunk_chars,
+                reading.schema,
+                selector=reading.selector,
+                max_chars_per_chunk=reading.chunk_chars,
                 max_retries=settings.max_reasks,
                 redact=call.values.redact,
                 deadline=call.deadline,
@@ -392,7 +394,12 @@ def _act_record(call: AsyncCall, result: ActResult) -> CallRecord:
 
 
 def _extract_record(call: AsyncCall, outcome: ExtractOutcome) -> CallRecord:
-    return call.record(outcome, success=True, message=f"{outcome.chunks} chunk(s) read")
+    said = (
+        "read with its compiled reads"
+        if outcome.cache == "hit"
+        else f"{outcome.chunks} chunk(s) read"
+    )
+    return call.record(outcome, success=True, message=said, cache=outcome.cache or "off")
 
 
 def _observe_record(call: AsyncCall, outcome: ObserveOutcome) -> CallRecord:

@@ -20,6 +20,7 @@ from .._errors import ActError, ActTimeoutError
 from .._history import CallRecord
 from .._inputs import (
     check_action,
+    check_cache_key,
     check_instruction,
     check_observed,
     check_open,
@@ -42,6 +43,7 @@ from .agent.flow import FlowKeepingRun
 from .agent.observe import same_page
 from .agent.replay import CachedAgent
 from .cache.act import cached_act
+from .cache.extract import ExtractReading
 from .cache.observe import cached_observe
 from .calls import Call, ModelChoice, ModelSource
 from .check.verb import CheckCalls
@@ -225,26 +227,26 @@ class Stagehand(CheckCalls):
         check_instruction("extract", instruction, required=False)
         check_schema(schema)
         selector = options.pop("selector", None)
+        cache_key = check_cache_key(options.pop("cache_key", None))
         call, settings, source = self._start_reading("extract", page, instruction, options)
-        body = functools.partial(
-            self._extract_body, call, schema, selector, chunk_chars, settings, source
-        )
+        reading = ExtractReading(schema, selector, chunk_chars, cache_key)
+        body = functools.partial(self._extract_body, call, reading, settings, source)
         return self._run(call, body, _extract_record)
 
     def _extract_body(
-        self,
-        call: Call,
-        schema: Any,
-        selector: str | None,
-        chunk_chars: int,
-        settings: Settings,
-        source: ModelSource,
+        self, call: Call, reading: ExtractReading, settings: Settings, source: ModelSource
     ) -> ExtractOutcome:
         __tracebackhide__ = True
         instruction = call.instruction or ""  # with no schema either: the page text, no model
-        if settings.cache_mode == "require" and (schema is not None or instruction):
-            raise needs_the_model("extract", call.values.redact(instruction))
         call.spent = outcome = ExtractOutcome(value=None)  # a failure still has its cost
+        cache = reading.cache_for(self.cache)
+        if cache is not None or (settings.cache_mode == "require" and reading.compiles):
+            ready = call.model_if_any(source)
+            compiled = reading.cached_call(call.page, ready, instruction, call.values, settings)
+            compiled.outcome, compiled.deadline = outcome, call.deadline
+            return call.in_time(functools.partial(compiled.run, cache))
+        if settings.cache_mode == "require" and (reading.schema is not None or instruction):
+            raise needs_the_model("extract", call.values.redact(instruction))
         llm = call.model_in_time(source)
         call.in_time(
             functools.partial(
@@ -252,9 +254,9 @@ class Stagehand(CheckCalls):
                 call.page,
                 llm,
                 instruction,
-                schema,
-                selector=selector,
-                max_chars_per_chunk=chunk_chars,
+                reading.schema,
+                selector=reading.selector,
+                max_chars_per_chunk=reading.chunk_chars,
                 max_retries=settings.max_reasks,
                 redact=call.values.redact,
                 deadline=call.deadline,
@@ -393,7 +395,12 @@ def _act_record(call: Call, result: ActResult) -> CallRecord:
 
 
 def _extract_record(call: Call, outcome: ExtractOutcome) -> CallRecord:
-    return call.record(outcome, success=True, message=f"{outcome.chunks} chunk(s) read")
+    said = (
+        "read with its compiled reads"
+        if outcome.cache == "hit"
+        else f"{outcome.chunks} chunk(s) read"
+    )
+    return call.record(outcome, success=True, message=said, cache=outcome.cache or "off")
 
 
 def _observe_record(call: Call, outcome: ObserveOutcome) -> CallRecord:

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from ..check._assertions import MAX_ASSERTIONS, CheckAssertion
 from ..prompts.act import ALLOWED_METHODS, SCROLL_DIRECTIONS
+from ._extraction import CompiledExtraction
 from ._fingerprint import ElementFingerprint
 from ._key import CACHE_FORMAT_VERSION, CacheKey, EntryKind
 
@@ -151,6 +152,7 @@ class PreviousVersion(BaseModel):
     assertions: list[CheckAssertion] | None = Field(default=None, max_length=MAX_ASSERTIONS)
     uncompiled: str | None = Field(default=None, max_length=MAX_TEXT_CHARS)
     items: list[CachedItem] | None = Field(default=None, max_length=MAX_ITEMS)
+    extraction: CompiledExtraction | None = None
 
     @field_validator("updated_at")
     @classmethod
@@ -183,6 +185,9 @@ class CacheEntry(BaseModel):
     assertions: list[CheckAssertion] | None = Field(default=None, max_length=MAX_ASSERTIONS)
     uncompiled: str | None = Field(default=None, max_length=MAX_TEXT_CHARS)
     items: list[CachedItem] | None = Field(default=None, max_length=MAX_ITEMS)
+    extraction: CompiledExtraction | None = Field(
+        default=None, description="an extract() entry's compiled reads (kind 'extract' only)"
+    )
     previous: PreviousVersion | None = None
 
     @field_validator("created_at", "updated_at")
@@ -197,7 +202,12 @@ class CacheEntry(BaseModel):
             raise ValueError(f"format_version {self.format_version} is not {CACHE_FORMAT_VERSION}")
         if self.cache_key.digest != self.key:
             raise ValueError("key does not match the digest of instruction, url and variables")
-        if self.kind == "check":
+        if (self.kind == "extract") != (self.extraction is not None):
+            raise ValueError("an extract entry, and only one, holds compiled reads")
+        if self.kind == "extract":
+            if self.actions or self.assertions is not None or self.uncompiled is not None:
+                raise ValueError("an extract entry holds compiled reads, no actions or assertions")
+        elif self.kind == "check":
             if self.actions:
                 raise ValueError("a check entry holds assertions, not actions")
             if bool(self.assertions) == (self.uncompiled is not None):
@@ -222,10 +232,12 @@ class CacheEntry(BaseModel):
         assertions: Iterable[CheckAssertion] | None = None,
         uncompiled: str | None = None,
         items: Iterable[CachedItem] | None = None,
+        extraction: CompiledExtraction | None = None,
         now: datetime | None = None,
     ) -> CacheEntry:
         """A new entry for ``key`` holding ``actions`` (a check's: its ``assertions``, or why
-        it has none; a workflow's: its ``items``), timestamped ``now`` (default: now)."""
+        it has none; a workflow's: its ``items``; an extract's: its ``extraction``),
+        timestamped ``now`` (default: now)."""
         stamp = now or _now()
         return cls(
             format_version=key.version,
@@ -240,6 +252,7 @@ class CacheEntry(BaseModel):
             assertions=None if assertions is None else list(assertions),
             uncompiled=uncompiled,
             items=None if items is None else list(items),
+            extraction=extraction,
         )
 
     @property
@@ -300,6 +313,18 @@ class CacheEntry(BaseModel):
             }
         )
 
+    def with_extraction(
+        self, extraction: CompiledExtraction, *, reason: str = "", now: datetime | None = None
+    ) -> CacheEntry:
+        """A copy with a recompiled extraction (after healing), keeping the replaced one as
+        ``previous`` like :meth:`with_actions`."""
+        previous = PreviousVersion(
+            updated_at=self.updated_at, reason=reason, extraction=self.extraction
+        )
+        return self.model_copy(
+            update={"extraction": extraction, "updated_at": now or _now(), "previous": previous}
+        )
+
     def to_json(self) -> str:
         """The file's text: pretty-printed JSON, non-ASCII kept readable, final newline."""
         return self.model_dump_json(indent=2, exclude_none=True) + "\n"
@@ -317,6 +342,8 @@ def format_entry_summary(entry: CacheEntry) -> str:
     noun = {"observe": "element", "check": "assertion", "workflow": "item"}.get(
         entry.kind, "action"
     )
+    if entry.extraction is not None:
+        count, noun = entry.extraction.field_count, "field"
     actions = f"{count} {noun}{'' if count == 1 else 's'}"
     if entry.uncompiled is not None:
         actions = "model judges"

@@ -35,10 +35,10 @@ CACHE_FORMAT_VERSION = 1
 UrlNormalizer = Callable[[str], str]
 """A user hook: takes our normalised URL, returns the URL to key on."""
 
-EntryKind = Literal["act", "observe", "check", "agent", "workflow"]
+EntryKind = Literal["act", "observe", "check", "extract", "agent", "workflow"]
 """What an entry replays: an act()'s steps, an observe()'s found elements, a check()'s
-compiled assertions, an agent() run's element actions, or a workflow()'s checklist with each
-item's element actions."""
+compiled assertions, an extract()'s compiled reads, an agent() run's element actions, or a
+workflow()'s checklist with each item's element actions."""
 
 UrlMode = Literal["auto", "full", "path"]
 """Which part of a page URL keys an entry (see the module docstring)."""

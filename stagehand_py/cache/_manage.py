@@ -86,6 +86,8 @@ def _described(contents: CacheEntry | PreviousVersion, kind: str) -> list[str]:
         return describe_assertions(contents.assertions, contents.uncompiled)
     if kind == "workflow":
         return describe_items(contents.items)
+    if contents.extraction is not None:
+        return contents.extraction.describe()
     return describe_actions(contents.actions)
 
 

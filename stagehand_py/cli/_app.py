@@ -163,6 +163,11 @@ def build_parser() -> argparse.ArgumentParser:
     extract.add_argument("url", help="the page to open")
     extract.add_argument("instruction", help='what to extract, e.g. "every product and its price"')
     extract.add_argument("--schema", metavar="FILE", help="a JSON schema for the result")
+    extract.add_argument(
+        "--cache-key",
+        help="share one compiled cache entry across pages of one template (e.g. product-page)",
+    )
+    add_codegen_option(extract, "the compiled reads (needs --cache-dir and --schema)")
     add_variable_options(extract, "instruction")
     _page_options(extract)
     extract.set_defaults(run=extract_command)

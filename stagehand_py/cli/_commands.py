@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -156,23 +157,48 @@ def extract_command(args: argparse.Namespace) -> int:
     variables = credential_variables(args)
     with open_page(args.url, stagehand, **browser_options(args)) as page:
         with progress(f"extract: {args.instruction}", enabled=not args.quiet):
-            value: Any = page.extract(args.instruction, schema, variables=variables)
+            keyed = {"cache_key": args.cache_key} if args.cache_key else {}
+            outcome = stagehand.extract(
+                page, args.instruction, schema, variables=variables, **keyed
+            )
+        value: Any = outcome.value if schema else outcome.value["text"]
+        code = _extraction_code(args, outcome)
         if json_mode(args):
             record = stagehand.history[-1]
-            emit_json(
-                args,
-                {
-                    "data": value,
-                    "llm_calls": record.llm_calls,
-                    "usage": record.usage.model_dump(mode="json"),
-                },
-            )
+            payload = {
+                "data": value,
+                "cache": outcome.cache,
+                "not_compiled": outcome.not_compiled,
+                "llm_calls": record.llm_calls,
+                "usage": record.usage.model_dump(mode="json"),
+            }
+            emit_json(args, {**payload, **({"playwright_code": code} if code else {})})
         else:
             print(
                 value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
             )
+            if code is not None:
+                print("\n# ---- plain Playwright code of this extract ----")
+                print(code, end="")
         usage_out(args, usage_line(stagehand.history))
     return 0
+
+
+def _extraction_code(args: argparse.Namespace, outcome: Any) -> str | None:
+    """``--codegen``: the compiled reads as Playwright code; on stderr, why there are none."""
+    if not args.codegen:
+        return None
+    if outcome.compiled is None:
+        why = "; ".join(f"{k or '/'}: {v}" for k, v in outcome.not_compiled.items())
+        print(
+            "no code: this extract was not compiled ("
+            + (why or "compiling needs --cache-dir and --schema")
+            + ")",
+            file=sys.stderr,
+        )
+        return None
+    code: str = outcome.to_playwright_code(args.codegen, url=args.url)
+    return code
 
 
 def observe_command(args: argparse.Namespace) -> int:
@@ -223,6 +249,7 @@ def cache_command(args: argparse.Namespace) -> int:
                     "actions": len(e.actions) + sum(len(i.actions) for i in e.items or []),
                     "assertions": len(e.assertions or []),
                     "items": len(e.items or []),
+                    "fields": e.extraction.field_count if e.extraction is not None else 0,
                     "updated_at": e.updated_at.isoformat(),
                     "healed": e.previous is not None,
                 }

@@ -33,6 +33,10 @@ COMPLETE_DESCRIPTION = (
     "true only when everything the instruction asks for has now been found (here or in "
     "earlier parts) and later parts of the page cannot add anything; false otherwise."
 )
+SOURCES_DESCRIPTION = (
+    "For every value in data, the number(s) of the element(s) it was read from, keyed by the "
+    'value\'s JSON pointer in data: {"/name": [3], "/items/0/price": [12]}.'
+)
 
 
 def strip_optional(annotation: Any) -> tuple[Any, bool]:
@@ -196,16 +200,26 @@ class SchemaPlan:
         self.link_fields[item] = links
         return item
 
-    def answer_model(self, shown_links: frozenset[int]) -> type[BaseModel]:
-        """The model one chunk's call must return: ``{"data": <partial>, "complete": bool}``."""
+    def answer_model(
+        self, shown_links: frozenset[int], *, sourced: bool = False
+    ) -> type[BaseModel]:
+        """The model one chunk's call must return: ``{"data": <partial>, "complete": bool}``;
+        ``sourced``: also ``sources``, the element numbers each leaf was read from."""
         check_links = self._link_checker(shown_links)
         validators: dict[str, Any] = {"links_shown": model_validator(mode="after")(check_links)}
+        extra: dict[str, Any] = {}
+        if sourced:
+            extra["sources"] = (
+                dict[str, list[int]],
+                Field(default_factory=dict, description=SOURCES_DESCRIPTION),
+            )
         return create_model(
             "ExtractAnswer",
             __doc__="What this part of the page holds of the data asked for.",
             __validators__=validators,
             data=(self.partial, Field(description="The data found in this part of the page.")),
             complete=(bool, Field(False, description=COMPLETE_DESCRIPTION)),
+            **extra,
         )
 
     def _link_checker(self, shown: frozenset[int]) -> Callable[[Any], Any]:

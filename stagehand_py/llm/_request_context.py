@@ -21,7 +21,8 @@ class RequestContext:
     """The request being answered.
 
     ``kind``: act, verify, observe, extract or agent. ``snapshot``: the page as numbered
-    elements (each with its ``selectors``), None for extract (which reads text).
+    elements (each with its ``selectors``); None for an extract that reads the page text (a
+    compiled extract shows numbered elements).
     ``section``: the chunk indexes shown in this request; ``shown``: the element numbers the
     model may choose from. ``step``: actions taken so far in this act (the step number for
     the agent); ``attempt``: 1 for the first ask, 2 for the first re-ask...

@@ -88,6 +88,10 @@ class CachedCall(ABC, Generic[R]):
     def entry_actions(self, result: R) -> list[CachedAction]:
         """What of ``result`` an entry stores ([]: nothing worth storing)."""
 
+    def key(self, cache: ActionCache) -> CacheKey:
+        """The key this call's entry is stored under (instruction, page URL, variable names)."""
+        return self.keyed(cache, self.instruction)
+
     def entry_for(self, key: CacheKey, result: R, stale: Stale | None) -> CacheEntry | None:
         """The entry to write for ``result`` (a healed one keeps what it replaced), or None
         when there is nothing worth storing: an empty entry would make the next call a no-op."""
@@ -122,7 +126,7 @@ class CachedCall(ABC, Generic[R]):
                     "STAGEHAND_PY_CACHE_DIR, or pytest --stagehand-cache-dir)."
                 )
             return self.ask(None, cached=False)
-        key = self._key(cache)
+        key = self.key(cache)
         entry = cache.get(key)
         stale = None
         if entry is not None:
@@ -169,11 +173,12 @@ class CachedCall(ABC, Generic[R]):
         )
         return Stale(entry, reason)
 
-    def _key(self, cache: ActionCache) -> CacheKey:
-        """The call's key; a page URL showing a variable's value (``/orders?qty=3``) keys on
-        its placeholder (``qty=<|QTY|>``), as the instruction does, so no entry holds it."""
+    def keyed(self, cache: ActionCache, instruction: str) -> CacheKey:
+        """The key of ``instruction`` on this page; a page URL showing a variable's value
+        (``/orders?qty=3``) keys on its placeholder (``qty=<|QTY|>``), as the instruction does,
+        so no entry holds it."""
         key = cache.key_for(
-            self.instruction,
+            instruction,
             self.page.url,
             self.variables.names,
             url_mode=self.settings.cache_url,

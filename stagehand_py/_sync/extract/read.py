@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +38,10 @@ from ..._errors import (
 )
 from ..._usage import Usage
 from ...aria._text import aria_page_text
+from ...cache._extraction import CompiledExtraction
+from ...cache._store import CacheStatus
+from ...codegen import WritesPlaywrightCode
+from ...codegen_extract import extraction_code
 from ...extract._chunks import split_chunks
 from ...extract._js import load_js
 from ...extract._merge import filled_fields, merge
@@ -59,14 +63,31 @@ _DEFAULT_TIMEOUT_S = 120.0
 
 
 @dataclass
-class ExtractOutcome:
-    """What an extract() produced and what it cost."""
+class ExtractOutcome(WritesPlaywrightCode):
+    """What an extract() produced and what it cost.
+
+    With an action cache and a schema, ``cache`` says how the cache answered (``"hit"``: read
+    with no model call), ``compiled`` holds the reads that replay it, and ``not_compiled``
+    names each field that could not be compiled and why (the model then runs every time).
+    """
 
     value: Any  # user model instance | validated dict | {"text": str}
     usage: Usage = field(default_factory=Usage)
     llm_calls: int = 0
     chunks: int = 0  # chunks sent to the model
     duration_s: float = 0.0
+    cache: CacheStatus | None = None
+    compiled: CompiledExtraction | None = None
+    not_compiled: dict[str, str] = field(default_factory=dict)
+
+    def _code_parts(self) -> tuple[Callable[..., str], Sequence[Any], str]:
+        if self.compiled is None:
+            why = "; ".join(f"{k or '/'}: {v}" for k, v in self.not_compiled.items())
+            raise ConfigurationError(
+                "This extract() was not compiled, so there are no reads to write as code"
+                + (f" ({why})." if why else " (compiling needs an action cache and a schema).")
+            )
+        return extraction_code, [self.compiled], "the reads of a compiled extract()"
 
 
 def _keep(text: str) -> str:
