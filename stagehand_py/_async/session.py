@@ -28,12 +28,11 @@ from ..llm._caps import (
     session_cap,
 )
 from ..llm._usage import PriceTable, UsageMeter
-from ..workflow._history import WorkflowHistory
+from ..workflow._history import WorkflowHistory, open_history
 from .emergency import checked_fallback
 from .llm.base import AsyncLLM
 from .llm.factory import create_llm, model_spec
 from .llm.source import user_model
-from .workflow.run import open_history
 
 
 class AsyncStagehandCore:

@@ -16,7 +16,6 @@ from playwright.async_api import Page as AsyncPage
 from .._call_outcomes import needs_the_model, timed_out_act
 from .._config import Settings, check_arguments
 from .._errors import ActError, ActTimeoutError
-from .._history import CallRecord
 from .._inputs import (
     check_action,
     check_cache_key,
@@ -34,6 +33,7 @@ from ..agent import AgentResult
 from ..agent._history import call_record as agent_record
 from ..check import CheckResult
 from ..llm._options import request_options
+from ..workflow._history import open_history
 from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
 from ._deadline import DeadlineExceeded
@@ -59,8 +59,9 @@ from .options import (
     limits_in,
 )
 from .page import AsyncStagehandPage
+from .records import act_record, extract_record, observe_record
 from .workflow.replay import AsyncCachedWorkflow
-from .workflow.run import AsyncWorkflowRun, open_history
+from .workflow.run import AsyncWorkflowRun
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -169,7 +170,7 @@ class AsyncStagehand(AsyncCheckCalls):
             check_placeholders("act", action, call.values)
         source = self._with_fallback(call, self._model_source(call, settings))
         body = functools.partial(self._act_body, call, action, settings, source)
-        result = await self._run(call, body, _act_record)
+        result = await self._run(call, body, act_record)
         if not result.success and raise_on_failure:
             error = ActTimeoutError if result.timed_out else ActError
             raise error(result.message, result)
@@ -230,7 +231,7 @@ class AsyncStagehand(AsyncCheckCalls):
         call, settings, source = self._start_reading("extract", page, instruction, options)
         reading = ExtractReading(schema, selector, chunk_chars, cache_key)
         body = functools.partial(self._extract_body, call, reading, settings, source)
-        return await self._run(call, body, _extract_record)
+        return await self._run(call, body, extract_record)
 
     async def _extract_body(
         self, call: AsyncCall, reading: ExtractReading, settings: Settings, source: ModelSource
@@ -274,7 +275,7 @@ class AsyncStagehand(AsyncCheckCalls):
         check_instruction("observe", instruction, required=False)
         call, settings, source = self._start_reading("observe", page, instruction, options)
         body = functools.partial(self._observe_body, call, settings, source)
-        return await self._run(call, body, _observe_record)
+        return await self._run(call, body, observe_record)
 
     async def _observe_body(
         self, call: AsyncCall, settings: Settings, source: ModelSource
@@ -379,29 +380,3 @@ class AsyncStagehand(AsyncCheckCalls):
         elif result.page is not None:
             result.page = self.wrap(result.page)
         return result
-
-
-def _act_record(call: AsyncCall, result: ActResult) -> CallRecord:
-    return call.record(
-        result,
-        instruction=result.instruction,
-        success=result.success,
-        message=result.message,
-        actions=result.actions,
-        verifications=result.verifications,
-        cache=result.cache,
-    )
-
-
-def _extract_record(call: AsyncCall, outcome: ExtractOutcome) -> CallRecord:
-    said = (
-        "read with its compiled reads"
-        if outcome.cache == "hit"
-        else f"{outcome.chunks} chunk(s) read"
-    )
-    return call.record(outcome, success=True, message=said, cache=outcome.cache or "off")
-
-
-def _observe_record(call: AsyncCall, outcome: ObserveOutcome) -> CallRecord:
-    found = [f"{r.description} ({r.method} {r.selector})" for r in outcome.results]
-    return call.record(outcome, success=True, found=found, cache=outcome.cache)

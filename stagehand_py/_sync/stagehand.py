@@ -17,7 +17,6 @@ from playwright.sync_api import Page as Page
 from .._call_outcomes import needs_the_model, timed_out_act
 from .._config import Settings, check_arguments
 from .._errors import ActError, ActTimeoutError
-from .._history import CallRecord
 from .._inputs import (
     check_action,
     check_cache_key,
@@ -35,6 +34,7 @@ from ..agent import AgentResult
 from ..agent._history import call_record as agent_record
 from ..check import CheckResult
 from ..llm._options import request_options
+from ..workflow._history import open_history
 from ..workflow._result import WorkflowResult
 from ..workflow._result import call_record as workflow_record
 from ._deadline import DeadlineExceeded
@@ -60,8 +60,9 @@ from .options import (
     limits_in,
 )
 from .page import StagehandPage
+from .records import act_record, extract_record, observe_record
 from .workflow.replay import CachedWorkflow
-from .workflow.run import WorkflowRun, open_history
+from .workflow.run import WorkflowRun
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -170,7 +171,7 @@ class Stagehand(CheckCalls):
             check_placeholders("act", action, call.values)
         source = self._with_fallback(call, self._model_source(call, settings))
         body = functools.partial(self._act_body, call, action, settings, source)
-        result = self._run(call, body, _act_record)
+        result = self._run(call, body, act_record)
         if not result.success and raise_on_failure:
             error = ActTimeoutError if result.timed_out else ActError
             raise error(result.message, result)
@@ -231,7 +232,7 @@ class Stagehand(CheckCalls):
         call, settings, source = self._start_reading("extract", page, instruction, options)
         reading = ExtractReading(schema, selector, chunk_chars, cache_key)
         body = functools.partial(self._extract_body, call, reading, settings, source)
-        return self._run(call, body, _extract_record)
+        return self._run(call, body, extract_record)
 
     def _extract_body(
         self, call: Call, reading: ExtractReading, settings: Settings, source: ModelSource
@@ -275,7 +276,7 @@ class Stagehand(CheckCalls):
         check_instruction("observe", instruction, required=False)
         call, settings, source = self._start_reading("observe", page, instruction, options)
         body = functools.partial(self._observe_body, call, settings, source)
-        return self._run(call, body, _observe_record)
+        return self._run(call, body, observe_record)
 
     def _observe_body(
         self, call: Call, settings: Settings, source: ModelSource
@@ -380,29 +381,3 @@ class Stagehand(CheckCalls):
         elif result.page is not None:
             result.page = self.wrap(result.page)
         return result
-
-
-def _act_record(call: Call, result: ActResult) -> CallRecord:
-    return call.record(
-        result,
-        instruction=result.instruction,
-        success=result.success,
-        message=result.message,
-        actions=result.actions,
-        verifications=result.verifications,
-        cache=result.cache,
-    )
-
-
-def _extract_record(call: Call, outcome: ExtractOutcome) -> CallRecord:
-    said = (
-        "read with its compiled reads"
-        if outcome.cache == "hit"
-        else f"{outcome.chunks} chunk(s) read"
-    )
-    return call.record(outcome, success=True, message=said, cache=outcome.cache or "off")
-
-
-def _observe_record(call: Call, outcome: ObserveOutcome) -> CallRecord:
-    found = [f"{r.description} ({r.method} {r.selector})" for r in outcome.results]
-    return call.record(outcome, success=True, found=found, cache=outcome.cache)

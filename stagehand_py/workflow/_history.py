@@ -380,3 +380,13 @@ def _fitted(site: SiteHistory) -> bytes:
         del entries[0]
         data = site.to_json().encode("utf-8")
     return data
+
+
+def open_history(
+    history_dir: str | os.PathLike[str] | WorkflowHistory | None,
+) -> WorkflowHistory | None:
+    """The workflow history: the one given, the directory given, or $STAGEHAND_PY_HISTORY_DIR."""
+    if isinstance(history_dir, WorkflowHistory):
+        return history_dir
+    directory = history_dir if history_dir is not None else os.environ.get(HISTORY_DIR_ENV)
+    return WorkflowHistory(directory) if directory else None

@@ -98,6 +98,6 @@ async def test_extract_and_observe_refuse_an_unknown_keyword_by_name(
         ConfigurationError, match=r"extract\(\) got unknown argument\(s\) 'selectr'"
     ):
         await page.extract("the title", selectr="h1")  # type: ignore[call-overload]
-    with pytest.raises(ConfigurationError, match=r"did you mean 'timeout_s'"):
+    with pytest.raises(ConfigurationError, match=r"did you mean timeout_s \(seconds\)"):
         await stagehand.observe(async_page, "the button", timeout=3)  # type: ignore[call-arg]
     assert stagehand.history == []  # refused before the call started

@@ -99,6 +99,6 @@ def test_extract_and_observe_refuse_an_unknown_keyword_by_name(
         ConfigurationError, match=r"extract\(\) got unknown argument\(s\) 'selectr'"
     ):
         page.extract("the title", selectr="h1")  # type: ignore[call-overload]
-    with pytest.raises(ConfigurationError, match=r"did you mean 'timeout_s'"):
+    with pytest.raises(ConfigurationError, match=r"did you mean timeout_s \(seconds\)"):
         stagehand.observe(sync_page, "the button", timeout=3)  # type: ignore[call-arg]
     assert stagehand.history == []  # refused before the call started

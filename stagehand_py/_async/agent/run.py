@@ -98,6 +98,7 @@ class AsyncAgentRun:
         self.page = page
         self.task = task
         self.variables = variables
+        self._redact = variables.redact
         self.settings = settings
         self.approval = approval
         self.controls = controls
@@ -394,9 +395,6 @@ class AsyncAgentRun:
     async def _summary(self, reason: AgentReason) -> Ending:
         """The forced last request after max_steps / max_failures: a summary, no actions."""
         return await forced_summary(self, reason)
-
-    def _redact(self, text: str) -> str:
-        return self.variables.redact(text)
 
     def _result(self, ending: Ending) -> AgentResult:
         return agent_result(self, ending)

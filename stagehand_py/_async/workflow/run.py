@@ -14,9 +14,7 @@ the result says what happened.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable
-from datetime import datetime, timezone
 from typing import Any
 
 from ..._config import Settings
@@ -31,7 +29,6 @@ from ...cache import CachedAction
 from ...llm._options import request_options
 from ...workflow._checklist import ChecklistAnswer, ItemStatus, checklist_strings
 from ...workflow._history import (
-    HISTORY_DIR_ENV,
     ChecklistRecord,
     FailureRecord,
     FlowRecord,
@@ -44,6 +41,7 @@ from ...workflow._result import WorkflowItem, WorkflowReason, WorkflowResult
 from ...workflow._settings import WorkflowSettings
 from ...workflow._sitemap import hint_urls, hints_text
 from .._deadline import DeadlineExceeded, run_with_deadline
+from ..agent.ending import utc_now
 from ..browser.interrupt import interrupt_if_busy
 from ..cache.act import replay_actions
 from ..llm.accounting import ask_recorded
@@ -55,10 +53,6 @@ logger = logging.getLogger("stagehand_py")
 # How long after timeout_s the hard deadline ends a run stuck in a page-side call (as the
 # agent's run does): the run's own clock, a moment earlier, ends everything else.
 _BACKSTOP_S = 0.25
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 class AsyncWorkflowRun:
@@ -98,7 +92,7 @@ class AsyncWorkflowRun:
         self.item_flows: dict[int, list[CachedAction]] = {}
         self.unreplayable: dict[int, str] = {}
         self.usage = Usage()  # the checklist request's (each item's steps keep their own)
-        self._started_at = _now()
+        self._started_at = utc_now()
         self._current: int | None = None  # the item running (or replaying) now
         agent = settings.agent.updated(
             timeout_s=workflow.timeout_s, max_steps=10_000, snapshot=workflow.view
@@ -385,7 +379,7 @@ class AsyncWorkflowRun:
             fallback_model=run.emergency.fallback.model if run.emergency.fallback else "",
             usage=total,
             started_at=self._started_at,
-            ended_at=_now(),
+            ended_at=utc_now(),
             duration_s=run.clock.elapsed(),
             sitemaps={origin: len(h.urls) for origin, h in self.sitemaps.sites.items()},
             page=run.page,
@@ -398,13 +392,3 @@ def _last_error(record: StepRecord) -> str | None:
     """The step's own error, else the error of its last action that failed."""
     failed = [r.error for r in record.results if r.status == "error" and r.error]
     return record.error or (failed[-1] if failed else None)
-
-
-def open_history(
-    history_dir: str | os.PathLike[str] | WorkflowHistory | None,
-) -> WorkflowHistory | None:
-    """The workflow history: the one given, the directory given, or $STAGEHAND_PY_HISTORY_DIR."""
-    if isinstance(history_dir, WorkflowHistory):
-        return history_dir
-    directory = history_dir if history_dir is not None else os.environ.get(HISTORY_DIR_ENV)
-    return WorkflowHistory(directory) if directory else None

@@ -99,6 +99,7 @@ class AgentRun:
         self.page = page
         self.task = task
         self.variables = variables
+        self._redact = variables.redact
         self.settings = settings
         self.approval = approval
         self.controls = controls
@@ -395,9 +396,6 @@ class AgentRun:
     def _summary(self, reason: AgentReason) -> Ending:
         """The forced last request after max_steps / max_failures: a summary, no actions."""
         return forced_summary(self, reason)
-
-    def _redact(self, text: str) -> str:
-        return self.variables.redact(text)
 
     def _result(self, ending: Ending) -> AgentResult:
         return agent_result(self, ending)
