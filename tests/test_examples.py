@@ -21,9 +21,6 @@ OFFLINE = EXAMPLES / "offline"
 SUITE = EXAMPLES / "test_checkout_suite"
 # What users read and copy: every example but the stand-in's own directory.
 USER_FACING = sorted(p for p in EXAMPLES.rglob("*.py") if OFFLINE not in p.parents)
-# extract() is not replayed from the cache yet: its test is left out of the require run until
-# it is (then drop this, and the second run covers act, observe, check and extract).
-EXTRACT_NOT_REPLAYED = ["--deselect", "test_checkout.py::test_the_catalogue_lists"]
 
 
 def run_offline(*args: str, cwd: Path = EXAMPLES) -> str:
@@ -56,25 +53,22 @@ def test_scrape_list() -> None:
         assert name in out
 
 
-def test_the_checkout_suite_replays_act_observe_and_check_with_no_model_call(
+def test_the_checkout_suite_replays_act_observe_extract_and_check_with_no_model_call(
     tmp_path: Path,
 ) -> None:
     # Each run serves the shop on a new random port: a URL-keyed cache would never hit.
     cache = f"--stagehand-cache-dir={tmp_path / 'cache'}"
     first = run_offline("-m", "pytest", "-q", cache, cwd=SUITE)
     assert "3 passed" in first
-    # The extract goes through the cache too: the stand-in names no elements, so it is read
-    # from the page text and not compiled (a sixth miss, nothing written).
-    assert "cache: 0 hit(s), 6 miss(es), 0 healed, 5 write(s)" in first
-    second = run_offline(
-        "-m", "pytest", "-q", cache, "--stagehand-cache-mode=require", *EXTRACT_NOT_REPLAYED,
-        cwd=SUITE,
-    )  # fmt: skip
-    assert "2 passed" in second
-    assert "0 model call(s), 0 tokens; cache: 5 hit(s), 0 miss(es), 0 healed, 0 write(s)" in second
+    # The extract names each value's element, so it compiles into reads: a sixth entry.
+    assert "cache: 0 hit(s), 6 miss(es), 0 healed, 6 write(s)" in first
+    second = run_offline("-m", "pytest", "-q", cache, "--stagehand-cache-mode=require", cwd=SUITE)
+    assert "3 passed" in second
+    assert "0 model call(s), 0 tokens; cache: 6 hit(s), 0 miss(es), 0 healed, 0 write(s)" in second
     assert "stand-in model: 0 request(s)" in second
     entries = [json.loads(p.read_text("utf-8")) for p in (tmp_path / "cache").glob("*.json")]
-    assert sorted(e["kind"] for e in entries) == ["act", "act", "check", "check", "observe"]
+    kinds = ["act", "act", "check", "check", "extract", "observe"]
+    assert sorted(e["kind"] for e in entries) == kinds
     # The two check() calls replayed as compiled assertions.
     assert all(e["assertions"] for e in entries if e["kind"] == "check")
 

@@ -72,6 +72,24 @@ def _mugs(text: str) -> dict[str, Any]:
     return {"mugs": [{"name": name, "price_eur": float(price)} for name, price in mugs]}
 
 
+def _sourced_mugs(prompt: str) -> dict[str, Any]:
+    """The mugs read from numbered elements, each value with the element it came from (what
+    lets extract() compile its reads and replay them with no model)."""
+    names = re.findall(r"^(\d+):<h2\b[^>]*>([A-Z][a-z]+ mug)</h2>", prompt, re.MULTILINE)
+    prices = re.findall(r"^(\d+):<p\b[^>]*>([\d.]+) EUR</p>", prompt, re.MULTILINE)
+    mugs, sources = [], {}
+    for n, ((name_at, name), (price_at, price)) in enumerate(zip(names, prices, strict=True)):
+        mugs.append({"name": name, "price_eur": float(price)})
+        sources[f"/mugs/{n}/name"] = [int(name_at)]
+        sources[f"/mugs/{n}/price_eur"] = [int(price_at)]
+    return {"data": {"mugs": mugs}, "sources": sources, "complete": True}
+
+
+# Answers for an extract() that shows the page as numbered elements (a schema and a cache).
+SOURCED: dict[str, Callable[[str], dict[str, Any]]] = {
+    "every mug and its price": _sourced_mugs,
+}
+
 EXTRACT: dict[str, Callable[[str], dict[str, Any]]] = {
     "every product and its price": _products,
     "the product's name, price, weight and material": _product,
@@ -124,6 +142,8 @@ def answer(schema_name: str, prompt: str) -> dict[str, Any]:
         pattern = next((p for word, p in OBSERVE.items() if word in instruction.lower()), None)
         found = _find(prompt, pattern) if pattern else []
         return {"elements": [{"element": n, "description": instruction} for n in found]}
+    if "<page_elements>" in prompt and instruction in SOURCED:
+        return SOURCED[instruction](prompt)
     reader = EXTRACT.get(instruction)
     if reader is None:
         raise LookupError(f"The stand-in cannot answer {schema_name} {instruction!r}: see {HERE}")

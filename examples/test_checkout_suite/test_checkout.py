@@ -2,8 +2,8 @@
 
 Run it from this directory with a model: ``OPENAI_API_KEY=sk-... pytest``; with none,
 ``python ../offline/run.py -m pytest``. Record once with ``--stagehand-cache-dir=.stagehand-cache``,
-then run with ``--stagehand-cache-mode=require`` too: the acts, observes and checks replay with
-no model call.
+then run with ``--stagehand-cache-mode=require`` too: the acts, observes, extracts and checks
+replay with no model call.
 """
 
 from __future__ import annotations
