@@ -21,10 +21,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict
 
 from ._errors import ConfigurationError
 from ._single_line import python_literal
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 Style = Literal["sync", "async"]
 VariablesAs = Literal["env", "params"]
@@ -264,37 +268,67 @@ def step_lines(step: Step, *, variables: VariablesAs = "env", wait: str = "") ->
     return [f"# {step.method} is not a Playwright call this generator knows"]
 
 
-def playwright_code(
-    steps: Iterable[Step],
-    *,
-    style: Style = "sync",
-    variables: VariablesAs = "env",
-    function_name: str = "run",
-    url: str | None = None,
-    title: str = "",
-) -> str:
+class CodeOptions(TypedDict, total=False):
+    """How a generated module looks (every writer takes these; see :func:`playwright_code`)."""
+
+    style: Style
+    variables: VariablesAs
+    function_name: str
+    url: str | None
+    title: str
+
+
+@dataclass(frozen=True)
+class CodeShape:
+    """:class:`CodeOptions` with their defaults, checked: what a writer builds its module by."""
+
+    style: Style = "sync"
+    variables: VariablesAs = "env"
+    function_name: str = "run"
+    url: str | None = None
+    title: str = ""
+
+    @classmethod
+    def of(cls, options: CodeOptions) -> CodeShape:
+        shape = cls(**options)
+        check_code_options(shape.style, shape.variables, shape.function_name)
+        return shape
+
+    @property
+    def wait(self) -> str:
+        """What goes before a Playwright call: ``"await "`` in async code."""
+        return "await " if self.style == "async" else ""
+
+    def opening(self) -> list[str]:
+        """The body's first lines: the ``page.goto`` of ``url`` when there is one."""
+        return [] if self.url is None else [f"{self.wait}page.goto({py_string(self.url)})"]
+
+    def module(self, body: list[str], names: Sequence[str], **extra: Any) -> str:
+        """:func:`module_code` around ``body`` in this shape (``extra``: its other options)."""
+        return module_code(
+            body,
+            names,
+            style=self.style,
+            variables=self.variables,
+            function_name=self.function_name,
+            title=self.title,
+            **extra,
+        )
+
+
+def playwright_code(steps: Iterable[Step], **options: Unpack[CodeOptions]) -> str:
     """A Python module defining ``function_name(page, ...)`` that redoes ``steps``.
 
     ``style`` picks ``playwright.sync_api`` or ``async_api``; ``variables="env"`` reads each
     variable from ``os.environ``, ``"params"`` makes it a parameter of the function. ``url``
     adds a ``page.goto`` first; ``title`` becomes a comment (e.g. the instruction).
     """
-    check_code_options(style, variables, function_name)
+    shape = CodeShape.of(options)
     recorded = list(steps)
-    wait = "await " if style == "async" else ""
-    body: list[str] = []
-    if url is not None:
-        body.append(f"{wait}page.goto({py_string(url)})")
+    body = shape.opening()
     for step in recorded:
-        body.extend(step_lines(step, variables=variables, wait=wait))
-    return module_code(
-        body,
-        variable_names(recorded),
-        style=style,
-        variables=variables,
-        function_name=function_name,
-        title=title,
-    )
+        body.extend(step_lines(step, variables=shape.variables, wait=shape.wait))
+    return shape.module(body, variable_names(recorded))
 
 
 def check_code_options(style: str, variables: str, function_name: str) -> None:

@@ -15,18 +15,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .codegen import (
-    Style,
+    CodeOptions,
+    CodeShape,
     VariablesAs,
     argument_expression,
-    check_code_options,
-    module_code,
     py_string,
     step_lines,
     variable_names,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 # Agent action -> (act method, the parameter holding its one argument).
 _ELEMENT_ACTIONS: dict[str, tuple[str, str | None]] = {
@@ -126,29 +128,17 @@ def _element_steps(outcomes: Iterable[Outcome]) -> list[_Step]:
     return [s for s in (_element_step(o) for o in outcomes) if s is not None]
 
 
-def agent_playwright_code(
-    outcomes: Sequence[Outcome],
-    *,
-    style: Style = "sync",
-    variables: VariablesAs = "env",
-    function_name: str = "run",
-    url: str | None = None,
-    title: str = "",
-) -> str:
+def agent_playwright_code(outcomes: Sequence[Outcome], **options: Unpack[CodeOptions]) -> str:
     """A module defining ``function_name(page, ...)`` that redoes the successful ``outcomes``
     (every step's ``results`` in order; failed and skipped actions are left out)."""
-    check_code_options(style, variables, function_name)
+    shape = CodeShape.of(options)
     done = [o for o in outcomes if o.status == "ok"]
-    wait = "await " if style == "async" else ""
-    body = [f"{wait}page.goto({py_string(url)})"] if url is not None else []
+    body = shape.opening()
     for outcome in done:
-        body.extend(outcome_lines(outcome, variables=variables, wait=wait))
+        body.extend(outcome_lines(outcome, variables=shape.variables, wait=shape.wait))
     # The arguments the code reads: element actions' and navigations' (comments read none).
     carriers = _element_steps(done)
     for outcome in done:
         if outcome.action == "navigate":
             carriers.append(_Step("goto", "", arguments=[str(outcome.params.get("url", ""))]))
-    names = variable_names(carriers)
-    return module_code(
-        body, names, style=style, variables=variables, function_name=function_name, title=title
-    )
+    return shape.module(body, variable_names(carriers))

@@ -10,9 +10,13 @@ functions, no browser.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .cache._extraction import CompiledExtraction, FieldRead
-from .codegen import Style, VariablesAs, check_code_options, locator_expression, py_string
+from .codegen import CodeOptions, CodeShape, locator_expression, py_string
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 _HELPERS = """\
 def _text(raw: str | None, prefix: str = "", suffix: str = "") -> str:
@@ -104,35 +108,26 @@ def _body(compiled: CompiledExtraction, wait: str) -> list[str]:
 
 
 def extraction_code(
-    extractions: Sequence[CompiledExtraction],
-    *,
-    style: Style = "sync",
-    variables: VariablesAs = "env",
-    function_name: str = "run",
-    url: str | None = None,
-    title: str = "",
+    extractions: Sequence[CompiledExtraction], **options: Unpack[CodeOptions]
 ) -> str:
     """A module whose ``run(page)`` reads what the compiled extraction reads, as a dict
     (``variables`` is accepted for the shared signature: an extraction has none)."""
-    check_code_options(style, variables, function_name)
-    wait = "await " if style == "async" else ""
-    body: list[str] = []
-    if url is not None:
-        body.append(f"{wait}page.goto({py_string(url)})")
+    shape = CodeShape.of(options)
+    body = shape.opening()
     for compiled in extractions:
-        body.extend(_body(compiled, wait))
-    keyword = "async def" if style == "async" else "def"
-    header = [f"# {' '.join(title.split())}"] if title else []
+        body.extend(_body(compiled, shape.wait))
+    keyword = "async def" if shape.style == "async" else "def"
+    header = [f"# {' '.join(shape.title.split())}"] if shape.title else []
     header += [
         "import re",
-        "from typing import Any",
+        "from typing import TYPE_CHECKING, Any",
         "from urllib.parse import urljoin",
         "",
-        f"from playwright.{style}_api import Page",
+        f"from playwright.{shape.style}_api import Page",
         "",
         "",
         _HELPERS,
         "",
-        f"{keyword} {function_name}(page: Page) -> dict[str, Any]:",
+        f"{keyword} {shape.function_name}(page: Page) -> dict[str, Any]:",
     ]
     return "\n".join([*header, *("    " + line for line in body)]) + "\n"

@@ -15,18 +15,20 @@ Pure functions, no browser.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..codegen import (
-    Style,
+    CodeOptions,
+    CodeShape,
     VariablesAs,
     argument_expression,
-    check_code_options,
     locator_expression,
-    module_code,
     names_in,
-    py_string,
 )
 from ._assertions import COUNT_KINDS, PAGE_KINDS, CheckAssertion
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
 
 
 def expect_target(assertion: CheckAssertion) -> str:
@@ -58,34 +60,19 @@ def expect_line(
     return f"{wait}expect({expect_target(assertion)}).{assertion.kind}({argument})"
 
 
-def check_code(
-    assertions: Iterable[CheckAssertion],
-    *,
-    style: Style = "sync",
-    variables: VariablesAs = "env",
-    function_name: str = "run",
-    url: str | None = None,
-    title: str = "",
-) -> str:
+def check_code(assertions: Iterable[CheckAssertion], **options: Unpack[CodeOptions]) -> str:
     """A Python module defining ``function_name(page, ...)`` that makes the check's
     assertions with Playwright's ``expect`` (see :func:`stagehand_py.codegen.playwright_code`
     for ``style``, ``variables``, ``url`` and ``title``)."""
-    check_code_options(style, variables, function_name)
+    shape = CodeShape.of(options)
     compiled = list(assertions)
-    wait = "await " if style == "async" else ""
-    body: list[str] = []
-    if url is not None:
-        body.append(f"{wait}page.goto({py_string(url)})")
-    body.extend(expect_line(a, variables=variables, wait=wait) for a in compiled)
+    body = shape.opening()
+    body.extend(expect_line(a, variables=shape.variables, wait=shape.wait) for a in compiled)
     if not compiled:
         body.append("pass  # not compiled: the model judges this statement on every run")
-    return module_code(
+    return shape.module(
         body,
         names_in(str(a.expected) for a in compiled if a.expected is not None),
-        style=style,
-        variables=variables,
-        function_name=function_name,
-        title=title,
         modules=["re"] if any(a.kind == "to_have_url" for a in compiled) else [],
         playwright_names=("Page", "expect"),
     )
