@@ -18,6 +18,7 @@ import os
 import stat
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 TEMP_SUFFIX = ".tmp"
@@ -122,3 +123,17 @@ def read_bounded(path: Path, max_bytes: int) -> bytes:
         return b"".join(chunks)
     finally:
         os.close(fd)
+
+
+def read_or_warn(path: Path, max_bytes: int, warn: Callable[[Path, str], None]) -> bytes | None:
+    """:func:`read_bounded`'s bytes, or None when the file is gone or cannot be read, in which
+    case ``warn`` is told why (a store ignores such a file, warned, and goes on)."""
+    try:
+        return read_bounded(path, max_bytes)
+    except FileNotFoundError:
+        return None
+    except UnreadableFile as exc:
+        warn(path, str(exc))
+    except OSError as exc:
+        warn(path, f"it cannot be read ({exc.strerror or exc})")
+    return None

@@ -27,7 +27,7 @@ from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from .._errors import CacheError
 from ._entry import CacheEntry
-from ._files import TEMP_SUFFIX, UnreadableFile, read_bounded, unlink, write_atomically
+from ._files import TEMP_SUFFIX, read_or_warn, unlink, write_atomically
 from ._key import CACHE_FORMAT_VERSION, CacheKey, EntryKind, UrlMode, UrlNormalizer, is_digest
 from ._secrets import find_secret
 
@@ -290,15 +290,8 @@ class ActionCache:
     # ---------- internals ----------
 
     def _load(self, path: Path) -> CacheEntry | None:
-        try:
-            raw = read_bounded(path, MAX_ENTRY_BYTES)
-        except FileNotFoundError:
-            return None
-        except UnreadableFile as exc:
-            self._warn(path, str(exc))
-            return None
-        except OSError as exc:
-            self._warn(path, f"it cannot be read ({exc.strerror or exc})")
+        raw = read_or_warn(path, MAX_ENTRY_BYTES, self._warn)
+        if raw is None:
             return None
         try:
             return CacheEntry.model_validate_json(raw)

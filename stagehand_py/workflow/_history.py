@@ -40,7 +40,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from .._errors import ConfigurationError
 from ..cache._entry import CachedAction
-from ..cache._files import UnreadableFile, read_bounded, unlink, write_atomically
+from ..cache._files import read_or_warn, unlink, write_atomically
 from ..cache._key import normalize_instruction
 from ..cache._secrets import find_value
 from ..cache._store import CacheWarning
@@ -220,16 +220,11 @@ class WorkflowHistory:
 
     def _load(self, path: Path) -> SiteHistory | None:
         """The history in ``path``: None when there is none, or it is unusable (warned)."""
+        raw = read_or_warn(path, MAX_FILE_BYTES, self._warn)
+        if raw is None:
+            return None
         try:
-            site = _parsed(read_bounded(path, MAX_FILE_BYTES))
-        except FileNotFoundError:
-            return None
-        except UnreadableFile as exc:
-            self._warn(path, str(exc))
-            return None
-        except OSError as exc:
-            self._warn(path, f"it cannot be read ({exc.strerror or exc})")
-            return None
+            site = _parsed(raw)
         except _NotHistory as exc:
             self._warn(path, str(exc))
             return None
