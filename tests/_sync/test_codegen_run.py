@@ -49,8 +49,11 @@ def test_generated_code_redoes_the_act_on_a_fresh_page(
     for secret in secret_values.ALL:
         assert secret not in code
     assert 'os.environ["EMAIL"]' in code and 'os.environ["PASSWORD"]' in code
-    assert 'page.locator("#email")' in code  # id over the positional XPath
-    assert "input[name='pw']" in code  # the password field has no id: its name, not its place
+    # The locators Playwright's codegen picks, each found unique when the act recorded it.
+    assert 'page.get_by_role("textbox", name="Email").fill(' in code
+    assert 'page.get_by_role("textbox", name="Password").fill(' in code
+    assert 'page.get_by_label("Membership").select_option("pro")' in code
+    assert 'page.get_by_role("button", name="Sign in").click()' in code
     assert "/html/body" not in code
 
     monkeypatch.setenv("EMAIL", secret_values.EMAIL)

@@ -26,6 +26,7 @@ from ..browser.executor import Performed, perform
 from ..browser.secret_guard import locator_refusal
 from ..browser.settle import PageVersion
 from ..browser.tracing import action_name
+from ..browser.user_facing import user_facing_selector
 from ..cache.fingerprint import fingerprint_of_locator
 from .batch import run_batch
 from .checked import ActionNotRun, ElementReplaced, by_ref, locate_checked
@@ -165,6 +166,9 @@ async def act_on(
         # Stored as the target's selector, so a cached step can find it again.
         values = safe_args = [drag_target[1]]
     fingerprint = await _live_fingerprint(run, located[0]) if run.capture_fingerprints else None
+    # Read before the action changes the page; in both views (a batch's later elements may
+    # have changed since the aria view checked its ladder).
+    user_facing = await user_facing_selector(located[0], run.variables)
     try:
         performed = await perform(
             run.page,
@@ -183,7 +187,7 @@ async def act_on(
         run.check_time()
         raise ActionFailed(run.variables.redact(str(exc))) from None
     performed = replace(performed, via_ref=via_ref)
-    _record(run, snapshot, decision, performed, safe_args, fingerprint)
+    _record(run, snapshot, decision, performed, safe_args, fingerprint, user_facing)
     return performed
 
 
@@ -194,6 +198,7 @@ def _record(
     performed: Performed,
     safe_args: list[str],
     fingerprint: ElementFingerprint | None,
+    user_facing: str | None,
 ) -> None:
     """The step's record (redacted), kept on the run; the run follows the page it ended on."""
     element = snapshot.element(decision.element)
@@ -218,6 +223,7 @@ def _record(
         url=run.variables.redact(run.page.url),
         confidence=decision.confidence,
         ladder=readable_ladder(element.view, kept, element.frame),
+        user_facing_selector=user_facing,
     )
     run.record_step(record, element, safe_args, fingerprint, decision.confidence)
     if performed.opened:
