@@ -18,10 +18,11 @@ from playwright.sync_api import Page as Page
 
 from ..._act_decision import Decision, DoAction, InvalidReply
 from ..._errors import PageError
-from ..._snapshot import Snapshot
+from ..._snapshot import Element, Snapshot
 from ..._types import ActionRecord
 from ...aria._ladder import readable_ladder
 from ...cache import ElementFingerprint
+from ...codegen import user_facing_call
 from ...prompts.act import describe_step
 from ..browser.executor import Performed, perform
 from ..browser.secret_guard import locator_refusal
@@ -167,9 +168,7 @@ def act_on(
         # Stored as the target's selector, so a cached step can find it again.
         values = safe_args = [drag_target[1]]
     fingerprint = _live_fingerprint(run, located[0]) if run.capture_fingerprints else None
-    # Read before the action changes the page; in both views (a batch's later elements may
-    # have changed since the aria view checked its ladder).
-    user_facing = user_facing_selector(located[0], run.variables)
+    user_facing = _user_facing(run, element, located, via_ref)
     try:
         performed = perform(
             run.page,
@@ -242,6 +241,17 @@ def _locate_checked(
         timeout_ms=lambda: run.cap_ms(run.settings.action_timeout_ms),
         check_time=run.check_time,
     )
+
+
+def _user_facing(
+    run: ActState, element: Element, located: tuple[Locator, str], via_ref: bool
+) -> str | None:
+    """The user-facing locator generated code will use, read before the action changes the
+    page. Not looked for when the aria view's ladder holds one and the tree is still current
+    (found through ``aria-ref``): its rungs were checked to find exactly the element."""
+    if via_ref and any(user_facing_call(s) is not None for s in element.selectors):
+        return None
+    return user_facing_selector(located[0], run.variables)
 
 
 def _live_fingerprint(run: ActState, locator: Locator) -> ElementFingerprint | None:
