@@ -9,6 +9,8 @@ here, ``"sync"`` in the generated twin).
 from __future__ import annotations
 
 import inspect
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,8 +39,10 @@ async def _run_code(code: str, page: AsyncPage, **params: str) -> None:
     await namespace["run"](page, **params)
 
 
-async def _act(async_page: AsyncPage, url: str, mode: str, steps: list[Step]) -> ActResult:
-    page = AsyncStagehand(llm=AsyncPlanLLM(steps), snapshot=mode).wrap(async_page)
+async def _act(
+    async_page: AsyncPage, url: str, mode: str, steps: list[Step], **options: Any
+) -> ActResult:
+    page = AsyncStagehand(llm=AsyncPlanLLM(steps), snapshot=mode, **options).wrap(async_page)
     await page.goto(url)
     result = await page.act("do the steps", variables={"recipient": RECIPIENT})
     assert result.success, result.message
@@ -100,3 +104,24 @@ async def test_a_label_that_shows_a_typed_value_is_never_used(
     await fresh.fill("#recipient", RECIPIENT)
     await _run_code(code, fresh)
     assert await fresh.locator("#confirm").is_checked()
+
+
+async def test_a_cache_entry_keeps_the_locator_and_its_replay_writes_it(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path
+) -> None:
+    url = pages_url + "ci/codegen.html"
+    recorded = await _act(async_page, url, "dom", [FILL_RECIPIENT, SAVE_DRAFT], cache_dir=tmp_path)
+    [entry_file] = tmp_path.rglob("*.json")
+    stored = json.loads(entry_file.read_text())
+    assert RECIPIENT not in entry_file.read_text()
+    assert [a.get("user_facing_selector") for a in stored["actions"]] == [
+        'internal:role=textbox[name="Recipient"i]',
+        'internal:testid=[data-testid="save-draft"s]',
+    ]
+
+    page = AsyncStagehand(cache_dir=tmp_path, cache_mode="require").wrap(async_page)
+    await page.goto(url)
+    replayed = await page.act("do the steps", variables={"recipient": RECIPIENT})
+    assert replayed.cache == "hit" and replayed.llm_calls == 0
+    assert replayed.to_playwright_code(STYLE) == recorded.to_playwright_code(STYLE)
+    assert 'page.get_by_test_id("save-draft").click()' in replayed.to_playwright_code(STYLE)

@@ -10,6 +10,8 @@ here, ``"sync"`` in the generated twin).
 from __future__ import annotations
 
 import inspect
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,8 +40,10 @@ def _run_code(code: str, page: Page, **params: str) -> None:
     namespace["run"](page, **params)
 
 
-def _act(sync_page: Page, url: str, mode: str, steps: list[Step]) -> ActResult:
-    page = Stagehand(llm=PlanLLM(steps), snapshot=mode).wrap(sync_page)
+def _act(
+    sync_page: Page, url: str, mode: str, steps: list[Step], **options: Any
+) -> ActResult:
+    page = Stagehand(llm=PlanLLM(steps), snapshot=mode, **options).wrap(sync_page)
     page.goto(url)
     result = page.act("do the steps", variables={"recipient": RECIPIENT})
     assert result.success, result.message
@@ -101,3 +105,24 @@ def test_a_label_that_shows_a_typed_value_is_never_used(
     fresh.fill("#recipient", RECIPIENT)
     _run_code(code, fresh)
     assert fresh.locator("#confirm").is_checked()
+
+
+def test_a_cache_entry_keeps_the_locator_and_its_replay_writes_it(
+    sync_page: Page, pages_url: str, tmp_path: Path
+) -> None:
+    url = pages_url + "ci/codegen.html"
+    recorded = _act(sync_page, url, "dom", [FILL_RECIPIENT, SAVE_DRAFT], cache_dir=tmp_path)
+    [entry_file] = tmp_path.rglob("*.json")
+    stored = json.loads(entry_file.read_text())
+    assert RECIPIENT not in entry_file.read_text()
+    assert [a.get("user_facing_selector") for a in stored["actions"]] == [
+        'internal:role=textbox[name="Recipient"i]',
+        'internal:testid=[data-testid="save-draft"s]',
+    ]
+
+    page = Stagehand(cache_dir=tmp_path, cache_mode="require").wrap(sync_page)
+    page.goto(url)
+    replayed = page.act("do the steps", variables={"recipient": RECIPIENT})
+    assert replayed.cache == "hit" and replayed.llm_calls == 0
+    assert replayed.to_playwright_code(STYLE) == recorded.to_playwright_code(STYLE)
+    assert 'page.get_by_test_id("save-draft").click()' in replayed.to_playwright_code(STYLE)
