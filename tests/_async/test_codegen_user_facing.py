@@ -125,3 +125,27 @@ async def test_a_cache_entry_keeps_the_locator_and_its_replay_writes_it(
     assert replayed.cache == "hit" and replayed.llm_calls == 0
     assert replayed.to_playwright_code(STYLE) == recorded.to_playwright_code(STYLE)
     assert 'page.get_by_test_id("save-draft").click()' in replayed.to_playwright_code(STYLE)
+
+
+@MODES
+async def test_inside_nested_frames_the_locator_is_the_frame_s_own(
+    async_page: AsyncPage, pages_url: str, mode: str
+) -> None:
+    url = pages_url + "frames.html"
+    steps = [
+        Step("fill", r'^<(input\b[^>]*id="frame-input"|textbox\b)', ["Hello"]),
+        Step("click", r"^<button\b.*Send"),
+    ]
+    page = AsyncStagehand(llm=AsyncPlanLLM(steps), snapshot=mode).wrap(async_page)
+    await page.goto(url)
+    result = await page.act("say hello in the chat")
+    assert result.success, result.message
+    code = result.to_playwright_code(STYLE)
+    assert 'get_by_role("button", name="Send"' in code
+    assert code.count(".frame_locator(") == 4 and "enter-frame" not in code
+
+    fresh = await async_page.context.new_page()
+    await fresh.goto(url)
+    await _run_code(code, fresh)
+    chat = fresh.frame_locator("#outer-frame").frame_locator("#inner-frame")
+    assert await chat.locator("#frame-result").inner_text() == "Sent: Hello"
