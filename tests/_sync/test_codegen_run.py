@@ -96,8 +96,10 @@ def test_generated_code_of_observe_results_redoes_them_on_a_fresh_page(
     model = ScriptedLLM(observe_answer(email), observe_answer(button))
     [fill] = page.observe("the email field", variables=VARIABLES, llm=model)
     [click] = page.observe("the sign-in button", llm=model)
-    for found in (fill, click):
-        assert (page.act(found, variables=VARIABLES)).success
+    acted = [page.act(found, variables=VARIABLES) for found in (fill, click)]
+    assert all(result.success for result in acted)
+    # The act on an observed element records the user-facing locator, as a model's act does.
+    assert 'page.get_by_role("button", name="Sign in").click()' in acted[1].to_playwright_code()
     by_sdk = page.locator("#result").inner_text()
     assert by_sdk.startswith(f"Signed in as {secret_values.EMAIL}")
 
