@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import stagehand_py._sync.act.checked as checked_module  # noqa: E402
+import stagehand_py._sync.act.hands as hands_module  # noqa: E402
 import stagehand_py._sync.act.loop as act_module  # noqa: E402
 import stagehand_py._sync.browser.executor as executor_module  # noqa: E402
 from benchmarks._report import figure, parser  # noqa: E402
@@ -56,6 +57,7 @@ PHASES = [
     (act_module, "take_snapshot", "serialize"),
     (act_module, "page_version", "version reads"),
     (checked_module, "locate_fingerprinted", "element check"),
+    (hands_module, "user_facing_selector", "user-facing locator"),
     (executor_module, "arm", "arm before action"),
     (executor_module, "_run", "Playwright action"),
     (executor_module, "settle", "settle after action"),

@@ -46,6 +46,10 @@ class ActionRecord(BaseModel):
     # Accessibility-tree mode: ``selectors`` (the locator ladder) as readable Playwright calls,
     # e.g. ``page.get_by_role("button", name="Save", exact=True)``; empty in DOM mode.
     ladder: list[str] = Field(default_factory=list)
+    # The user-facing locator Playwright's codegen picks for the element (e.g.
+    # ``internal:role=button[name="Sign in"i]``), found unique when the step was recorded;
+    # None when there was none (generated code then uses the most durable of ``selectors``).
+    user_facing_selector: str | None = None
 
 
 class Verification(BaseModel):

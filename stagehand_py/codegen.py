@@ -8,10 +8,12 @@ small Python function, sync or async::
     print(playwright_code(result.actions, style="async", variables="params"))
 
 Variables are never values: ``<|EMAIL|>`` becomes ``os.environ["EMAIL"]`` (or a parameter
-``email`` with ``variables="params"``). Each step uses the most durable selector it holds:
-Playwright's role, label, placeholder and test-id locators (``get_by_role`` ...) first, then
-an id, then a unique attribute, then text, and a positional XPath only when nothing else
-exists. A selector that carries a placeholder (a page echo of a value) is never used.
+``email`` with ``variables="params"``). A step an act() recorded carries the user-facing
+locator Playwright's own codegen picks for its element (``get_by_test_id``, ``get_by_role``,
+``get_by_label``, ``get_by_placeholder``, ``get_by_text`` ...) when that locator found exactly
+the element; the code uses it. Otherwise each step uses the most durable selector it holds:
+those locators first, then an id, then a unique attribute, then text, and a positional XPath
+only when nothing else exists. A selector that carries a placeholder is never used.
 
 Pure functions, no browser: unit-tested in ``tests/test_codegen.py``.
 """
@@ -111,8 +113,22 @@ def durability(selector: str) -> int:
 
 
 def durable_selector(step: Step) -> str | None:
-    """The step's most durable selector that holds no variable placeholder (None if none)."""
+    """The step's user-facing selector (see :func:`user_facing_call`) when it has one, else its
+    most durable selector; never one that holds a variable placeholder (None if none)."""
+    # Optional: act() records carry it; observe results and agent steps do not.
+    user_facing = getattr(step, "user_facing_selector", None)
+    if isinstance(user_facing, str) and user_facing_call(user_facing) is not None:
+        return user_facing
     return most_durable([*step.selectors, step.selector])
+
+
+def user_facing_call(selector: str) -> str | None:
+    """``get_by_*(...)`` for one user-facing Playwright selector (test id, role, label,
+    placeholder, alt text, title, text, as ``get_by_*`` compile to), else None: a chain, a
+    position, a regular expression or a placeholder is not one."""
+    if ">>" in selector or _PLACEHOLDER.search(selector):
+        return None
+    return _internal_call(selector)
 
 
 def most_durable(selectors: Iterable[str]) -> str | None:

@@ -5,13 +5,16 @@ from __future__ import annotations
 import ast
 
 import pytest
+from pydantic import ValidationError
 
 from stagehand_py import ActionRecord, ActResult, ConfigurationError, ObserveResult
+from stagehand_py.cache import CachedAction
 from stagehand_py.codegen import (
     argument_expression,
     durable_selector,
     locator_expression,
     playwright_code,
+    user_facing_call,
 )
 
 POSITIONAL = "xpath=/html/body[1]/main[1]/form[1]/input[2]"
@@ -130,3 +133,37 @@ def test_bad_options_are_configuration_errors() -> None:
     with pytest.raises(ConfigurationError, match="not a Python identifier"):
         _result().to_playwright_code(function_name="run it")
     assert "pass  # nothing was done" in _result().to_playwright_code()
+
+
+def test_the_recorded_user_facing_selector_wins_over_every_other() -> None:
+    step = _step(POSITIONAL, 'internal:testid=[data-testid="save"s]')
+    step.user_facing_selector = 'internal:role=button[name="Sign in"i]'
+    assert durable_selector(step) == 'internal:role=button[name="Sign in"i]'
+    assert 'page.get_by_role("button", name="Sign in").click()' in playwright_code([step])
+
+
+@pytest.mark.parametrize(
+    "recorded",
+    [
+        'internal:role=button[name="Save"i] >> nth=1',  # a position: not one get_by_* call
+        "internal:role=listitem >> internal:role=button",  # a chain
+        'internal:role=button[name="Continue as <|EMAIL|>"i]',  # a placeholder
+        "internal:text=/^save$/i",  # a regular expression
+        "css=#save",  # not user-facing
+    ],
+)
+def test_a_user_facing_selector_that_is_not_one_call_falls_back(recorded: str) -> None:
+    assert user_facing_call(recorded) is None
+    step = _step(POSITIONAL, 'xpath=//*[@id="save"]')
+    step.user_facing_selector = recorded
+    assert durable_selector(step) == 'xpath=//*[@id="save"]'
+
+
+def test_cache_entries_load_with_and_without_a_user_facing_selector() -> None:
+    old = {"method": "click", "selectors": ["xpath=//*[@id='go']"]}  # written before the field
+    assert CachedAction.model_validate(old).user_facing_selector is None
+    new = {**old, "user_facing_selector": 'internal:testid=[data-testid="go"s]'}
+    assert CachedAction.model_validate(new).user_facing_selector is not None
+    for planted in ("css=#go", 'internal:label="<|EMAIL|>"i', "internal:role=button >> nth=2"):
+        with pytest.raises(ValidationError, match="user_facing_selector"):
+            CachedAction.model_validate({**old, "user_facing_selector": planted})

@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..check._assertions import MAX_ASSERTIONS, CheckAssertion
+from ..codegen import user_facing_call
 from ..prompts.act import ALLOWED_METHODS, SCROLL_DIRECTIONS
 from ._extraction import CompiledExtraction
 from ._fingerprint import ElementFingerprint
@@ -58,7 +59,8 @@ class CachedAction(BaseModel):
     ``set_input_files`` (whose arguments must all be placeholders: files come from variables
     only); a step that substitutes a variable carries the fingerprint of its element (the
     replay types a value only into an element that still matches it); ``scroll`` takes a
-    known direction.
+    known direction; a user-facing selector (what generated code uses, never the replay) is
+    one ``get_by_*`` locator with no placeholder. Entries written without one still load.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -82,6 +84,11 @@ class CachedAction(BaseModel):
     )
     fingerprint: ElementFingerprint | None = Field(
         default=None, description="the element acted on; None for page-level actions"
+    )
+    user_facing_selector: str | None = Field(
+        default=None,
+        max_length=MAX_TEXT_CHARS,
+        description="the get_by_* locator generated code uses (found unique when recorded)",
     )
 
     @field_validator("selectors", "frame", "arguments")
@@ -117,6 +124,11 @@ class CachedAction(BaseModel):
             raise ValueError(
                 f"the {self.method} step types a variable but has no element fingerprint"
             )
+        if (
+            self.user_facing_selector is not None
+            and user_facing_call(self.user_facing_selector) is None
+        ):
+            raise ValueError("user_facing_selector is not one get_by_* locator")
         if self.method == "scroll" and self.arguments[0] not in SCROLL_DIRECTIONS:
             raise ValueError(f"scroll direction {self.arguments[0]!r} is not one of ours")
         return self

@@ -50,8 +50,11 @@ def test_generated_code_redoes_the_act_on_a_fresh_page(
     for secret in secret_values.ALL:
         assert secret not in code
     assert 'os.environ["EMAIL"]' in code and 'os.environ["PASSWORD"]' in code
-    assert 'page.locator("#email")' in code  # id over the positional XPath
-    assert "input[name='pw']" in code  # the password field has no id: its name, not its place
+    # The locators Playwright's codegen picks, each found unique when the act recorded it.
+    assert 'page.get_by_role("textbox", name="Email").fill(' in code
+    assert 'page.get_by_role("textbox", name="Password").fill(' in code
+    assert 'page.get_by_label("Membership").select_option("pro")' in code
+    assert 'page.get_by_role("button", name="Sign in").click()' in code
     assert "/html/body" not in code
 
     monkeypatch.setenv("EMAIL", secret_values.EMAIL)
@@ -96,8 +99,10 @@ def test_generated_code_of_observe_results_redoes_them_on_a_fresh_page(
     model = ScriptedLLM(observe_answer(email), observe_answer(button))
     [fill] = page.observe("the email field", variables=VARIABLES, llm=model)
     [click] = page.observe("the sign-in button", llm=model)
-    for found in (fill, click):
-        assert (page.act(found, variables=VARIABLES)).success
+    acted = [page.act(found, variables=VARIABLES) for found in (fill, click)]
+    assert all(result.success for result in acted)
+    # The act on an observed element records the user-facing locator, as a model's act does.
+    assert 'page.get_by_role("button", name="Sign in").click()' in acted[1].to_playwright_code()
     by_sdk = page.locator("#result").inner_text()
     assert by_sdk.startswith(f"Signed in as {secret_values.EMAIL}")
 

@@ -17,15 +17,17 @@ from playwright.async_api import Page as AsyncPage
 
 from ..._act_decision import Decision, DoAction, InvalidReply
 from ..._errors import PageError
-from ..._snapshot import Snapshot
+from ..._snapshot import Element, Snapshot
 from ..._types import ActionRecord
 from ...aria._ladder import readable_ladder
 from ...cache import ElementFingerprint
+from ...codegen import user_facing_call
 from ...prompts.act import describe_step
 from ..browser.executor import Performed, perform
 from ..browser.secret_guard import locator_refusal
 from ..browser.settle import PageVersion
 from ..browser.tracing import action_name
+from ..browser.user_facing import user_facing_selector
 from ..cache.fingerprint import fingerprint_of_locator
 from .batch import run_batch
 from .checked import ActionNotRun, ElementReplaced, by_ref, locate_checked
@@ -165,6 +167,7 @@ async def act_on(
         # Stored as the target's selector, so a cached step can find it again.
         values = safe_args = [drag_target[1]]
     fingerprint = await _live_fingerprint(run, located[0]) if run.capture_fingerprints else None
+    user_facing = await _user_facing(run, element, located, via_ref)
     try:
         performed = await perform(
             run.page,
@@ -183,7 +186,7 @@ async def act_on(
         run.check_time()
         raise ActionFailed(run.variables.redact(str(exc))) from None
     performed = replace(performed, via_ref=via_ref)
-    _record(run, snapshot, decision, performed, safe_args, fingerprint)
+    _record(run, snapshot, decision, performed, safe_args, fingerprint, user_facing)
     return performed
 
 
@@ -194,6 +197,7 @@ def _record(
     performed: Performed,
     safe_args: list[str],
     fingerprint: ElementFingerprint | None,
+    user_facing: str | None,
 ) -> None:
     """The step's record (redacted), kept on the run; the run follows the page it ended on."""
     element = snapshot.element(decision.element)
@@ -218,6 +222,7 @@ def _record(
         url=run.variables.redact(run.page.url),
         confidence=decision.confidence,
         ladder=readable_ladder(element.view, kept, element.frame),
+        user_facing_selector=user_facing,
     )
     run.record_step(record, element, safe_args, fingerprint, decision.confidence)
     if performed.opened:
@@ -235,6 +240,17 @@ async def _locate_checked(
         timeout_ms=lambda: run.cap_ms(run.settings.action_timeout_ms),
         check_time=run.check_time,
     )
+
+
+async def _user_facing(
+    run: ActState, element: Element, located: tuple[AsyncLocator, str], via_ref: bool
+) -> str | None:
+    """The user-facing locator generated code will use, read before the action changes the
+    page. Not looked for when the aria view's ladder holds one and the tree is still current
+    (found through ``aria-ref``): its rungs were checked to find exactly the element."""
+    if via_ref and any(user_facing_call(s) is not None for s in element.selectors):
+        return None
+    return await user_facing_selector(located[0], run.variables)
 
 
 async def _live_fingerprint(run: ActState, locator: AsyncLocator) -> ElementFingerprint | None:

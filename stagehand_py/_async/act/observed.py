@@ -16,6 +16,7 @@ from ..._variables import Variables
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
 from ..browser.secret_guard import locator_refusal
+from ..browser.user_facing import user_facing_selector
 from ..llm.source import ModelSource
 from .loop import AsyncActRun
 
@@ -37,6 +38,7 @@ async def act_observed(
         refused = await locator_refusal(located[0], observed.method, observed.arguments, values)
         if refused is not None:
             return refused_observed(page, observed, values, refused)
+        user_facing = await user_facing_selector(located[0], values)
         performed = await perform(
             page,
             method=observed.method,
@@ -72,7 +74,7 @@ async def act_observed(
             healed.message
         )
         return healed
-    return run.observed_result(observed, performed)
+    return run.observed_result(observed, performed, user_facing)
 
 
 def instruction_for(observed: ObserveResult) -> str:

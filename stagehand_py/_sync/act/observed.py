@@ -17,6 +17,7 @@ from ..._variables import Variables
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
 from ..browser.secret_guard import locator_refusal
+from ..browser.user_facing import user_facing_selector
 from ..llm.source import ModelSource
 from .loop import ActRun
 
@@ -38,6 +39,7 @@ def act_observed(
         refused = locator_refusal(located[0], observed.method, observed.arguments, values)
         if refused is not None:
             return refused_observed(page, observed, values, refused)
+        user_facing = user_facing_selector(located[0], values)
         performed = perform(
             page,
             method=observed.method,
@@ -73,7 +75,7 @@ def act_observed(
             healed.message
         )
         return healed
-    return run.observed_result(observed, performed)
+    return run.observed_result(observed, performed, user_facing)
 
 
 def instruction_for(observed: ObserveResult) -> str:

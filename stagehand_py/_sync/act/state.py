@@ -172,8 +172,11 @@ class ActState:
         counted = [c for c in self._attempts[-CONFIDENCE_WINDOW:] if c is not None]
         return round(sum(counted) / len(counted), 4) if counted else None
 
-    def observed_result(self, observed: ObserveResult, performed: Performed) -> ActResult:
-        """The result of running an observe() result directly (no model call)."""
+    def observed_result(
+        self, observed: ObserveResult, performed: Performed, user_facing: str | None
+    ) -> ActResult:
+        """The result of running an observe() result directly (no model call);
+        ``user_facing``: the locator generated code uses (see ``ActionRecord``)."""
         safe_args = [self.variables.redact(a) for a in observed.arguments]
         record = ActionRecord(
             method=observed.method,
@@ -184,6 +187,7 @@ class ActState:
             element=observed.element,
             description=self.variables.redact(observed.description),
             url=self.variables.redact(self.page.url),
+            user_facing_selector=user_facing,
         )
         self.steps.append(ActStep(record=record, element=None, arguments=safe_args))
         self.opened_pages.extend(p.url for p in performed.opened)

@@ -103,6 +103,7 @@ class CachedAct(CachedCall[ActResult]):
                     arguments=step.arguments,
                     description=step.record.description,
                     fingerprint=fingerprint and fingerprint.redacted(self.variables.redact),
+                    user_facing_selector=step.record.user_facing_selector,
                 )
             )
         return actions
@@ -248,6 +249,8 @@ def _replay_step(
         raise Drift(f"step '{action.description}': {exc}") from None
     run.page = performed.page
     run.opened_pages.extend(p.url for p in performed.opened)
+    # Stored when the step was recorded; kept unless it now quotes a value of this call's.
+    user_facing = variables.without_secrets(filter(None, [action.user_facing_selector]))
     record = ActionRecord(
         method=action.method,
         selector=variables.redact(performed.selector),
@@ -256,6 +259,7 @@ def _replay_step(
         arguments=list(action.arguments),
         description=action.description,
         url=variables.redact(page.url),
+        user_facing_selector=user_facing[0] if user_facing else None,
     )
     return ActStep(
         record=record,
