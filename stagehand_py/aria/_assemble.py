@@ -214,22 +214,26 @@ def _shorten_links(rows: list[dict[str, Any]], page_url: str) -> None:
             attributes["url"] = address
 
 
+@dataclass(frozen=True)
+class LineFindings:
+    """What was found for the tree's lines: the lines, and the page facts and ladder rungs of
+    each (keyed by line position), and the frames they are in."""
+
+    lines: Sequence[Line]
+    facts: dict[int, NodeFacts]
+    rungs: dict[int, list[Rung]]
+    frames: dict[str, FrameInfo]
+
+
 def build_snapshot(
-    *,
-    url: str,
-    title: str,
-    scroll: Scroll,
-    chunk_ratio: float,
-    lines: Sequence[Line],
-    facts: dict[int, NodeFacts],
-    rungs: dict[int, list[Rung]],
-    frames: dict[str, FrameInfo],
+    url: str, title: str, scroll: Scroll, chunk_ratio: float, found: LineFindings
 ) -> Snapshot:
-    """The snapshot: one element per line (keys of ``facts``/``rungs`` are line positions).
+    """The snapshot of the page at ``url``: one element per line of ``found``.
 
     A control without any unique rung (or disabled) is not offered as actionable
     (``interactive=False``).
     """
+    lines, facts, rungs, frames = found.lines, found.facts, found.rungs, found.frames
     chunk_h = scroll.chunk_height(chunk_ratio)
     rows: list[dict[str, Any]] = []
     for index, line in enumerate(lines):

@@ -30,6 +30,7 @@ from ...aria._assemble import (
     USER_FACING,
     CanvasFacts,
     FrameInfo,
+    LineFindings,
     NodeFacts,
     Scroll,
     actionable,
@@ -288,13 +289,5 @@ async def take_aria_snapshot(page: AsyncPage, *, chunk_ratio: float = 0.75) -> S
         raise SerializationError(f"No scroll geometry was read from {page.url}.")
     title = await page.title()
     with _cyclic_gc_paused():
-        return build_snapshot(
-            url=page.url,
-            title=title,
-            scroll=scroll,
-            chunk_ratio=chunk_ratio,
-            lines=lines,
-            facts=line_facts,
-            rungs=rungs,
-            frames=gathered.frames,
-        )
+        findings = LineFindings(lines, line_facts, rungs, gathered.frames)
+        return build_snapshot(page.url, title, scroll, chunk_ratio, findings)

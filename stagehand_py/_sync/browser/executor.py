@@ -300,11 +300,4 @@ def perform(
         current = opened[-1]
         settle(current, timeout_ms=settle_timeout_ms)
         logger.info("stagehand_py: following the new tab the action opened")
-    return Performed(
-        selector=selector,
-        page=current,
-        opened=opened,
-        via_label=via_label,
-        before=before,
-        after=after,
-    )
+    return Performed(selector, current, opened, via_label, before, after)
