@@ -63,7 +63,9 @@ async def check_element(page: AsyncPage, element: Element) -> list[RungCheck]:
     return [await check_selector(page, element.frame, s, element.ref) for s in element.selectors]
 
 
-async def same_node(locator: AsyncLocator, element: Element, *, timeout_ms: float) -> bool:
+async def same_node(
+    locator: AsyncLocator, element: Element, *, timeout_ms: float, same_ref: bool = True
+) -> bool:
     """True when ``locator`` (found through a lower rung after the page changed) is still the
     very node the tree showed, read through Playwright's own snapshot of that element.
 
@@ -73,8 +75,10 @@ async def same_node(locator: AsyncLocator, element: Element, *, timeout_ms: floa
     with the same role and name: a "Go" label moved onto the "Delete account" button, or a
     "Pay 24.00" button that now says "Pay 26.50", is not it, and the model must see the page
     as it is before anything is done there. An element the tree gave no ref is compared by
-    role and accessible name; one inside a closed shadow root, where Playwright's tree does
-    not reach, by the role and name the aria view gave it, computed again the same way."""
+    role and accessible name, and so is one with ``same_ref=False``: the caller knows the node
+    the tree showed is gone (the page re-rendered it), so its copy is the one meant; one inside
+    a closed shadow root, where Playwright's tree does not reach, by the role and name the aria
+    view gave it, computed again the same way."""
     if element.selectors and is_closed_shadow(element.selectors[0]):
         return await _same_closed_node(locator, element)
     try:
@@ -85,7 +89,7 @@ async def same_node(locator: AsyncLocator, element: Element, *, timeout_ms: floa
         # Playwright's per-element snapshot may leave such a node out: nothing to compare.
         return element.role in _UNCOMPARABLE_ROLES
     node = nodes[0]
-    if element.ref:
+    if element.ref and same_ref:
         return node.ref == element.ref and _same_role_and_name(node.role, node.name, element)
     if element.role in _UNCOMPARABLE_ROLES:
         return True

@@ -123,7 +123,9 @@ def _same_node_by_rung(
             )
         except ElementNotFoundError:
             continue
-        if same_node(located[0], element, timeout_ms=timeout_ms()):
+        # The node itself while it is there; once the page replaced it (a list re-rendered),
+        # its copy: the same role and name, found by a rung that matches one element only.
+        if same_node(located[0], element, timeout_ms=timeout_ms(), same_ref=attached):
             return located
     check_time()
     if attached:
