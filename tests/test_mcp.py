@@ -46,6 +46,13 @@ def _fill(pattern: str, value: str) -> Any:
     return body
 
 
+def _heading_read(request: ReceivedRequest) -> dict[str, Any]:
+    # With a cache and a schema, extract() asks where each value was read: it compiles.
+    sources = {"/heading": [_element(request, r"^<h1")]}
+    data = {"data": {"heading": "Sign in"}, "sources": sources, "complete": True}
+    return openai_completion(tool_calls=[openai_tool_call("ExtractAnswer", data)])
+
+
 def _heading_check(request: ReceivedRequest) -> dict[str, Any]:
     heading = _element(request, r"^<h1")
     said = check_answer(True, expectation("to_have_text", heading, "Sign in"), reason="it does")
@@ -136,8 +143,7 @@ async def _act_extract_snapshot(mcp: Client, llm_server: LLMWireServer, pages_ur
     assert answer["success"] and answer["cache"] == "miss", answer
     assert 'os.environ["EMAIL"]' in answer["playwright_code"]
 
-    data = {"data": {"heading": "Sign in"}, "complete": True}
-    llm_server.reply(openai_completion(tool_calls=[openai_tool_call("ExtractAnswer", data)]))
+    llm_server.reply(_heading_read)
     schema = {"type": "object", "properties": {"heading": {"type": "string"}}}
     read = await mcp.call_tool("extract", {"instruction": "the heading", "schema": schema})
     assert _answer(read)["data"] == {"heading": "Sign in"}

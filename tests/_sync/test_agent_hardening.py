@@ -219,13 +219,14 @@ def test_a_10_mb_answer_cannot_carry_the_run_past_timeout_s(
 ) -> None:
     huge = "x" * 10_000_000
     if where == "fill":
-        plan = AgentPlan(*[[Do("fill", r'^<input\b[^>]*id="note"', text=huge)]] * 100)
+        plan = AgentPlan(*[[Do("fill", r'^<input\b[^>]*id="note"', text=huge)]] * 10_000)
     else:
-        plan = AgentPlan(*[[Do("scroll", direction="down")]] * 100, memory=huge)
+        plan = AgentPlan(*[[Do("scroll", direction="down")]] * 10_000, memory=huge)
     page = Stagehand(llm=FunctionLLM(structured=plan)).wrap(sync_page)
     page.goto(pages_url + "hostile/spin.html")
     started = time.monotonic()
-    result = page.agent("Paste the note.", timeout_s=4, max_failures=1000)
+    # Each refusal is quick: only the deadline may end the run (not max_steps or max_failures).
+    result = page.agent("Paste the note.", timeout_s=4, max_failures=1000, max_steps=10_000)
     elapsed = time.monotonic() - started
 
     assert elapsed < 4 + SLACK_S, elapsed

@@ -5,10 +5,9 @@ One run is an :class:`AgentRun`. Each step looks at the page (the same snapshot 
 uses), asks the model for 1 to ``max_actions_per_step`` actions in one structured request,
 lets the approver see every one of them before any runs, runs them in order through the one
 executor (stopping the batch when the page changed under it), saves downloads, and records the
-step whatever happened. The run ends on ``done``; after ``max_steps`` steps or
-``max_failures`` failed steps in a row, with one last request for a summary; at ``timeout_s``;
-or when cancelled. Nothing here raises for a task that was not reached: the reason is on the
-:class:`~stagehand_py.agent.AgentResult`.
+step whatever happened. The run ends on ``done``; after ``max_steps`` steps or ``max_failures``
+failed steps in a row (with a last request for a summary); at ``timeout_s``; or when cancelled.
+Nothing raises for a task not reached: the reason is on the result (``AgentResult``).
 """
 
 from __future__ import annotations
@@ -177,7 +176,8 @@ class AgentRun:
         if record is not None:
             record_cut_off(self.steps, record)
             if late.waiting_for_model:
-                self._add_usage(record, Usage(requests=1))
+                # Counted where it was asked: the step's request count and cost catch up.
+                self._add_usage(record, Usage())
 
     def _loop(self) -> Ending:
         try:
