@@ -24,6 +24,7 @@ installed: the views read what page JavaScript can.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import logging
 import weakref
 from typing import Any
@@ -39,6 +40,9 @@ logger = logging.getLogger("stagehand_py")
 _SESSIONS: weakref.WeakKeyDictionary[Any, AsyncCDPSession | None] = weakref.WeakKeyDictionary()
 _GROUP = "stagehand_py_devtools"
 _SEND_TIMEOUT_MS = 3000
+# Playwright's CDPSession.send takes a timeout in newer releases only (not in the lowest one
+# this package supports).
+_SEND_TAKES_TIMEOUT = "timeout" in inspect.signature(AsyncCDPSession.send).parameters
 # Rounds of looking for hosts: a closed root found in one round can hold hosts of its own.
 _ROUNDS = 3
 
@@ -59,7 +63,9 @@ async def _session(page: AsyncPage) -> AsyncCDPSession | None:
 
 
 async def _send(session: AsyncCDPSession, method: str, params: dict[str, Any]) -> Any:
-    return await session.send(method, params, timeout=_SEND_TIMEOUT_MS)
+    if _SEND_TAKES_TIMEOUT:
+        return await session.send(method, params, timeout=_SEND_TIMEOUT_MS)
+    return await session.send(method, params)  # bounded by the call's own deadline only
 
 
 async def _main_worlds(session: AsyncCDPSession, page: AsyncPage) -> list[int | None]:

@@ -25,6 +25,7 @@ installed: the views read what page JavaScript can.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import logging
 import weakref
 from typing import Any
@@ -40,6 +41,9 @@ logger = logging.getLogger("stagehand_py")
 _SESSIONS: weakref.WeakKeyDictionary[Any, CDPSession | None] = weakref.WeakKeyDictionary()
 _GROUP = "stagehand_py_devtools"
 _SEND_TIMEOUT_MS = 3000
+# Playwright's CDPSession.send takes a timeout in newer releases only (not in the lowest one
+# this package supports).
+_SEND_TAKES_TIMEOUT = "timeout" in inspect.signature(CDPSession.send).parameters
 # Rounds of looking for hosts: a closed root found in one round can hold hosts of its own.
 _ROUNDS = 3
 
@@ -60,7 +64,9 @@ def _session(page: Page) -> CDPSession | None:
 
 
 def _send(session: CDPSession, method: str, params: dict[str, Any]) -> Any:
-    return session.send(method, params, timeout=_SEND_TIMEOUT_MS)
+    if _SEND_TAKES_TIMEOUT:
+        return session.send(method, params, timeout=_SEND_TIMEOUT_MS)
+    return session.send(method, params)  # bounded by the call's own deadline only
 
 
 def _main_worlds(session: CDPSession, page: Page) -> list[int | None]:
