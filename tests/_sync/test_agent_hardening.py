@@ -231,6 +231,8 @@ def test_a_10_mb_answer_cannot_carry_the_run_past_timeout_s(
 
     assert elapsed < 4 + SLACK_S, elapsed
     assert result.reason == "timeout", result.summary()
-    refused = [step.error or "" for step in result.steps if step.model_requests]
+    # Every step the model answered was refused (the last one may be cut off by the deadline).
+    answered = [step for step in result.steps if "timeout_s ran out" not in (step.error or "")]
+    refused = [step.error or "" for step in answered if step.model_requests]
     assert refused and all("characters of text" in error for error in refused), refused
     assert sync_page.locator("#note").input_value() == ""  # nothing was typed
