@@ -13,7 +13,6 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from .._async.stagehand import AsyncStagehand
 from .._errors import StagehandError
-from .._variables import Variables
 from ._browser import BrowserSession
 from ._options import McpOptions
 from ._tools import Tools
@@ -40,7 +39,7 @@ def build_server(options: McpOptions, stagehand: AsyncStagehand | None = None) -
     )
     session = BrowserSession(options, sdk)
     tools = Tools(session)
-    redact = Variables(dict(options.variables)).redact
+    redact = tools.values.redact  # the session's variables, as every answer is redacted
 
     @asynccontextmanager
     async def lifespan(_: MCPServer) -> AsyncIterator[None]:

@@ -3,7 +3,6 @@ out, every string redacted of the session's variables before it leaves."""
 
 from __future__ import annotations
 
-import base64
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -185,7 +184,3 @@ class Tools:
         if isinstance(value, list):
             return [self._scrubbed(v) for v in value]
         return value
-
-
-def png_base64(data: bytes) -> str:
-    return base64.b64encode(data).decode("ascii")
