@@ -53,6 +53,8 @@ from ._async.llm.testing import (
     AsyncScriptedLLM,
     RecordedRequest,
     RequestContext,
+)
+from ._fake_support import (
     agent_output,
     check_answer,
     do_action,

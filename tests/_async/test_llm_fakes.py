@@ -6,16 +6,11 @@ import pytest
 from pydantic import BaseModel
 
 from stagehand_py._async.llm.base import AsyncLLM
-from stagehand_py._async.llm.testing import (
-    AsyncFunctionLLM,
-    AsyncScriptedLLM,
-    do_action,
-    skip_section,
-    tool_call,
-)
+from stagehand_py._async.llm.testing import AsyncFunctionLLM, AsyncScriptedLLM
 from stagehand_py._errors import LLMError, ScriptExhaustedError, StructuredOutputError
 from stagehand_py.llm import ChatResponse, Message, ToolCall, ToolSpec, Usage
 from stagehand_py.prompts.act import ACT_TOOLS
+from stagehand_py.testing import do_action, skip_section, tool_call
 
 
 class Verdict(BaseModel):

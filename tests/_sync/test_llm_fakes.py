@@ -7,16 +7,11 @@ import pytest
 from pydantic import BaseModel
 
 from stagehand_py._sync.llm.base import LLM
-from stagehand_py._sync.llm.testing import (
-    FunctionLLM,
-    ScriptedLLM,
-    do_action,
-    skip_section,
-    tool_call,
-)
+from stagehand_py._sync.llm.testing import FunctionLLM, ScriptedLLM
 from stagehand_py._errors import LLMError, ScriptExhaustedError, StructuredOutputError
 from stagehand_py.llm import ChatResponse, Message, ToolCall, ToolSpec, Usage
 from stagehand_py.prompts.act import ACT_TOOLS
+from stagehand_py.testing import do_action, skip_section, tool_call
 
 
 class Verdict(BaseModel):

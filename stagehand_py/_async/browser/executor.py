@@ -21,6 +21,18 @@ from .settle import DEFAULT_QUIET_MS, PageVersion, arm, settle
 logger = logging.getLogger("stagehand_py")
 
 _TOGGLES = {"click", "check", "uncheck"}
+# The methods that are one Locator call: the Locator method's name, and (second table) the
+# ones that take the action's first argument as their text.
+_LOCATOR_CALLS = {
+    "click": "click",
+    "double_click": "dblclick",
+    "hover": "hover",
+    "focus": "focus",
+    "check": "check",
+    "uncheck": "uncheck",
+    "scroll_into_view": "scroll_into_view_if_needed",
+}
+_LOCATOR_TEXT_CALLS = {"fill": "fill", "type": "press_sequentially", "press": "press"}
 # How long a styled (visually hidden) radio/checkbox may take to prove itself clickable before
 # we click its label instead.
 _TRIAL_TIMEOUT_MS = 600
@@ -171,26 +183,10 @@ async def _run(
                     return True
                 await label.click(timeout=timeout_ms)
                 return True
-    if method == "click":
-        await locator.click(timeout=timeout_ms)
-    elif method == "double_click":
-        await locator.dblclick(timeout=timeout_ms)
-    elif method == "hover":
-        await locator.hover(timeout=timeout_ms)
-    elif method == "focus":
-        await locator.focus(timeout=timeout_ms)
-    elif method == "check":
-        await locator.check(timeout=timeout_ms)
-    elif method == "uncheck":
-        await locator.uncheck(timeout=timeout_ms)
-    elif method == "scroll_into_view":
-        await locator.scroll_into_view_if_needed(timeout=timeout_ms)
-    elif method == "fill":
-        await locator.fill(args[0], timeout=timeout_ms)
-    elif method == "type":
-        await locator.press_sequentially(args[0], timeout=timeout_ms)
-    elif method == "press":
-        await locator.press(args[0], timeout=timeout_ms)
+    if method in _LOCATOR_CALLS:
+        await getattr(locator, _LOCATOR_CALLS[method])(timeout=timeout_ms)
+    elif method in _LOCATOR_TEXT_CALLS:
+        await getattr(locator, _LOCATOR_TEXT_CALLS[method])(args[0], timeout=timeout_ms)
     elif method == "select_option":
         try:
             await locator.select_option(list(args), timeout=timeout_ms)

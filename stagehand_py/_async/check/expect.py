@@ -22,7 +22,13 @@ from playwright.async_api import expect
 from ..._deadline_clock import Deadline
 from ..._errors import PageError
 from ..._variables import Variables
-from ...check._assertions import COUNT_KINDS, PAGE_KINDS, CheckAssertion
+from ...check._assertions import (
+    ASSERTION_KINDS,
+    COUNT_KINDS,
+    PAGE_KINDS,
+    TEXT_KINDS,
+    CheckAssertion,
+)
 from ...check._code import expect_line
 from ..browser.locate import frame_scope, locate_selectors
 
@@ -82,30 +88,16 @@ async def run_assertion(
             await expect(page).to_have_title(value, timeout=timeout_ms)
         return
     target = expect(await _locator(page, assertion))
-    if kind == "to_have_count":
-        await target.to_have_count(int(expected or 0), timeout=timeout_ms)
-    elif kind == "to_have_text":
-        await target.to_have_text(value, timeout=timeout_ms)
-    elif kind == "to_contain_text":
-        await target.to_contain_text(value, timeout=timeout_ms)
-    elif kind == "not_to_contain_text":
-        await target.not_to_contain_text(value, timeout=timeout_ms)
-    elif kind == "to_have_value":
-        await target.to_have_value(value, timeout=timeout_ms)
-    elif kind == "to_be_visible":
-        await target.to_be_visible(timeout=timeout_ms)
-    elif kind == "to_be_hidden":
-        await target.to_be_hidden(timeout=timeout_ms)
-    elif kind == "to_be_checked":
-        await target.to_be_checked(timeout=timeout_ms)
-    elif kind == "not_to_be_checked":
-        await target.not_to_be_checked(timeout=timeout_ms)
-    elif kind == "to_be_enabled":
-        await target.to_be_enabled(timeout=timeout_ms)
-    elif kind == "to_be_disabled":
-        await target.to_be_disabled(timeout=timeout_ms)
-    else:  # unreachable: the allow-list is checked when an assertion is made or loaded
+    # Each kind is the name of the LocatorAssertions method that runs it.
+    if kind not in ASSERTION_KINDS:  # unreachable: checked when an assertion is made or loaded
         raise AssertionError(f"{kind} is not an assertion check() runs")
+    run = getattr(target, kind)
+    if kind in COUNT_KINDS:
+        await run(int(expected or 0), timeout=timeout_ms)
+    elif kind in TEXT_KINDS:
+        await run(value, timeout=timeout_ms)
+    else:
+        await run(timeout=timeout_ms)
 
 
 async def _locator(page: AsyncPage, assertion: CheckAssertion) -> AsyncLocator:

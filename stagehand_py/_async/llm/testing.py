@@ -20,25 +20,15 @@ from ..._fake_support import (
     RecordedRequest,
     ScriptItem,
     StructuredAnswer,
-    agent_output,
     answer_json,
     answer_with_function,
     as_chat_response,
     chat_answer_text,
-    check_answer,
-    do_action,
     estimated_usage,
     exhausted_error,
-    expectation,
-    extract_answer,
-    observe_answer,
-    observed,
     reask_messages,
-    skip_section,
-    tool_call,
     trimmed,
     validate_answer,
-    verify_answer,
 )
 from ..._usage import Usage
 from ...llm._caps import check_next_request
@@ -71,16 +61,6 @@ __all__ = [
     "RecordedRequest",
     "RequestContext",
     "ScriptItem",
-    "agent_output",
-    "check_answer",
-    "do_action",
-    "expectation",
-    "extract_answer",
-    "observe_answer",
-    "observed",
-    "skip_section",
-    "tool_call",
-    "verify_answer",
 ]
 
 

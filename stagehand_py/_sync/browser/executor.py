@@ -22,6 +22,18 @@ from .settle import DEFAULT_QUIET_MS, PageVersion, arm, settle
 logger = logging.getLogger("stagehand_py")
 
 _TOGGLES = {"click", "check", "uncheck"}
+# The methods that are one Locator call: the Locator method's name, and (second table) the
+# ones that take the action's first argument as their text.
+_LOCATOR_CALLS = {
+    "click": "click",
+    "double_click": "dblclick",
+    "hover": "hover",
+    "focus": "focus",
+    "check": "check",
+    "uncheck": "uncheck",
+    "scroll_into_view": "scroll_into_view_if_needed",
+}
+_LOCATOR_TEXT_CALLS = {"fill": "fill", "type": "press_sequentially", "press": "press"}
 # How long a styled (visually hidden) radio/checkbox may take to prove itself clickable before
 # we click its label instead.
 _TRIAL_TIMEOUT_MS = 600
@@ -172,26 +184,10 @@ def _run(
                     return True
                 label.click(timeout=timeout_ms)
                 return True
-    if method == "click":
-        locator.click(timeout=timeout_ms)
-    elif method == "double_click":
-        locator.dblclick(timeout=timeout_ms)
-    elif method == "hover":
-        locator.hover(timeout=timeout_ms)
-    elif method == "focus":
-        locator.focus(timeout=timeout_ms)
-    elif method == "check":
-        locator.check(timeout=timeout_ms)
-    elif method == "uncheck":
-        locator.uncheck(timeout=timeout_ms)
-    elif method == "scroll_into_view":
-        locator.scroll_into_view_if_needed(timeout=timeout_ms)
-    elif method == "fill":
-        locator.fill(args[0], timeout=timeout_ms)
-    elif method == "type":
-        locator.press_sequentially(args[0], timeout=timeout_ms)
-    elif method == "press":
-        locator.press(args[0], timeout=timeout_ms)
+    if method in _LOCATOR_CALLS:
+        getattr(locator, _LOCATOR_CALLS[method])(timeout=timeout_ms)
+    elif method in _LOCATOR_TEXT_CALLS:
+        getattr(locator, _LOCATOR_TEXT_CALLS[method])(args[0], timeout=timeout_ms)
     elif method == "select_option":
         try:
             locator.select_option(list(args), timeout=timeout_ms)

@@ -23,7 +23,13 @@ from playwright.sync_api import expect
 from ..._deadline_clock import Deadline
 from ..._errors import PageError
 from ..._variables import Variables
-from ...check._assertions import COUNT_KINDS, PAGE_KINDS, CheckAssertion
+from ...check._assertions import (
+    ASSERTION_KINDS,
+    COUNT_KINDS,
+    PAGE_KINDS,
+    TEXT_KINDS,
+    CheckAssertion,
+)
 from ...check._code import expect_line
 from ..browser.locate import frame_scope, locate_selectors
 
@@ -83,30 +89,16 @@ def run_assertion(
             expect(page).to_have_title(value, timeout=timeout_ms)
         return
     target = expect(_locator(page, assertion))
-    if kind == "to_have_count":
-        target.to_have_count(int(expected or 0), timeout=timeout_ms)
-    elif kind == "to_have_text":
-        target.to_have_text(value, timeout=timeout_ms)
-    elif kind == "to_contain_text":
-        target.to_contain_text(value, timeout=timeout_ms)
-    elif kind == "not_to_contain_text":
-        target.not_to_contain_text(value, timeout=timeout_ms)
-    elif kind == "to_have_value":
-        target.to_have_value(value, timeout=timeout_ms)
-    elif kind == "to_be_visible":
-        target.to_be_visible(timeout=timeout_ms)
-    elif kind == "to_be_hidden":
-        target.to_be_hidden(timeout=timeout_ms)
-    elif kind == "to_be_checked":
-        target.to_be_checked(timeout=timeout_ms)
-    elif kind == "not_to_be_checked":
-        target.not_to_be_checked(timeout=timeout_ms)
-    elif kind == "to_be_enabled":
-        target.to_be_enabled(timeout=timeout_ms)
-    elif kind == "to_be_disabled":
-        target.to_be_disabled(timeout=timeout_ms)
-    else:  # unreachable: the allow-list is checked when an assertion is made or loaded
+    # Each kind is the name of the LocatorAssertions method that runs it.
+    if kind not in ASSERTION_KINDS:  # unreachable: checked when an assertion is made or loaded
         raise AssertionError(f"{kind} is not an assertion check() runs")
+    run = getattr(target, kind)
+    if kind in COUNT_KINDS:
+        run(int(expected or 0), timeout=timeout_ms)
+    elif kind in TEXT_KINDS:
+        run(value, timeout=timeout_ms)
+    else:
+        run(timeout=timeout_ms)
 
 
 def _locator(page: Page, assertion: CheckAssertion) -> Locator:

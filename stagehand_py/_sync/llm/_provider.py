@@ -7,6 +7,8 @@ Each provider module names its SDK's exception classes and API path; no SDK is i
 
 from __future__ import annotations
 
+import os
+from abc import abstractmethod
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -32,6 +34,9 @@ class ProviderLLM(Model):
     timeout_error: ClassVar[type[Exception]]
     status_error: ClassVar[type[Exception]]  # an HTTP error status (with body and headers)
     truncation: ClassVar[str]  # how the API says "cut off", for messages
+    provider_name: ClassVar[str]  # for messages
+    key_variable: ClassVar[str]  # the environment variables of the API key and base URL
+    base_url_variable: ClassVar[str]
 
     _client: Any  # the SDK's async client
     _timeout: float
@@ -41,24 +46,34 @@ class ProviderLLM(Model):
     def _connect(
         self,
         client: Callable[..., Any],
+        model: str,
         *,
-        provider: str,
-        key: str | None,
-        key_variable: str,
-        own_host: bool,
+        api_key: str | None,
         base_url: str | None,
         timeout: float,
         max_retries: int,
-    ) -> None:
+        max_tokens: int | None,
+    ) -> str | None:
         """Open the SDK's client with its own retries off (``max_retries`` are this package's).
-        A key is required by the provider's ``own_host`` only."""
+        The key and base URL default to the provider's environment variables; a key is
+        required by the provider's own host only. Returns the base URL (None: the SDK's)."""
+        self.model = model
+        self._max_tokens = max_tokens
+        base = base_url or os.environ.get(self.base_url_variable) or None
+        key = api_key or os.environ.get(self.key_variable)
         if not key:
-            if own_host:
-                raise MissingAPIKeyError(provider, key_variable)
+            if base is None or self._own_host(base):
+                raise MissingAPIKeyError(self.provider_name, self.key_variable)
             key = PLACEHOLDER_KEY
-        self._client = client(api_key=key, base_url=base_url, timeout=timeout, max_retries=0)
+        self._client = client(api_key=key, base_url=base, timeout=timeout, max_retries=0)
         self._timeout = timeout
         self._max_retries = max_retries
+        return base
+
+    @staticmethod
+    @abstractmethod
+    def _own_host(base_url: str) -> bool:
+        """Whether ``base_url`` is the provider's own service (which requires a key)."""
 
     @property
     def endpoint(self) -> str:

@@ -14,7 +14,6 @@ sampling parameter with HTTP 400. A temperature set anyway is ignored, with one 
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Sequence
 from functools import partial
 from typing import Any, TypeVar
@@ -46,6 +45,9 @@ class AnthropicLLM(ProviderLLM):
     timeout_error = anthropic.APITimeoutError
     status_error = anthropic.APIStatusError
     truncation = 'stop_reason "max_tokens"'
+    provider_name = "Anthropic"
+    key_variable = "ANTHROPIC_API_KEY"
+    base_url_variable = "ANTHROPIC_BASE_URL"
     _max_tokens: int
 
     def __init__(
@@ -59,21 +61,21 @@ class AnthropicLLM(ProviderLLM):
         max_tokens: int = DEFAULT_MAX_TOKENS,
         temperature: float | None = None,
     ) -> None:
-        self.model = model
-        self._max_tokens = max_tokens
         self._temperature_noted = False
-        base = base_url or os.environ.get("ANTHROPIC_BASE_URL") or None
         self._connect(
             anthropic.Anthropic,
-            provider="Anthropic",
-            key=api_key or os.environ.get("ANTHROPIC_API_KEY"),
-            key_variable="ANTHROPIC_API_KEY",
-            own_host=base is None or "anthropic.com" in base,
-            base_url=base,
+            model,
+            api_key=api_key,
+            base_url=base_url,
             timeout=timeout,
             max_retries=max_retries,
+            max_tokens=max_tokens,
         )
         self._note_temperature(temperature)
+
+    @staticmethod
+    def _own_host(base_url: str) -> bool:
+        return "anthropic.com" in base_url
 
     def _chat(self, request: ChatRequest) -> ChatResponse:
         check_request_allowed(self.endpoint, self.model)

@@ -64,6 +64,9 @@ class OpenAILLM(ProviderLLM):
     timeout_error = openai.APITimeoutError
     status_error = openai.APIStatusError
     truncation = 'finish_reason "length"'
+    provider_name = "OpenAI"
+    key_variable = "OPENAI_API_KEY"
+    base_url_variable = "OPENAI_BASE_URL"
 
     def __init__(
         self,
@@ -77,19 +80,15 @@ class OpenAILLM(ProviderLLM):
         temperature: float | None = None,
         compat: bool | None = None,
     ) -> None:
-        self.model = model
-        self._max_tokens = max_tokens
         self._temperature = temperature
-        base = base_url or os.environ.get("OPENAI_BASE_URL") or None
-        self._connect(
+        base = self._connect(
             openai.OpenAI,
-            provider="OpenAI",
-            key=api_key or os.environ.get("OPENAI_API_KEY"),
-            key_variable="OPENAI_API_KEY",
-            own_host=base is None or _is_openai_host(base),
-            base_url=base,
+            model,
+            api_key=api_key,
+            base_url=base_url,
             timeout=timeout,
             max_retries=max_retries,
+            max_tokens=max_tokens,
         )
         if compat is None:
             setting = os.environ.get(COMPAT_ENV_VAR, "").strip().lower()
@@ -98,6 +97,10 @@ class OpenAILLM(ProviderLLM):
             )
         self.compat = compat
         self.ladder = CapabilityLadder(enabled=compat)
+
+    @staticmethod
+    def _own_host(base_url: str) -> bool:
+        return _is_openai_host(base_url)
 
     # ------------------------------------------------------------------ the contract
     def _chat(self, request: ChatRequest) -> ChatResponse:
