@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypedDict
 
 from ._errors import ConfigurationError
 from ._single_line import python_literal
+from .prompts.act import LOCATOR_CALLS
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -55,18 +56,6 @@ _GET_BY_ATTR = {
 }
 _ROLE_OPTIONS = {"checked", "disabled", "expanded", "level", "pressed", "selected"}
 
-_METHOD_CALLS = {
-    "click": "click",
-    "double_click": "dblclick",
-    "hover": "hover",
-    "focus": "focus",
-    "check": "check",
-    "uncheck": "uncheck",
-    "scroll_into_view": "scroll_into_view_if_needed",
-    "fill": "fill",
-    "type": "press_sequentially",
-    "press": "press",
-}
 _WHEEL_PIXELS = {"down": 600, "up": -600, "bottom": 100_000, "top": -100_000}
 
 
@@ -269,8 +258,8 @@ def step_lines(step: Step, *, variables: VariablesAs = "env", wait: str = "") ->
         return [f"# {step.method}: every selector of this step holds a variable; redo it by hand"]
     target = locator_expression(selector, step.frame)
     args = [argument_expression(a, variables) for a in step.arguments]
-    if step.method in _METHOD_CALLS:
-        return [f"{wait}{target}.{_METHOD_CALLS[step.method]}({', '.join(args)})"]
+    if step.method in LOCATOR_CALLS:
+        return [f"{wait}{target}.{LOCATOR_CALLS[step.method]}({', '.join(args)})"]
     if step.method == "select_option":
         chosen = args[0] if len(args) == 1 else f"[{', '.join(args)}]"
         return [f"{wait}{target}.select_option({chosen})"]

@@ -15,7 +15,7 @@ from typing import Any
 from .._variables import Variables
 from ..agent import ConsoleApprover
 from ._commands import add_codegen_option, usage_out
-from ._output import emit_json, json_mode, run_failed
+from ._output import emit_json, json_mode, print_code, run_failed
 from ._progress import progress
 from ._session import browser_options, build_stagehand, open_page, usage_line
 from ._variables import add_variable_options, credential_variables
@@ -87,9 +87,7 @@ def agent_command(args: argparse.Namespace) -> int:
                 print(f"data: {result.data}")
             if saved is not None:
                 print(f"saved: {saved}")
-            if code is not None:
-                print("\n# ---- plain Playwright code of this run ----")
-                print(code, end="")
+            print_code(code, "run")
         usage_out(args, usage_line(stagehand.history))
     if not result.success:
         first = result.final_text.strip().splitlines()[0] if result.final_text.strip() else ""

@@ -18,7 +18,7 @@ from .._inspect_api import annotated_screenshot, take_snapshot
 from .._variables import Variables
 from ..cache import ActionCache
 from ..cache._manage import clear_entries, entry_diff, list_entries, show_entry
-from ._output import emit_json, json_mode, note
+from ._output import emit_json, emit_result, json_mode, note, print_code
 from ._progress import progress
 from ._session import browser_options, build_stagehand, open_page, usage_line
 from ._variables import credential_variables
@@ -92,15 +92,10 @@ def act_command(args: argparse.Namespace) -> int:
             code = Variables(variables).redact(generated)
         if json_mode(args):
             if result.success:
-                payload: dict[str, Any] = {"result": result.model_dump(mode="json")}
-                if code is not None:
-                    payload["playwright_code"] = code
-                emit_json(args, payload)
+                emit_result(args, result, code)
         else:
             print(stagehand.history[-1].summary())
-            if code is not None:
-                print("\n# ---- plain Playwright code of this act ----")
-                print(code, end="")
+            print_code(code, "act")
         usage_out(args, usage_line(stagehand.history))
     if not result.success:
         raise ActError(result.message, result)
@@ -123,16 +118,11 @@ def check_command(args: argparse.Namespace) -> int:
             code = Variables(variables).redact(generated)  # placeholders only; a second lock
         if json_mode(args):
             if failed is None:
-                payload: dict[str, Any] = {"result": result.model_dump(mode="json")}
-                if code is not None:
-                    payload["playwright_code"] = code
-                emit_json(args, payload)
+                emit_result(args, result, code)
         else:
             print(stagehand.history[-1].summary())
             print("".join(f"  evidence: {line}\n" for line in result.evidence), end="")
-            if code is not None:
-                print("\n# ---- plain Playwright code of this check ----")
-                print(code, end="")
+            print_code(code, "check")
         usage_out(args, usage_line(stagehand.history))
     if failed is not None:
         raise failed
@@ -177,9 +167,7 @@ def extract_command(args: argparse.Namespace) -> int:
             print(
                 value if isinstance(value, str) else json.dumps(value, indent=2, ensure_ascii=False)
             )
-            if code is not None:
-                print("\n# ---- plain Playwright code of this extract ----")
-                print(code, end="")
+            print_code(code, "extract")
         usage_out(args, usage_line(stagehand.history))
     return 0
 

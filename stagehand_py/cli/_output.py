@@ -12,6 +12,8 @@ import json
 import sys
 from typing import Any
 
+from pydantic import BaseModel
+
 from .._errors import ActError, CacheMissError
 
 
@@ -39,6 +41,21 @@ def emit_json(args: argparse.Namespace, payload: dict[str, Any], *, ok: bool = T
     document = {"ok": ok, "command": command_name(args), **payload}
     sys.stdout.write(json.dumps(document, ensure_ascii=False, default=str) + "\n")
     sys.stdout.flush()
+
+
+def emit_result(args: argparse.Namespace, result: BaseModel, code: str | None) -> None:
+    """A verb's result as the command's JSON object, with its ``--codegen`` code if any."""
+    payload: dict[str, Any] = {"result": result.model_dump(mode="json")}
+    if code is not None:
+        payload["playwright_code"] = code
+    emit_json(args, payload)
+
+
+def print_code(code: str | None, of_what: str) -> None:
+    """The ``--codegen`` code for people, under a line saying what it does."""
+    if code is not None:
+        print(f"\n# ---- plain Playwright code of this {of_what} ----")
+        print(code, end="")
 
 
 def note(text: str) -> None:

@@ -31,6 +31,21 @@ ALLOWED_METHODS: dict[str, tuple[int, int]] = {
     # variable placeholder whose value is a local path: the model never writes a path.
     "set_input_files": (1, 10),
 }
+# The methods that are one Locator call, and that call's name: what the executor runs and
+# what generated Playwright code writes. Their arguments are as ALLOWED_METHODS says (none,
+# or the text or key).
+LOCATOR_CALLS: dict[str, str] = {
+    "click": "click",
+    "double_click": "dblclick",
+    "hover": "hover",
+    "focus": "focus",
+    "check": "check",
+    "uncheck": "uncheck",
+    "scroll_into_view": "scroll_into_view_if_needed",
+    "fill": "fill",
+    "type": "press_sequentially",
+    "press": "press",
+}
 
 # The one argument of "scroll" (or a percentage such as "50%").
 SCROLL_DIRECTIONS = ("up", "down", "top", "bottom")

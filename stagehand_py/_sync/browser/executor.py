@@ -15,25 +15,13 @@ from playwright.sync_api import Page as Page
 from ..._act_decision import scroll_percent
 from ..._errors import PageError
 from ...dom._js import load_js
-from ...prompts.act import ALLOWED_METHODS, SCROLL_DIRECTIONS
+from ...prompts.act import ALLOWED_METHODS, LOCATOR_CALLS, SCROLL_DIRECTIONS
 from .locate import locate_selectors
 from .settle import DEFAULT_QUIET_MS, PageVersion, arm, settle
 
 logger = logging.getLogger("stagehand_py")
 
 _TOGGLES = {"click", "check", "uncheck"}
-# The methods that are one Locator call: the Locator method's name, and (second table) the
-# ones that take the action's first argument as their text.
-_LOCATOR_CALLS = {
-    "click": "click",
-    "double_click": "dblclick",
-    "hover": "hover",
-    "focus": "focus",
-    "check": "check",
-    "uncheck": "uncheck",
-    "scroll_into_view": "scroll_into_view_if_needed",
-}
-_LOCATOR_TEXT_CALLS = {"fill": "fill", "type": "press_sequentially", "press": "press"}
 # How long a styled (visually hidden) radio/checkbox may take to prove itself clickable before
 # we click its label instead.
 _TRIAL_TIMEOUT_MS = 600
@@ -184,10 +172,12 @@ def _run(
                     return True
                 label.click(timeout=timeout_ms)
                 return True
-    if method in _LOCATOR_CALLS:
-        getattr(locator, _LOCATOR_CALLS[method])(timeout=timeout_ms)
-    elif method in _LOCATOR_TEXT_CALLS:
-        getattr(locator, _LOCATOR_TEXT_CALLS[method])(args[0], timeout=timeout_ms)
+    if method in LOCATOR_CALLS:
+        call = getattr(locator, LOCATOR_CALLS[method])
+        if ALLOWED_METHODS[method][1]:  # fill, type, press: the text or key
+            call(args[0], timeout=timeout_ms)
+        else:
+            call(timeout=timeout_ms)
     elif method == "select_option":
         try:
             locator.select_option(list(args), timeout=timeout_ms)
