@@ -16,9 +16,10 @@ at that step instead; a run with no entry under ``"require"`` raises it before a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from ..._errors import CacheError
+from ..._types import CacheStatus as ResultCacheStatus
 from ...agent._history import ActionOutcome, AgentResult, StepRecord
 from ...agent._prompts import history_item
 from ...cache import CachedAction, CacheEntry
@@ -34,10 +35,41 @@ REPLAYED_NOTE = "replayed from the action cache"
 _ARGUMENT_PARAMS = {"fill": "text", "type": "text", "select_option": "option", "press": "key"}
 
 
-class AsyncCachedAgent(AsyncCachedCall[AgentResult]):
+class RunResult(Protocol):
+    """What a whole run's result (an agent's, a workflow's) says of the cache."""
+
+    success: bool
+    cache: ResultCacheStatus
+    cache_note: str
+    not_cached: str | None
+
+
+RunR = TypeVar("RunR", bound=RunResult)
+
+
+class AsyncCachedRun(AsyncCachedCall[RunR]):
+    """A whole run through the cache (an agent's, a workflow's): a successful one is stored,
+    and its result's own fields say how the cache answered."""
+
+    stored: ClassVar[str]  # what an entry holds, for the note on a stale one
+
+    def succeeded(self, result: RunR) -> bool:
+        return result.success
+
+    def not_stored(self, result: RunR, reason: str) -> None:
+        result.not_cached = reason
+
+    def mark(self, result: RunR, status: CacheStatus, stale: Stale | None) -> None:
+        result.cache = status
+        if stale is not None:
+            result.cache_note = f"the stored {self.stored} no longer held at {stale.reason}"
+
+
+class AsyncCachedAgent(AsyncCachedRun[AgentResult]):
     """An agent() through the cache: its entry is the element actions the run took."""
 
     kind = "agent"
+    stored = "run"
     make_run: Callable[[], AsyncFlowKeepingRun]  # the run the model would do, made once
     _run: AsyncFlowKeepingRun | None = None
     _held: list[CachedAction] | None = None  # the stored steps a drifted replay got through
@@ -62,9 +94,6 @@ class AsyncCachedAgent(AsyncCachedCall[AgentResult]):
     async def ask(self, stale: Stale | None, *, cached: bool) -> AgentResult:
         return await self.agent_run(keeps_flow=cached).run()
 
-    def succeeded(self, result: AgentResult) -> bool:
-        return result.success
-
     async def entry_actions(self, result: AgentResult) -> list[CachedAction]:
         run = self.agent_run()
         if result.data is not None:
@@ -77,14 +106,6 @@ class AsyncCachedAgent(AsyncCachedCall[AgentResult]):
                 "replay cannot redo"
             )
         return [*(self._held or []), *run.flow]
-
-    def not_stored(self, result: AgentResult, reason: str) -> None:
-        result.not_cached = reason
-
-    def mark(self, result: AgentResult, status: CacheStatus, stale: Stale | None) -> None:
-        result.cache = status
-        if stale is not None:
-            result.cache_note = f"the stored run no longer held at {stale.reason}"
 
 
 async def replay_onto(

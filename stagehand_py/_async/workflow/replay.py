@@ -18,18 +18,18 @@ from __future__ import annotations
 from ..._errors import CacheError
 from ...cache import CachedAction, CacheEntry, CacheKey
 from ...cache._entry import CachedItem
-from ...cache._store import CacheStatus
 from ...workflow._result import WorkflowResult
-from ..agent.replay import replayed_outcome
+from ..agent.replay import AsyncCachedRun, replayed_outcome
 from ..cache.act import replay_until_drift
-from ..cache.cached import AsyncCachedCall, Drift, Stale
+from ..cache.cached import Drift, Stale
 from .run import AsyncWorkflowRun
 
 
-class AsyncCachedWorkflow(AsyncCachedCall[WorkflowResult]):
+class AsyncCachedWorkflow(AsyncCachedRun[WorkflowResult]):
     """A workflow() through the cache: its entry is the checklist and each item's actions."""
 
     kind = "workflow"
+    stored = "workflow"
     workflow_run: AsyncWorkflowRun
     _held: dict[int, list[CachedAction]] | None = None  # item id -> stored steps that held
 
@@ -65,9 +65,6 @@ class AsyncCachedWorkflow(AsyncCachedCall[WorkflowResult]):
         run.run.keeps_flow = cached or run.history is not None  # the history keeps flows
         return await run.run_all()
 
-    def succeeded(self, result: WorkflowResult) -> bool:
-        return result.success
-
     async def entry_actions(self, result: WorkflowResult) -> list[CachedAction]:
         return []  # a workflow's entry holds items (entry_for)
 
@@ -89,11 +86,3 @@ class AsyncCachedWorkflow(AsyncCachedCall[WorkflowResult]):
         if stale is not None:
             return stale.entry.with_items(items, reason=stale.reason)
         return CacheEntry.create(key, items=items)
-
-    def not_stored(self, result: WorkflowResult, reason: str) -> None:
-        result.not_cached = reason
-
-    def mark(self, result: WorkflowResult, status: CacheStatus, stale: Stale | None) -> None:
-        result.cache = status
-        if stale is not None:
-            result.cache_note = f"the stored workflow no longer held at {stale.reason}"

@@ -19,18 +19,18 @@ from __future__ import annotations
 from ..._errors import CacheError
 from ...cache import CachedAction, CacheEntry, CacheKey
 from ...cache._entry import CachedItem
-from ...cache._store import CacheStatus
 from ...workflow._result import WorkflowResult
-from ..agent.replay import replayed_outcome
+from ..agent.replay import CachedRun, replayed_outcome
 from ..cache.act import replay_until_drift
-from ..cache.cached import CachedCall, Drift, Stale
+from ..cache.cached import Drift, Stale
 from .run import WorkflowRun
 
 
-class CachedWorkflow(CachedCall[WorkflowResult]):
+class CachedWorkflow(CachedRun[WorkflowResult]):
     """A workflow() through the cache: its entry is the checklist and each item's actions."""
 
     kind = "workflow"
+    stored = "workflow"
     workflow_run: WorkflowRun
     _held: dict[int, list[CachedAction]] | None = None  # item id -> stored steps that held
 
@@ -66,9 +66,6 @@ class CachedWorkflow(CachedCall[WorkflowResult]):
         run.run.keeps_flow = cached or run.history is not None  # the history keeps flows
         return run.run_all()
 
-    def succeeded(self, result: WorkflowResult) -> bool:
-        return result.success
-
     def entry_actions(self, result: WorkflowResult) -> list[CachedAction]:
         return []  # a workflow's entry holds items (entry_for)
 
@@ -90,11 +87,3 @@ class CachedWorkflow(CachedCall[WorkflowResult]):
         if stale is not None:
             return stale.entry.with_items(items, reason=stale.reason)
         return CacheEntry.create(key, items=items)
-
-    def not_stored(self, result: WorkflowResult, reason: str) -> None:
-        result.not_cached = reason
-
-    def mark(self, result: WorkflowResult, status: CacheStatus, stale: Stale | None) -> None:
-        result.cache = status
-        if stale is not None:
-            result.cache_note = f"the stored workflow no longer held at {stale.reason}"
