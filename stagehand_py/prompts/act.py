@@ -233,6 +233,16 @@ def build_act_messages(
     return [Message(role="system", content=ACT_SYSTEM), Message(role="user", content=user)]
 
 
+def question_messages(
+    system: str, question: str, variable_names: Sequence[str], page: str
+) -> list[Message]:
+    """One question about a page (observe's, check's): the question, the variables the model
+    may name, and the page as shown."""
+    variables = ", ".join(f"<|{n}|>" for n in variable_names) if variable_names else "(none)"
+    user = f"{question}\n\nVariables available: {variables}\n\n{page}"
+    return [Message(role="system", content=system), Message(role="user", content=user)]
+
+
 def build_verify_messages(goal: str, *, steps: Sequence[str], page_text: str) -> list[Message]:
     user = (
         f"Goal: {goal}\n\n"

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from ..check._assertions import KIND_HELP
 from ..llm._messages import Message
+from .act import question_messages
 
 _KINDS = "\n".join(f"- {kind}: {help_text}" for kind, help_text in KIND_HELP.items())
 
@@ -70,9 +71,5 @@ def build_check_messages(
     url: str = "",
     title: str = "",
 ) -> list[Message]:
-    variables = ", ".join(f"<|{n}|>" for n in variable_names) if variable_names else "(none)"
-    user = (
-        f"Statement: {statement}\n\nVariables available: {variables}\n\n"
-        f"Page: {url}\nTitle: {title}\n{page_text}"
-    )
-    return [Message(role="system", content=CHECK_SYSTEM), Message(role="user", content=user)]
+    page = f"Page: {url}\nTitle: {title}\n{page_text}"
+    return question_messages(CHECK_SYSTEM, f"Statement: {statement}", variable_names, page)

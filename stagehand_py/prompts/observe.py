@@ -7,7 +7,7 @@ from collections.abc import Collection, Sequence
 from pydantic import BaseModel, Field
 
 from ..llm._messages import Message
-from .act import ALLOWED_METHODS
+from .act import ALLOWED_METHODS, question_messages
 
 OBSERVE_SYSTEM = f"""\
 You find elements on a web page for a user. You see the page as numbered elements: \
@@ -59,9 +59,5 @@ def build_observe_messages(
     variable_names: Sequence[str] = (),
     url: str = "",
 ) -> list[Message]:
-    variables = ", ".join(f"<|{n}|>" for n in variable_names) if variable_names else "(none)"
-    user = (
-        f"Instruction: {instruction}\n\nVariables available: {variables}\n\n"
-        f"Page: {url}\n{page_text}"
-    )
-    return [Message(role="system", content=OBSERVE_SYSTEM), Message(role="user", content=user)]
+    question = f"Instruction: {instruction}"
+    return question_messages(OBSERVE_SYSTEM, question, variable_names, f"Page: {url}\n{page_text}")

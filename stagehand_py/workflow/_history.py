@@ -33,7 +33,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
@@ -54,6 +54,13 @@ RETENTION_DAYS = 90
 MAX_FLOWS = 100
 MAX_FAILURES = 200
 MAX_CHECKLISTS = 50
+# A site's lists of records, and what one record is (for log lines).
+_Shelf = Literal["flows", "checklists", "failures"]
+_RECORD_NAMES: dict[_Shelf, str] = {
+    "flows": "flow of an item",
+    "checklists": "checklist",
+    "failures": "failure of an item",
+}
 MAX_FILE_BYTES = 8 << 20
 """Largest site file read or written (8 MiB; 100 long flows and 200 failures fit in 3)."""
 
@@ -255,39 +262,45 @@ class WorkflowHistory:
 
     def record_flow(self, url: str, flow: FlowRecord, *, secret_values: Iterable[str]) -> bool:
         """Store ``flow`` (replacing the flow of the same item and page); False when refused."""
-        if holds_secret(flow, secret_values):
-            logger.warning("history: flow of an item not stored: it holds a variable's value")
-            return False
-        domain = registrable_domain(url)
-        site = self.site(domain)
-        site.flows = [f for f in site.flows if f.key != flow.key] + [flow]
-        del site.flows[:-MAX_FLOWS]
-        return self._write(site)
+        return self._store(url, flow, "flows", secret_values, lambda older: older.key == flow.key)
 
     def record_checklist(
         self, url: str, stored: ChecklistRecord, *, secret_values: Iterable[str]
     ) -> bool:
         """Store the checklist of a request (replacing an older one); False when refused."""
-        if holds_secret(stored, secret_values):
-            logger.warning("history: checklist not stored: it holds a variable's value")
-            return False
-        site = self.site(registrable_domain(url))
-        site.checklists = [
-            c for c in site.checklists if _key(c.request) != _key(stored.request)
-        ] + [stored]
-        del site.checklists[:-MAX_CHECKLISTS]
-        return self._write(site)
+        request = _key(stored.request)
+
+        def same_request(older: ChecklistRecord) -> bool:
+            return _key(older.request) == request
+
+        return self._store(url, stored, "checklists", secret_values, same_request)
 
     def record_failure(
         self, url: str, failure: FailureRecord, *, secret_values: Iterable[str]
     ) -> bool:
         """Append ``failure`` to its site's history; False when refused."""
-        if holds_secret(failure, secret_values):
-            logger.warning("history: failure of an item not stored: it holds a variable's value")
+        return self._store(url, failure, "failures", secret_values, lambda older: False)
+
+    def _store(
+        self,
+        url: str,
+        record: BaseModel,
+        shelf: _Shelf,
+        secret_values: Iterable[str],
+        replaces: Callable[[Any], bool],
+    ) -> bool:
+        """Add ``record`` to a list of ``url``'s site, dropping the records it ``replaces`` and
+        the oldest past the list's cap; False when it holds a variable's value."""
+        if holds_secret(record, secret_values):
+            logger.warning(
+                "history: %s not stored: it holds a variable's value", _RECORD_NAMES[shelf]
+            )
             return False
         site = self.site(registrable_domain(url))
-        site.failures.append(failure)
-        del site.failures[:-MAX_FAILURES]
+        kept = [older for older in getattr(site, shelf) if not replaces(older)] + [record]
+        # The caps are read at each call (a test may lower them).
+        cap = {"flows": MAX_FLOWS, "checklists": MAX_CHECKLISTS, "failures": MAX_FAILURES}[shelf]
+        setattr(site, shelf, kept[-cap:])
         return self._write(site)
 
     def remove_flow(self, url: str, item: str) -> bool:
