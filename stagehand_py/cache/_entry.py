@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import datetime, timezone
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..check._assertions import MAX_ASSERTIONS, CheckAssertion
 from ..codegen import user_facing_call
@@ -44,6 +45,15 @@ _PLACEHOLDER = re.compile(r"<\|[A-Za-z_][A-Za-z0-9_]*\|>|%[A-Za-z_][A-Za-z0-9_]*
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+def _zoned(stamp: datetime) -> datetime:
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)
+
+
+# A time read from a file: a hand-edited file may drop the zone, and comparing naive and aware
+# times would crash, so a naive one is taken as UTC.
+Stamp = Annotated[datetime, AfterValidator(_zoned)]
 
 
 def has_placeholder(text: str) -> bool:
@@ -158,18 +168,13 @@ class PreviousVersion(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    updated_at: datetime
+    updated_at: Stamp
     reason: str = Field(default="", max_length=MAX_TEXT_CHARS, description="why it was healed")
     actions: list[CachedAction] = Field(default_factory=list, max_length=MAX_ACTIONS)
     assertions: list[CheckAssertion] | None = Field(default=None, max_length=MAX_ASSERTIONS)
     uncompiled: str | None = Field(default=None, max_length=MAX_TEXT_CHARS)
     items: list[CachedItem] | None = Field(default=None, max_length=MAX_ITEMS)
     extraction: CompiledExtraction | None = None
-
-    @field_validator("updated_at")
-    @classmethod
-    def _aware(cls, stamp: datetime) -> datetime:
-        return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)
 
 
 class CacheEntry(BaseModel):
@@ -191,8 +196,8 @@ class CacheEntry(BaseModel):
     instruction: str = Field(max_length=MAX_TEXT_CHARS)
     url: str = Field(max_length=MAX_TEXT_CHARS)
     variable_names: list[str] = Field(default_factory=list, max_length=100)
-    created_at: datetime = Field(default_factory=_now)
-    updated_at: datetime = Field(default_factory=_now)
+    created_at: Stamp = Field(default_factory=_now)
+    updated_at: Stamp = Field(default_factory=_now)
     actions: list[CachedAction] = Field(default_factory=list, max_length=MAX_ACTIONS)
     assertions: list[CheckAssertion] | None = Field(default=None, max_length=MAX_ASSERTIONS)
     uncompiled: str | None = Field(default=None, max_length=MAX_TEXT_CHARS)
@@ -201,12 +206,6 @@ class CacheEntry(BaseModel):
         default=None, description="an extract() entry's compiled reads (kind 'extract' only)"
     )
     previous: PreviousVersion | None = None
-
-    @field_validator("created_at", "updated_at")
-    @classmethod
-    def _aware(cls, stamp: datetime) -> datetime:
-        # A hand-edited file may drop the zone; comparing naive and aware times would crash.
-        return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)
 
     @model_validator(mode="after")
     def _check_consistent(self) -> CacheEntry:

@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError
 
 from .._errors import ConfigurationError
-from ..cache._entry import CachedAction
+from ..cache._entry import CachedAction, Stamp
 from ..cache._files import read_or_warn, unlink, write_atomically
 from ..cache._key import normalize_instruction
 from ..cache._secrets import find_value
@@ -74,10 +74,6 @@ def _now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def _aware(stamp: datetime) -> datetime:
-    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)
-
-
 def page_url(url: str) -> str:
     """``url`` without query string and fragment, as the history stores it."""
     return url.split("#", 1)[0].split("?", 1)[0]
@@ -108,12 +104,7 @@ class FlowRecord(BaseModel):
     replayable: bool = Field(
         default=True, description="False when the item needed more than element actions"
     )
-    recorded_at: datetime = Field(default_factory=_now)
-
-    @field_validator("recorded_at")
-    @classmethod
-    def _zoned(cls, stamp: datetime) -> datetime:
-        return _aware(stamp)
+    recorded_at: Stamp = Field(default_factory=_now)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -127,12 +118,7 @@ class FailureRecord(BaseModel):
     code: str = Field(description="an ActErrorCode, e.g. MAX_STEPS or TIMEOUT")
     url: str = Field(description="the page it ended on (redacted)")
     message: str
-    recorded_at: datetime = Field(default_factory=_now)
-
-    @field_validator("recorded_at")
-    @classmethod
-    def _zoned(cls, stamp: datetime) -> datetime:
-        return _aware(stamp)
+    recorded_at: Stamp = Field(default_factory=_now)
 
 
 class ChecklistRecord(BaseModel):
@@ -141,12 +127,7 @@ class ChecklistRecord(BaseModel):
     request: str
     checklist: list[str]
     find_page: list[int] = Field(default_factory=list)
-    recorded_at: datetime = Field(default_factory=_now)
-
-    @field_validator("recorded_at")
-    @classmethod
-    def _zoned(cls, stamp: datetime) -> datetime:
-        return _aware(stamp)
+    recorded_at: Stamp = Field(default_factory=_now)
 
 
 class SiteHistory(BaseModel):
