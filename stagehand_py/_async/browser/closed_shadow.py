@@ -195,30 +195,41 @@ class ClosedShadowLocator(_HandleLocator):
         return [] if element is None else [element]
 
 
-class _Within(_HandleLocator):
+class _FromParent(_HandleLocator):
+    """Elements found from another closed-shadow locator's, by ``step`` (as Playwright writes
+    it after ``>>``)."""
+
+    def __init__(self, parent: _HandleLocator, step: str) -> None:
+        super().__init__(parent.page, f"{parent._description} >> {step}")
+        self._parent = parent
+
+    async def _all(self) -> list[AsyncElementHandle]:
+        return await self._pick(await self._parent._all())
+
+    async def _pick(self, found: list[AsyncElementHandle]) -> list[AsyncElementHandle]:
+        raise NotImplementedError
+
+
+class _Within(_FromParent):
     """``selector`` relative to another closed-shadow element (its label, its form)."""
 
     def __init__(self, parent: _HandleLocator, selector: str) -> None:
-        super().__init__(parent.page, f"{parent._description} >> {selector}")
-        self._parent = parent
+        super().__init__(parent, selector)
         self._selector = selector
 
-    async def _all(self) -> list[AsyncElementHandle]:
-        found = await self._parent._all()
+    async def _pick(self, found: list[AsyncElementHandle]) -> list[AsyncElementHandle]:
         out: list[AsyncElementHandle] = []
         for element in found:
             out += await element.query_selector_all(self._selector)
         return out
 
 
-class _Nth(_HandleLocator):
+class _Nth(_FromParent):
     def __init__(self, parent: _HandleLocator, index: int) -> None:
-        super().__init__(parent.page, f"{parent._description} >> nth={index}")
-        self._parent = parent
+        super().__init__(parent, f"nth={index}")
         self._index = index
 
-    async def _all(self) -> list[AsyncElementHandle]:
-        found = await self._parent._all()
+    async def _pick(self, found: list[AsyncElementHandle]) -> list[AsyncElementHandle]:
         try:
             return [found[self._index]]
         except IndexError:

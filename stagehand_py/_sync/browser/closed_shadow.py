@@ -196,30 +196,41 @@ class ClosedShadowLocator(_HandleLocator):
         return [] if element is None else [element]
 
 
-class _Within(_HandleLocator):
+class _FromParent(_HandleLocator):
+    """Elements found from another closed-shadow locator's, by ``step`` (as Playwright writes
+    it after ``>>``)."""
+
+    def __init__(self, parent: _HandleLocator, step: str) -> None:
+        super().__init__(parent.page, f"{parent._description} >> {step}")
+        self._parent = parent
+
+    def _all(self) -> list[ElementHandle]:
+        return self._pick(self._parent._all())
+
+    def _pick(self, found: list[ElementHandle]) -> list[ElementHandle]:
+        raise NotImplementedError
+
+
+class _Within(_FromParent):
     """``selector`` relative to another closed-shadow element (its label, its form)."""
 
     def __init__(self, parent: _HandleLocator, selector: str) -> None:
-        super().__init__(parent.page, f"{parent._description} >> {selector}")
-        self._parent = parent
+        super().__init__(parent, selector)
         self._selector = selector
 
-    def _all(self) -> list[ElementHandle]:
-        found = self._parent._all()
+    def _pick(self, found: list[ElementHandle]) -> list[ElementHandle]:
         out: list[ElementHandle] = []
         for element in found:
             out += element.query_selector_all(self._selector)
         return out
 
 
-class _Nth(_HandleLocator):
+class _Nth(_FromParent):
     def __init__(self, parent: _HandleLocator, index: int) -> None:
-        super().__init__(parent.page, f"{parent._description} >> nth={index}")
-        self._parent = parent
+        super().__init__(parent, f"nth={index}")
         self._index = index
 
-    def _all(self) -> list[ElementHandle]:
-        found = self._parent._all()
+    def _pick(self, found: list[ElementHandle]) -> list[ElementHandle]:
         try:
             return [found[self._index]]
         except IndexError:
