@@ -42,11 +42,7 @@ def add_workflow_commands(
     workflow.add_argument(
         "--fallback-model", metavar="MODEL", help="the model emergency mode switches to"
     )
-    workflow.add_argument(
-        "--history-dir",
-        default=os.environ.get(HISTORY_DIR_ENV),
-        help=f"per-site workflow history (default: ${HISTORY_DIR_ENV}; none when unset)",
-    )
+    _add_history_dir(workflow, "per-site workflow history", "; none when unset")
     workflow.add_argument("--no-sitemap", action="store_true", help="no sitemap hints")
     workflow.add_argument(
         "--view", choices=("aria", "dom"), help="how pages are read before any escalation (aria)"
@@ -66,13 +62,18 @@ def add_workflow_commands(
     history.add_argument(
         "site", nargs="?", help="a site (domain or URL): for show, or to clear one"
     )
-    history.add_argument(
-        "--history-dir",
-        default=os.environ.get(HISTORY_DIR_ENV),
-        help=f"per-site workflow history directory (default: ${HISTORY_DIR_ENV})",
-    )
+    _add_history_dir(history, "per-site workflow history directory")
     add_json_option(history)
     history.set_defaults(run=history_command)
+
+
+def _add_history_dir(parser: argparse.ArgumentParser, what: str, unset: str = "") -> None:
+    """``--history-dir``, whose default is the environment's."""
+    parser.add_argument(
+        "--history-dir",
+        default=os.environ.get(HISTORY_DIR_ENV),
+        help=f"{what} (default: ${HISTORY_DIR_ENV}{unset})",
+    )
 
 
 def workflow_command(args: argparse.Namespace) -> int:
