@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, InitVar, dataclass
 from typing import Any, Literal
 
 from playwright.async_api import Page as AsyncPage
@@ -58,29 +58,23 @@ class StopAct(Exception):
         return self.code == "TIMEOUT"
 
 
+@dataclass(eq=False, repr=False)  # no repr: it would show the variables
 class ActState:
     """State of one act(): the page in use, steps so far, usage, the deadline."""
 
-    def __init__(
-        self,
-        page: AsyncPage,
-        llm: ModelSource | None,
-        instruction: str,
-        *,
-        variables: Variables,
-        settings: Settings,
-        prior_steps: Sequence[ActStep] = (),
-        capture_fingerprints: bool = False,
-    ) -> None:
-        self.page = page
-        self._llm_source = llm
-        self.instruction = instruction
-        self.variables = variables
-        self.settings = settings
+    page: AsyncPage
+    _llm_source: ModelSource | None
+    instruction: str
+    _: KW_ONLY
+    variables: Variables
+    settings: Settings
+    prior_steps: InitVar[Sequence[ActStep]] = ()
+    # The action cache stores each element's fingerprint, read live before acting with the
+    # same recipe the replay uses.
+    capture_fingerprints: bool = False
+
+    def __post_init__(self, prior_steps: Sequence[ActStep]) -> None:
         self.steps: list[ActStep] = list(prior_steps)
-        # The action cache stores each element's fingerprint, read live before acting with
-        # the same recipe the replay uses.
-        self.capture_fingerprints = capture_fingerprints
         self.verifications: list[Verification] = []
         self.chunks_seen: list[int] = []
         self.usage = Usage()
@@ -90,12 +84,14 @@ class ActState:
         self._model_s = 0.0  # time spent waiting for the model
         self._settled = False
         self._started = time.monotonic()
-        self._deadline = self._started + settings.timeout_s
+        self._deadline = self._started + self.settings.timeout_s
         ambient = current_deadline()  # the public call's, counted from its start
         if ambient is not None:
             self._deadline = min(self._deadline, ambient.at)
         # Emergency mode (issue 18): the view the page is read in, the attempts it watches.
-        self.emergency = ActEmergency(settings.emergency, llm, settings.snapshot)
+        self.emergency = ActEmergency(
+            self.settings.emergency, self._llm_source, self.settings.snapshot
+        )
 
     # ----------------------------------------------------------------- time budget
     def _remaining_s(self) -> float:
