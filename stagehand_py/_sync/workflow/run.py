@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import KW_ONLY, InitVar, dataclass, field
 from typing import Any
 
 from ..._config import Settings
@@ -56,30 +57,31 @@ logger = logging.getLogger("stagehand_py")
 _BACKSTOP_S = 0.25
 
 
+@dataclass(eq=False, repr=False)  # no repr: it would show the variables
 class WorkflowRun:
     """One workflow: the checklist, its items' runs, the history and the sitemap hints."""
 
-    def __init__(
+    page: InitVar[Any]  # the page, the model and the fallback go to the items' run
+    llm: InitVar[ModelSource]
+    text: str
+    _: KW_ONLY
+    variables: Variables
+    settings: Settings
+    workflow: WorkflowSettings
+    fallback: InitVar[ModelSource | None] = None
+    fallback_name: InitVar[str] = ""
+    history: WorkflowHistory | None = None
+    now: InitVar[Callable[[], float] | None] = None
+    sitemaps: SitemapFetcher = field(default_factory=SitemapFetcher)
+
+    def __post_init__(
         self,
         page: Any,
         llm: ModelSource,
-        text: str,
-        *,
-        variables: Variables,
-        settings: Settings,
-        workflow: WorkflowSettings,
-        fallback: ModelSource | None = None,
-        fallback_name: str = "",
-        history: WorkflowHistory | None = None,
-        now: Callable[[], float] | None = None,
-        sitemaps: SitemapFetcher | None = None,
+        fallback: ModelSource | None,
+        fallback_name: str,
+        now: Callable[[], float] | None,
     ) -> None:
-        self.text = text
-        self.variables = variables
-        self.settings = settings
-        self.workflow = workflow
-        self.history = history
-        self.sitemaps = sitemaps or SitemapFetcher()
         self.items: list[WorkflowItem] = []
         self._find_page: set[int] = set()
         # The URL each item started on: its stored flow is keyed by it (see find_flow).
@@ -95,14 +97,15 @@ class WorkflowRun:
         self.usage = Usage()  # the checklist request's (each item's steps keep their own)
         self._started_at = utc_now()
         self._current: int | None = None  # the item running (or replaying) now
+        settings, workflow = self.settings, self.workflow
         agent = settings.agent.updated(
             timeout_s=workflow.timeout_s, max_steps=10_000, snapshot=workflow.view
         )
         self.run = ItemRun(
             page,
             llm,
-            text,
-            variables=variables,
+            self.text,
+            variables=self.variables,
             settings=agent,
             emergency=settings.emergency,
             fallback=fallback,
