@@ -8,6 +8,7 @@ import inspect
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import KW_ONLY, dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from ..._error_line import first_line
@@ -45,39 +46,38 @@ ApprovalCallback = Callable[
 ]
 
 
+_AGENT_REQUEST = RequestOptions(kind="agent")
+
+
+@dataclass(eq=False, repr=False)
 class AsyncBoundedLLM(AsyncModelWrapper):
     """The run's model, each request cut off when the step, the run or ``llm_timeout_s`` runs
     out (whichever comes first) and told that time as ``options.timeout_s``. extract() inside
     the agent gets this one too, so its requests are bounded the same way."""
 
-    def __init__(
-        self,
-        source: ModelSource,
-        clock: RunClock,
-        llm_timeout_s: float,
-        *,
-        base: RequestOptions | None = None,
-    ) -> None:
-        self._source = source
-        self._clock = clock
-        self._llm_timeout_s = llm_timeout_s
-        # The budget and temperature of the agent's own requests (the Stagehand's settings).
-        self._base = base or RequestOptions(kind="agent")
-        self.model = source.model if isinstance(source, AsyncLLM) else ""
+    source: ModelSource
+    clock: RunClock
+    llm_timeout_s: float
+    _: KW_ONLY
+    # The budget and temperature of the agent's own requests (the Stagehand's settings).
+    base: RequestOptions | None = None
+
+    def __post_init__(self) -> None:
+        self.model = self.source.model if isinstance(self.source, AsyncLLM) else ""
         self._given_up = Usage()
 
     def _inner(self) -> AsyncLLM:
-        if not isinstance(self._source, AsyncLLM):
-            self._source = model_of(self._source)
-            self.model = self._source.model
-        return self._source
+        if not isinstance(self.source, AsyncLLM):
+            self.source = model_of(self.source)
+            self.model = self.source.model
+        return self.source
 
     def _limit(self, options: RequestOptions | None) -> tuple[float, RequestOptions]:
-        limit = min(self._clock.left(), self._llm_timeout_s)
+        limit = min(self.clock.left(), self.llm_timeout_s)
         if limit <= 0:
-            self._clock.check()
+            self.clock.check()
             raise StepFailed("no time was left for a model request")
-        base = options or self._base
+        base = options or self.base or _AGENT_REQUEST
         return limit, RequestOptions(
             kind=base.kind,
             max_tokens=base.max_tokens,
@@ -99,9 +99,9 @@ class AsyncBoundedLLM(AsyncModelWrapper):
         except DeadlineExceeded:
             waited = time.monotonic() - asked
             self._given_up = self._given_up + Usage(requests=1, wall_time_s=waited)
-            self._clock.check()  # the run's or the step's deadline, when that is what passed
+            self.clock.check()  # the run's or the step's deadline, when that is what passed
             raise StepFailed(
-                f"the model did not answer within llm_timeout_s={self._llm_timeout_s:g} s"
+                f"the model did not answer within llm_timeout_s={self.llm_timeout_s:g} s"
             ) from None
 
     def take_given_up(self) -> Usage:
