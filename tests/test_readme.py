@@ -208,14 +208,6 @@ def _pytest_run(workdir: Path) -> dict[str, str]:
     return outcome
 
 
-@pytest.fixture(scope="module")
-def block_outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """What every shared-process block printed ("file:line" -> output), run once per kind."""
-    outputs = _shared_run("fragment", tmp_path_factory.mktemp("fragments"))
-    outputs |= _shared_run("script", tmp_path_factory.mktemp("scripts"))
-    return outputs | _pytest_run(tmp_path_factory.mktemp("pytest-blocks"))
-
-
 def test_the_docs_have_blocks_of_every_kind() -> None:
     kinds = {block.kind for block in BLOCKS if block.skip_reason is None}
     assert kinds == {"bash", "pytest", "script", "fragment"}
@@ -236,17 +228,36 @@ def test_user_docs_hold_no_project_history(source: Path) -> None:
     assert not found, f"{source.relative_to(ROOT)} speaks of the project's history: {found}"
 
 
-@pytest.mark.parametrize("block", BLOCKS, ids=[f"{b.where}-{b.kind}" for b in BLOCKS])
-def test_readme_block_runs_as_written(
-    block: Block, tmp_path: Path, request: pytest.FixtureRequest
+SHARED_KINDS = ("fragment", "script", "pytest")
+
+
+@pytest.mark.parametrize("kind", SHARED_KINDS)
+def test_blocks_sharing_a_process_run_as_written(
+    kind: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
+    """The fragments, the scripts and the pytest blocks, each kind in one process (one test per
+    kind, so that parallel workers never start the same process twice)."""
+    workdir = tmp_path_factory.mktemp(kind)
+    outputs = _pytest_run(workdir) if kind == "pytest" else _shared_run(kind, workdir)
+    failed = [
+        f"{where} ({kind}) failed:\n{output}"
+        for where, output in outputs.items()
+        if not output.endswith("BLOCK OK\n")
+    ]
+    assert not failed, "\n".join(failed)
+    printed = [where for where, output in outputs.items() if secret_values.PASSWORD in output]
+    assert not printed, f"blocks printed a secret: {printed}"
+
+
+BASH_OR_SKIPPED = [b for b in BLOCKS if b.kind == "bash" or b.skip_reason is not None]
+
+
+@pytest.mark.parametrize(
+    "block", BASH_OR_SKIPPED, ids=[f"{b.where}-{b.kind}" for b in BASH_OR_SKIPPED]
+)
+def test_bash_block_runs_as_written(block: Block, tmp_path: Path) -> None:
     if block.skip_reason is not None:
         pytest.skip(f"{block.where} opts out: {block.skip_reason}")
-    if block.kind != "bash":
-        output = request.getfixturevalue("block_outputs")[block.where]
-        assert output.endswith("BLOCK OK\n"), f"{block.where} ({block.kind}) failed:\n{output}"
-        assert secret_values.PASSWORD not in output, f"{block.where} printed a secret"
-        return
     (tmp_path / "block.sh").write_text(block.source, encoding="utf-8")
     done = _run(["bash", "-euo", "pipefail", "block.sh"], tmp_path)
     output = done.stdout + done.stderr

@@ -108,7 +108,7 @@ async def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["aria"])
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_picks_a_radio_hidden_behind_its_styled_label(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -231,7 +231,7 @@ async def test_dismisses_the_cookie_banner_first(
 
 
 @MODES
-@pytest.mark.no_sync_twin
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_follows_a_link_that_opens_a_new_tab(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -384,6 +384,7 @@ async def test_malformed_replies_are_fed_back_then_the_act_goes_on(
     assert await page.locator("input").first.input_value() == "Grace"
 
 
+@pytest.mark.no_sync_twin
 async def test_a_model_that_keeps_answering_badly_fails_clearly(
     async_page: AsyncPage, pages_url: str
 ) -> None:

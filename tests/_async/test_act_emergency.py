@@ -55,7 +55,6 @@ async def bookshop(async_page: AsyncPage, pages_url: str, **options: Any) -> Any
     return page
 
 
-@pytest.mark.no_sync_twin
 async def test_act_escalates_after_three_failures_to_the_fallback_and_the_dom(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -117,6 +116,7 @@ async def test_act_escalates_on_low_confidence_and_without_a_fallback_switches_t
     assert [a.method for a in result.actions] == ["fill"] * 6 + ["click"]
 
 
+@pytest.mark.no_sync_twin
 async def test_act_escalates_after_a_stall_on_the_test_clock(
     async_page: AsyncPage, pages_url: str
 ) -> None:

@@ -159,7 +159,7 @@ async def test_a_form_is_filled_in_one_reply_plus_verify(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["dom"])
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_a_batch_stops_before_an_element_the_page_replaced(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -187,7 +187,7 @@ async def test_a_batch_stops_before_an_element_the_page_replaced(
 
 
 @MODES
-@pytest.mark.no_sync_twin
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_a_batch_stops_when_an_action_navigates(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:

@@ -145,6 +145,7 @@ async def test_an_action_error_is_fed_back_and_the_run_recovers(
     assert "Payment received" in await page.locator("#paid").inner_text()
 
 
+@pytest.mark.no_sync_twin
 async def test_three_failures_in_a_row_force_a_final_summary(
     async_page: AsyncPage, pages_url: str
 ) -> None:

@@ -188,6 +188,7 @@ async def test_a_failed_run_counts_and_prices_every_request_it_sent(
 
 # ----------------------------------------------------------------- two runs on one context
 @pytest.mark.parametrize("sessions", [1, 2])
+@pytest.mark.no_sync_twin
 async def test_runs_one_after_the_other_on_one_context_keep_their_secrets_apart(
     async_page: AsyncPage, pages_url: str, sessions: int
 ) -> None:

@@ -95,6 +95,7 @@ def _no_values_in(cache_dir: Path) -> None:
             assert not leaked, f"{path.name} holds {leaked}"
 
 
+@pytest.mark.no_sync_twin
 async def test_a_second_run_replays_with_zero_model_calls(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -193,6 +194,7 @@ async def test_require_mode_with_no_entry_raises_before_any_request(
     assert [(r.kind, r.success, r.llm_calls) for r in stagehand.history] == [("agent", False, 0)]
 
 
+@pytest.mark.no_sync_twin
 async def test_a_planted_step_is_refused_against_the_live_page(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:

@@ -105,6 +105,7 @@ async def test_a_missing_row_ends_after_ten_scrolls_with_every_field_logged(
     assert any("attemptCount" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.no_sync_twin
 async def test_a_list_that_stops_moving_ends_the_search_early(
     async_page: AsyncPage, pages_url: str
 ) -> None:

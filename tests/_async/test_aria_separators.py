@@ -43,6 +43,7 @@ async def _open(page: AsyncPage, pages_url: str, separators: str) -> None:
 
 
 @CASES
+@pytest.mark.no_sync_twin
 async def test_each_element_is_one_line_and_none_is_forged(
     async_page: AsyncPage, pages_url: str, separators: str, mode: str
 ) -> None:
@@ -61,6 +62,7 @@ async def test_each_element_is_one_line_and_none_is_forged(
 
 
 @CASES
+@pytest.mark.no_sync_twin
 async def test_act_fills_and_clicks_on_the_page(
     async_page: AsyncPage, pages_url: str, separators: str, mode: str
 ) -> None:
@@ -73,6 +75,7 @@ async def test_act_fills_and_clicks_on_the_page(
 
 
 @CASES
+@pytest.mark.no_sync_twin
 async def test_observe_finds_the_real_button_and_no_forged_field(
     async_page: AsyncPage, pages_url: str, separators: str, mode: str
 ) -> None:

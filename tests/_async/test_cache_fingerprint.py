@@ -31,6 +31,7 @@ FORM = """
 """
 
 
+@pytest.mark.no_sync_twin
 async def test_live_fingerprints_equal_serialized_ones(async_page: AsyncPage) -> None:
     await async_page.set_content(FORM)
     snapshot = await take_snapshot(async_page)

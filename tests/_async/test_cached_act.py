@@ -60,6 +60,7 @@ async def test_second_run_replays_with_zero_model_calls(
     assert stagehand.cache is not None and stagehand.cache.stats.hits == 1
 
 
+@pytest.mark.no_sync_twin
 async def test_a_changed_page_heals_and_rewrites_the_entry(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -97,6 +98,7 @@ async def test_a_changed_page_heals_and_rewrites_the_entry(
     assert stagehand.cache is not None and stagehand.cache.stats.healed == 1
 
 
+@pytest.mark.no_sync_twin
 async def test_failed_acts_never_write(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -152,6 +154,7 @@ async def test_a_hit_needs_no_model_configured_at_all(
 # ---------------------------------------------------------------- cache modes (#15 item 2)
 
 
+@pytest.mark.no_sync_twin
 async def test_require_mode_never_calls_the_model(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -177,6 +180,7 @@ async def test_require_mode_never_calls_the_model(
     assert result.cache == "hit" and silent.calls == 0
 
 
+@pytest.mark.no_sync_twin
 async def test_require_mode_refuses_agent_and_workflow_before_any_model_call(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -205,6 +209,7 @@ async def test_require_mode_refuses_agent_and_workflow_before_any_model_call(
 
 
 @pytest.mark.parametrize("limits", [{"cache_mode": "require"}, {"self_heal": False}])
+@pytest.mark.no_sync_twin
 async def test_a_stale_step_is_a_cache_miss_error_when_healing_is_off(
     async_page: AsyncPage, pages_url: str, tmp_path: Path, limits: dict[str, object]
 ) -> None:
@@ -250,7 +255,6 @@ async def test_read_only_mode_replays_and_heals_but_never_writes(
     assert entry_file.read_bytes() == stored  # healed in memory only
 
 
-@pytest.mark.no_sync_twin
 async def test_a_heal_keeps_the_previous_version(
     async_page: AsyncPage, pages_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

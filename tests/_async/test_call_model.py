@@ -110,6 +110,7 @@ async def test_instructions_of_session_and_call_reach_every_system_prompt_redact
     assert Settings(instructions="x").instructions == "x"
 
 
+@pytest.mark.no_sync_twin
 async def test_instructions_of_a_call_reach_extracts_and_agents_system_prompts(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -172,6 +173,7 @@ async def test_a_wrong_model_on_a_call_is_a_configuration_error(
     assert session.calls == 0
 
 
+@pytest.mark.no_sync_twin
 async def test_a_cache_miss_in_require_mode_is_in_the_history(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:

@@ -58,6 +58,7 @@ def _package_frames_holding_the_secret() -> list[str]:
 
 
 @pytest.mark.parametrize("layer", ["page", "stagehand"])
+@pytest.mark.no_sync_twin
 async def test_no_frame_of_the_package_holds_a_raw_value_while_the_model_is_asked(
     async_page: AsyncPage, layer: str
 ) -> None:
@@ -89,6 +90,7 @@ async def test_no_frame_of_the_package_holds_a_raw_value_while_the_model_is_aske
     assert seen == [[] for _ in seen]
 
 
+@pytest.mark.no_sync_twin
 async def test_extract_and_observe_refuse_an_unknown_keyword_by_name(
     async_page: AsyncPage,
 ) -> None:

@@ -90,6 +90,7 @@ def _entries(cache_dir: Path) -> list[dict[str, Any]]:
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_a_statement_that_holds_is_judged_and_compiled(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -115,6 +116,7 @@ async def test_a_statement_that_holds_is_judged_and_compiled(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_a_statement_that_does_not_hold_raises_and_writes_nothing(
     async_page: AsyncPage, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -137,6 +139,7 @@ async def test_a_statement_that_does_not_hold_raises_and_writes_nothing(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_a_compiled_check_replays_with_no_model_call(
     async_page: AsyncPage, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -160,6 +163,7 @@ async def test_a_compiled_check_replays_with_no_model_call(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_a_changed_page_fails_a_compiled_check_with_playwrights_message(
     async_page: AsyncPage, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -214,6 +218,7 @@ async def test_the_model_finding_it_true_heals_the_entry_keeping_the_previous_ve
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_the_model_finding_it_false_on_replay_raises_and_keeps_the_entry(
     async_page: AsyncPage, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -235,6 +240,7 @@ async def test_the_model_finding_it_false_on_replay_raises_and_keeps_the_entry(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_an_uncompilable_statement_is_judged_every_run_and_refused_by_require(
     async_page: AsyncPage, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -268,6 +274,7 @@ async def test_an_uncompilable_statement_is_judged_every_run_and_refused_by_requ
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_assertions_weaker_than_the_statement_are_not_compiled(
     async_page: AsyncPage, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -309,6 +316,7 @@ async def test_a_count_and_a_state_compile_and_fail_when_the_page_changes(
         assert wanted in str(caught.value)
 
 
+@pytest.mark.no_sync_twin
 async def test_variables_never_reach_the_model_the_cache_or_the_error(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -369,6 +377,7 @@ async def test_generated_expect_code_runs_as_plain_playwright(
     assert time.monotonic() - started < 10
 
 
+@pytest.mark.no_sync_twin
 async def test_playwrights_own_check_of_a_selector_still_works(
     async_page: AsyncPage, pages_url: str
 ) -> None:

@@ -50,6 +50,7 @@ async def _act(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_unique_elements_get_user_facing_locators_and_the_code_runs(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -79,6 +80,7 @@ async def test_unique_elements_get_user_facing_locators_and_the_code_runs(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_a_label_that_shows_a_typed_value_is_never_used(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -106,6 +108,7 @@ async def test_a_label_that_shows_a_typed_value_is_never_used(
     assert await fresh.locator("#confirm").is_checked()
 
 
+@pytest.mark.no_sync_twin
 async def test_a_cache_entry_keeps_the_locator_and_its_replay_writes_it(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -128,6 +131,7 @@ async def test_a_cache_entry_keeps_the_locator_and_its_replay_writes_it(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_inside_nested_frames_the_locator_is_the_frame_s_own(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:

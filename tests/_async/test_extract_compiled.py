@@ -59,6 +59,7 @@ async def _record(
 
 
 @pytest.mark.parametrize("view", ["dom", "aria"])
+@pytest.mark.no_sync_twin
 async def test_compiled_on_one_page_replays_on_three_others_with_zero_model_calls(
     async_page: AsyncPage, pages_url: str, tmp_path: Path, view: str
 ) -> None:
@@ -75,6 +76,7 @@ async def test_compiled_on_one_page_replays_on_three_others_with_zero_model_call
     assert [r.llm_calls for r in stagehand.history] == [0, 0, 0]
 
 
+@pytest.mark.no_sync_twin
 async def test_the_url_normaliser_shares_one_entry_across_a_template(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -91,6 +93,7 @@ async def test_the_url_normaliser_shares_one_entry_across_a_template(
     assert model.calls == 1 and len(list(tmp_path.glob("*.json"))) == 1
 
 
+@pytest.mark.no_sync_twin
 async def test_a_list_compiles_to_a_container_and_replays_with_more_items(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -130,6 +133,7 @@ async def test_a_moved_field_is_extracted_again_and_the_entry_heals(
     assert healed.price == 1299.5 and silent.calls == 0
 
 
+@pytest.mark.no_sync_twin
 async def test_require_mode_names_the_field_that_no_longer_reads(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -166,6 +170,7 @@ async def test_a_field_that_cannot_be_compiled_says_why_and_asks_the_model_each_
         outcome.to_playwright_code(STYLE)
 
 
+@pytest.mark.no_sync_twin
 async def test_the_cache_file_holds_no_extracted_value(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -225,6 +230,7 @@ async def test_timeout_s_bounds_a_replay_on_a_busy_page(
     assert time.monotonic() - started < 3.0 and model.calls == 1
 
 
+@pytest.mark.no_sync_twin
 async def test_generated_code_reads_another_page_of_the_template_as_plain_playwright(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -247,6 +253,7 @@ async def test_generated_code_reads_another_page_of_the_template_as_plain_playwr
     assert 'get_by_test_id("sku")' in product.to_playwright_code(STYLE)  # user-facing first
 
 
+@pytest.mark.no_sync_twin
 async def test_cache_list_and_show_diff_show_an_extract_entry(
     async_page: AsyncPage, pages_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -263,6 +270,7 @@ async def test_cache_list_and_show_diff_show_an_extract_entry(
     assert "healed because: field /price" in shown and "+/price: text of <p>" in shown
 
 
+@pytest.mark.no_sync_twin
 async def test_a_schema_less_extract_reads_the_page_text_uncached(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:

@@ -38,6 +38,7 @@ def _invalid_then_failing(kind: str, llm_server: LLMWireServer) -> Any:
 
 
 @pytest.mark.parametrize("kind", ["fake", "wire"])
+@pytest.mark.no_sync_twin
 async def test_re_asks_then_an_error_count_every_request(
     kind: str, llm_server: LLMWireServer, async_page: AsyncPage
 ) -> None:

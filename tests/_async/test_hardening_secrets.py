@@ -101,7 +101,6 @@ async def test_a_password_is_never_typed_into_a_form_that_posts_to_another_origi
     assert any("sends its data to http://127.0.0.1:" in e for e in _tool_errors(llm))
 
 
-@pytest.mark.no_sync_twin
 async def test_a_form_disguised_by_page_script_is_still_refused(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:
@@ -324,7 +323,7 @@ async def test_no_form_of_a_value_leaves_in_any_artefact_across_calls(
 
 
 @pytest.mark.parametrize("mode", ["dom", "aria"])
-@pytest.mark.no_sync_twin(keep=["dom"])
+@pytest.mark.no_sync_twin
 async def test_a_selector_or_ladder_rung_quoting_an_echoed_value_is_kept_nowhere(
     async_page: AsyncPage, pages_url: str, mode: str, tmp_path: Any
 ) -> None:
@@ -369,6 +368,7 @@ async def test_a_selector_or_ladder_rung_quoting_an_echoed_value_is_kept_nowhere
     assert not _leaks(published)
 
 
+@pytest.mark.no_sync_twin
 async def test_a_new_tab_whose_url_carries_the_value_is_redacted_everywhere(
     async_page: AsyncPage, pages_url: str, caplog: Any
 ) -> None:
@@ -401,6 +401,7 @@ async def test_a_new_tab_whose_url_carries_the_value_is_redacted_everywhere(
     assert "Continue as <|EMAIL|>" in sent[-1]
 
 
+@pytest.mark.no_sync_twin
 async def test_a_one_character_value_leaves_numbering_and_markup_whole_and_is_cached(
     async_page: AsyncPage, pages_url: str, tmp_path: Any
 ) -> None:

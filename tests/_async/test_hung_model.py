@@ -16,7 +16,7 @@ from stagehand_py._async.llm.openai import AsyncOpenAILLM
 from tests.llm_wire_server import LLMWireServer, openai_completion
 
 RUNS = 10  # the race decides differently from run to run: each verb ends the same way 10 times
-TIMEOUT_S = 2.0
+TIMEOUT_S = 1.0
 
 
 class Title(BaseModel):

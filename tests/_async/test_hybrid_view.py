@@ -64,6 +64,7 @@ async def _snapshot(async_page: AsyncPage, url: str, mode: str) -> Snapshot:
 @pytest.mark.parametrize(
     ("icon", "status"), [("archive", "Archived"), ("trash", "Moved to the bin")]
 )
+@pytest.mark.no_sync_twin(keep=["archive-Archived-aria"])
 async def test_an_icon_with_a_script_listener_and_no_pointer_cursor_is_clicked(
     async_page: AsyncPage, pages_url: str, mode: str, icon: str, status: str
 ) -> None:
@@ -74,6 +75,7 @@ async def test_an_icon_with_a_script_listener_and_no_pointer_cursor_is_clicked(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 async def test_icons_are_described_and_a_decorative_icon_is_left_out(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -98,6 +100,7 @@ async def test_icons_are_described_and_a_decorative_icon_is_left_out(
         ("full list of changes", "a", "All changes listed"),
     ],
 )
+@pytest.mark.no_sync_twin
 async def test_clickable_words_inside_a_paragraph_are_lines_of_their_own(
     async_page: AsyncPage, pages_url: str, mode: str, words: str, tag: str, status: str
 ) -> None:
@@ -113,6 +116,7 @@ async def test_clickable_words_inside_a_paragraph_are_lines_of_their_own(
     ("arrow", "month"), [(r"(<span>Prev</span>|<generic\b[^>]*>Prev)$", "April"),
                          (_line("Next"), "June")],
 )  # fmt: skip
+@pytest.mark.no_sync_twin
 async def test_a_datepicker_is_paged_by_its_prev_next_links_and_a_day_is_chosen(
     async_page: AsyncPage, pages_url: str, mode: str, arrow: str, month: str
 ) -> None:
@@ -140,6 +144,7 @@ async def test_the_datepicker_heading_keeps_the_month_in_the_aria_view(
     ("word", "status"),
     [("Reply", "Replying to Grace Hopper"), ("Forward", "Forwarding the report")],
 )
+@pytest.mark.no_sync_twin
 async def test_two_clickable_children_of_one_pointer_container_are_two_lines(
     async_page: AsyncPage, pages_url: str, mode: str, word: str, status: str
 ) -> None:
@@ -171,6 +176,7 @@ async def test_folders_a_script_driven_plus_and_links_in_table_cells(
 
 # ----------------------------------------------------------------- a disabled textarea
 @MODES
+@pytest.mark.no_sync_twin
 async def test_a_disabled_textarea_is_scrolled_to_its_end_which_enables_the_form(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -186,6 +192,7 @@ async def test_a_disabled_textarea_is_scrolled_to_its_end_which_enables_the_form
 
 # ----------------------------------------------------------------- closed shadow roots
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_controls_inside_closed_shadow_roots_are_filled_checked_and_clicked(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:

@@ -152,7 +152,7 @@ def error_reply(provider: str, message: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 @pytest.mark.parametrize("raise_on_failure", [True, False])
-@pytest.mark.no_sync_twin(keep=["False-openai"])
+@pytest.mark.no_sync_twin
 async def test_an_act_whose_model_fails_keeps_its_record(
     provider: str,
     raise_on_failure: bool,
@@ -185,7 +185,7 @@ async def test_an_act_whose_model_fails_keeps_its_record(
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-@pytest.mark.no_sync_twin(keep=["openai"])
+@pytest.mark.no_sync_twin
 async def test_a_verify_that_never_validates_after_a_click(
     provider: str, llm_server: LLMWireServer, async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -211,7 +211,6 @@ class Receipt(BaseModel):
     total_eur: float
 
 
-@pytest.mark.no_sync_twin
 async def test_a_failed_extract_is_recorded_with_its_requests(
     llm_server: LLMWireServer, async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -231,6 +230,7 @@ async def test_a_failed_extract_is_recorded_with_its_requests(
     assert stagehand.usage.of("extract") == record.usage
 
 
+@pytest.mark.no_sync_twin
 async def test_a_failed_observe_and_a_re_asked_one_are_counted(
     llm_server: LLMWireServer, async_page: AsyncPage, pages_url: str
 ) -> None:

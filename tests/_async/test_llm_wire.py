@@ -261,7 +261,7 @@ async def test_structured_output_with_one_re_ask(provider: str, llm_server: LLMW
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.no_sync_twin(keep=["openai"])
+@pytest.mark.no_sync_twin(keep=["anthropic"])
 async def test_structured_output_that_never_validates(
     provider: str, llm_server: LLMWireServer
 ) -> None:
@@ -413,6 +413,7 @@ async def test_structured_output_without_tools_uses_a_json_schema(
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin(keep=["openai"])
 async def test_nothing_listening_is_a_provider_error(provider: str) -> None:
     with socket.socket() as probe:  # a loopback port that was free a moment ago
         probe.bind(("127.0.0.1", 0))

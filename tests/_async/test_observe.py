@@ -90,7 +90,6 @@ async def test_observe_sees_into_shadow_dom_and_nested_frames(
             assert len(result.frame) == 2
 
 
-@pytest.mark.no_sync_twin
 async def test_observe_without_instruction_lists_controls(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -206,6 +205,7 @@ MALFORMED = pytest.mark.parametrize(
 
 
 @MALFORMED
+@pytest.mark.no_sync_twin
 async def test_a_malformed_observe_answer_is_asked_again(
     async_page: AsyncPage, malformed: dict[str, Any]
 ) -> None:
@@ -220,6 +220,7 @@ async def test_a_malformed_observe_answer_is_asked_again(
 
 
 @MALFORMED
+@pytest.mark.no_sync_twin(keep=["only-unshown"])
 async def test_an_always_malformed_observe_answer_is_a_typed_error(
     async_page: AsyncPage, malformed: dict[str, Any]
 ) -> None:
@@ -235,6 +236,7 @@ async def test_an_always_malformed_observe_answer_is_a_typed_error(
     assert stagehand.usage.total.requests == 3
 
 
+@pytest.mark.no_sync_twin
 async def test_a_well_formed_empty_observe_answer_is_no_element(async_page: AsyncPage) -> None:
     llm = AsyncScriptedLLM({"elements": []})
     page = AsyncStagehand(llm=llm).wrap(async_page)

@@ -64,7 +64,6 @@ def _finder(pattern: str) -> AsyncFunctionLLM:
 # ---------------------------------------------------------------- icon-only clickables
 
 
-@pytest.mark.no_sync_twin
 async def test_clicks_an_icon_drawn_by_content_url(async_page: AsyncPage, pages_url: str) -> None:
     # The trash can of a mail row: a text-less span, drawn by CSS, clickable by script only.
     await _act(
@@ -76,6 +75,7 @@ async def test_clicks_an_icon_drawn_by_content_url(async_page: AsyncPage, pages_
     assert await async_page.text_content("#status") == "Deleted: Quarterly report"
 
 
+@pytest.mark.no_sync_twin
 async def test_clicks_background_image_and_svg_icons(async_page: AsyncPage, pages_url: str) -> None:
     await _act(
         async_page,
@@ -211,6 +211,7 @@ async def test_pays_in_a_card_form_served_from_another_origin(
     assert await async_page.text_content("#order-status") == "Order confirmed, card ending 4242"
 
 
+@pytest.mark.no_sync_twin
 async def test_fills_a_cross_origin_form_nested_in_a_same_origin_frame(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:
@@ -246,7 +247,6 @@ async def test_observe_then_act_in_a_cross_origin_frame(
     assert await async_page.text_content("#order-status") == "Order confirmed, card ending "
 
 
-@pytest.mark.no_sync_twin
 async def test_extract_reads_text_inside_cross_origin_frames(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:

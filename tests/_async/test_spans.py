@@ -47,6 +47,7 @@ def _named(finished: tuple[ReadableSpan, ...], name: str) -> list[ReadableSpan]:
 
 
 @pytest.mark.parametrize("view", ["dom", "aria"])
+@pytest.mark.no_sync_twin
 async def test_an_act_is_one_span_over_its_model_requests_and_actions(
     async_page: AsyncPage, pages_url: str, spans: InMemorySpanExporter, view: str
 ) -> None:
@@ -77,6 +78,7 @@ async def test_an_act_is_one_span_over_its_model_requests_and_actions(
     assert secret_values.EMAIL not in every_text(finished)
 
 
+@pytest.mark.no_sync_twin
 async def test_a_cached_replay_has_no_model_request_spans(
     async_page: AsyncPage, pages_url: str, spans: InMemorySpanExporter, tmp_path: Path
 ) -> None:
@@ -95,6 +97,7 @@ async def test_a_cached_replay_has_no_model_request_spans(
     assert [s.name for s in children(finished, act)] == ["stagehand.action"] * 2
 
 
+@pytest.mark.no_sync_twin
 async def test_an_extract_span_holds_its_request(
     async_page: AsyncPage, pages_url: str, spans: InMemorySpanExporter
 ) -> None:
@@ -116,6 +119,7 @@ async def test_an_extract_span_holds_its_request(
 
 
 @pytest.mark.parametrize("password", [secret_values.PASSWORD, secret_values.PASSWORD.upper()])
+@pytest.mark.no_sync_twin
 async def test_a_failed_call_is_an_error_span_without_values(
     async_page: AsyncPage, pages_url: str, spans: InMemorySpanExporter, password: str
 ) -> None:

@@ -41,6 +41,7 @@ async def _shop(stagehand: AsyncStagehand, async_page: AsyncPage) -> AsyncPage:
     return page
 
 
+@pytest.mark.no_sync_twin
 async def test_a_calls_own_cap_refuses_its_first_request_and_nothing_is_sent(
     async_page: AsyncPage,
 ) -> None:
@@ -69,6 +70,7 @@ async def test_a_calls_own_cap_refuses_its_first_request_and_nothing_is_sent(
     assert (await page.act("click Add")).success and llm.calls == 2
 
 
+@pytest.mark.no_sync_twin
 async def test_a_stagehands_cap_spans_its_calls_and_stops_the_one_that_would_cross_it(
     async_page: AsyncPage,
 ) -> None:
@@ -93,6 +95,7 @@ async def test_a_stagehands_cap_spans_its_calls_and_stops_the_one_that_would_cro
     assert len(await other.wrap(async_page).observe("the Add button")) == 1
 
 
+@pytest.mark.no_sync_twin
 async def test_a_cost_cap_prices_the_worst_case_before_sending(async_page: AsyncPage) -> None:
     llm = AsyncScriptedLLM(observe_answer(2))
     stagehand = AsyncStagehand(llm=llm, prices=PRICES, max_cost_usd=0.002)
@@ -144,6 +147,7 @@ async def test_every_verb_obeys_the_caps_of_its_call(async_page: AsyncPage) -> N
     assert llm.calls == 0
 
 
+@pytest.mark.no_sync_twin
 async def test_a_cap_ends_an_agent_run_at_once_instead_of_failing_step_after_step(
     async_page: AsyncPage, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -155,6 +159,7 @@ async def test_a_cap_ends_an_agent_run_at_once_instead_of_failing_step_after_ste
     assert llm.calls == 0
 
 
+@pytest.mark.no_sync_twin
 async def test_a_re_ask_is_a_request_too_and_is_refused_when_it_would_cross(
     async_page: AsyncPage,
 ) -> None:
@@ -173,6 +178,7 @@ async def test_a_re_ask_is_a_request_too_and_is_refused_when_it_would_cross(
     assert record.llm_calls == 1 and record.usage.completion_tokens >= 10_000
 
 
+@pytest.mark.no_sync_twin
 async def test_failed_requests_count_against_the_caps(async_page: AsyncPage) -> None:
     failed = ProviderError("scripted", "http://127.0.0.1", "the server broke")
     failed.usage = Usage(requests=1, prompt_tokens=3_000, completion_tokens=0)

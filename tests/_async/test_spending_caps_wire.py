@@ -59,6 +59,7 @@ async def _shop(stagehand: AsyncStagehand, async_page: AsyncPage) -> Any:
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 @pytest.mark.parametrize(("cap", "limit"), [("max_total_tokens", 500), ("max_cost_usd", 0.0005)])
+@pytest.mark.no_sync_twin
 async def test_a_calls_cap_refuses_its_first_request_before_it_reaches_the_server(
     provider: str, cap: str, limit: float, llm_server: LLMWireServer, async_page: AsyncPage
 ) -> None:
@@ -79,6 +80,7 @@ async def test_a_calls_cap_refuses_its_first_request_before_it_reaches_the_serve
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 @pytest.mark.parametrize(("cap", "limit"), [("max_total_tokens", 31_000), ("max_cost_usd", 0.031)])
+@pytest.mark.no_sync_twin
 async def test_a_stagehands_cap_counts_what_the_server_billed_and_refuses_the_next_request(
     provider: str, cap: str, limit: float, llm_server: LLMWireServer, async_page: AsyncPage
 ) -> None:
@@ -102,6 +104,7 @@ async def test_a_stagehands_cap_counts_what_the_server_billed_and_refuses_the_ne
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin
 async def test_failed_requests_count_against_the_caps(
     provider: str, llm_server: LLMWireServer, async_page: AsyncPage
 ) -> None:
@@ -122,6 +125,7 @@ async def test_failed_requests_count_against_the_caps(
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin(keep=["openai"])
 async def test_a_re_ask_is_checked_before_it_goes_out(
     provider: str, llm_server: LLMWireServer, async_page: AsyncPage
 ) -> None:

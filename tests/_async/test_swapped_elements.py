@@ -75,6 +75,7 @@ async def _agent_on_a_changing_page(
 
 @MODES
 @pytest.mark.parametrize("change", ["button-swap", "button-insert"])
+@pytest.mark.no_sync_twin
 async def test_the_agent_clicks_the_button_it_saw_after_a_swap(
     async_page: AsyncPage, pages_url: str, mode: str, change: str
 ) -> None:
@@ -88,6 +89,7 @@ async def test_the_agent_clicks_the_button_it_saw_after_a_swap(
 
 @MODES
 @pytest.mark.parametrize("change", ["field-swap", "field-insert"])
+@pytest.mark.no_sync_twin
 async def test_the_agent_types_the_email_into_the_field_it_saw_after_a_swap(
     async_page: AsyncPage, pages_url: str, mode: str, change: str
 ) -> None:
@@ -103,6 +105,7 @@ async def test_the_agent_types_the_email_into_the_field_it_saw_after_a_swap(
 
 
 @pytest.mark.parametrize("change", ["label-swap", "label-insert"])
+@pytest.mark.no_sync_twin(keep=["label-insert"])
 async def test_the_agent_never_follows_a_label_that_moved_to_another_node(
     async_page: AsyncPage, pages_url: str, change: str
 ) -> None:
@@ -131,6 +134,7 @@ def _click_go_once(cue: PageCue) -> Callable[..., Any]:
 
 
 @pytest.mark.parametrize("change", ["label-swap", "label-insert"])
+@pytest.mark.no_sync_twin
 async def test_act_never_follows_a_label_that_moved_while_the_model_thought(
     async_page: AsyncPage, pages_url: str, change: str
 ) -> None:
@@ -147,6 +151,7 @@ async def test_act_never_follows_a_label_that_moved_while_the_model_thought(
 
 
 @pytest.mark.parametrize("how", ["meta", "script"])
+@pytest.mark.no_sync_twin(keep=["meta"])
 async def test_a_redirect_that_lands_while_the_model_thinks_gets_no_action(
     async_page: AsyncPage, pages_url: str, other_origin_url: str, how: str
 ) -> None:

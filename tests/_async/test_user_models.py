@@ -97,6 +97,7 @@ def _stagehand_and_options(llm: Any, where: str) -> tuple[AsyncStagehand, dict[s
 
 @USER_MODELS
 @WHERE
+@pytest.mark.no_sync_twin
 async def test_act_observe_and_extract_with_a_model_without_options(
     async_page: AsyncPage, make: type[Any], where: str
 ) -> None:

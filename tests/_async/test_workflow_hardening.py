@@ -51,6 +51,7 @@ async def _serve(page: AsyncPage, html: str) -> None:
     ["mail.value.toUpperCase()", "mail.value.split('@')[0]"],
     ids=["upper-cased", "local-part"],
 )
+@pytest.mark.no_sync_twin
 async def test_a_flow_quoting_a_changed_form_of_a_value_is_not_written(
     async_page: AsyncPage, tmp_path: Path, echo: str
 ) -> None:
@@ -108,6 +109,7 @@ async def _record(page: AsyncPage, history: WorkflowHistory, item: str, steps: l
 
 
 @pytest.mark.parametrize("how", ["planted", "edited"])
+@pytest.mark.no_sync_twin
 async def test_a_flow_aimed_at_a_comment_box_does_not_type_the_value_there(
     async_page: AsyncPage, tmp_path: Path, how: str
 ) -> None:

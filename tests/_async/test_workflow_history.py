@@ -154,7 +154,6 @@ async def test_an_item_that_fails_elsewhere_forgets_the_flow_of_the_page_it_star
     assert WorkflowHistory(tmp_path).find_flow(start, "「プログラミング本」を検索する") is None
 
 
-@pytest.mark.no_sync_twin
 async def test_a_failed_item_is_recorded_with_its_code_page_and_message(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:

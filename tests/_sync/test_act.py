@@ -109,7 +109,7 @@ def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["aria"])
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_picks_a_radio_hidden_behind_its_styled_label(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -232,7 +232,7 @@ def test_dismisses_the_cookie_banner_first(
 
 
 @MODES
-@pytest.mark.no_sync_twin
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_follows_a_link_that_opens_a_new_tab(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -385,6 +385,7 @@ def test_malformed_replies_are_fed_back_then_the_act_goes_on(
     assert page.locator("input").first.input_value() == "Grace"
 
 
+@pytest.mark.no_sync_twin
 def test_a_model_that_keeps_answering_badly_fails_clearly(
     sync_page: Page, pages_url: str
 ) -> None:

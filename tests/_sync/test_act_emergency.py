@@ -56,7 +56,6 @@ def bookshop(sync_page: Page, pages_url: str, **options: Any) -> Any:
     return page
 
 
-@pytest.mark.no_sync_twin
 def test_act_escalates_after_three_failures_to_the_fallback_and_the_dom(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -118,6 +117,7 @@ def test_act_escalates_on_low_confidence_and_without_a_fallback_switches_the_vie
     assert [a.method for a in result.actions] == ["fill"] * 6 + ["click"]
 
 
+@pytest.mark.no_sync_twin
 def test_act_escalates_after_a_stall_on_the_test_clock(
     sync_page: Page, pages_url: str
 ) -> None:

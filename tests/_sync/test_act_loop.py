@@ -160,7 +160,7 @@ def test_a_form_is_filled_in_one_reply_plus_verify(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["dom"])
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_a_batch_stops_before_an_element_the_page_replaced(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -188,7 +188,7 @@ def test_a_batch_stops_before_an_element_the_page_replaced(
 
 
 @MODES
-@pytest.mark.no_sync_twin
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_a_batch_stops_when_an_action_navigates(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:

@@ -186,7 +186,7 @@ def test_a_custom_dropdown_takes_two_looks(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["dom"])
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_select_option_on_a_custom_dropdown_says_to_click_it(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:

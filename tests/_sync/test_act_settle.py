@@ -17,7 +17,7 @@ WAYS = ["microtask", "timer0", "timer300", "chain", "raf2", "fetch", "transition
 
 
 @pytest.mark.parametrize("how", WAYS)
-@pytest.mark.no_sync_twin(keep=["fetch"])
+@pytest.mark.no_sync_twin
 def test_settle_waits_for_what_the_action_set_off(
     sync_page: Page, pages_url: str, how: str
 ) -> None:

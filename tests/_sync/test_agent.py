@@ -146,6 +146,7 @@ def test_an_action_error_is_fed_back_and_the_run_recovers(
     assert "Payment received" in page.locator("#paid").inner_text()
 
 
+@pytest.mark.no_sync_twin
 def test_three_failures_in_a_row_force_a_final_summary(
     sync_page: Page, pages_url: str
 ) -> None:

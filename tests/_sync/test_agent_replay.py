@@ -96,6 +96,7 @@ def _no_values_in(cache_dir: Path) -> None:
             assert not leaked, f"{path.name} holds {leaked}"
 
 
+@pytest.mark.no_sync_twin
 def test_a_second_run_replays_with_zero_model_calls(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -194,6 +195,7 @@ def test_require_mode_with_no_entry_raises_before_any_request(
     assert [(r.kind, r.success, r.llm_calls) for r in stagehand.history] == [("agent", False, 0)]
 
 
+@pytest.mark.no_sync_twin
 def test_a_planted_step_is_refused_against_the_live_page(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:

@@ -106,6 +106,7 @@ def test_a_missing_row_ends_after_ten_scrolls_with_every_field_logged(
     assert any("attemptCount" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.no_sync_twin
 def test_a_list_that_stops_moving_ends_the_search_early(
     sync_page: Page, pages_url: str
 ) -> None:

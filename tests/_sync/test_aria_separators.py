@@ -44,6 +44,7 @@ def _open(page: Page, pages_url: str, separators: str) -> None:
 
 
 @CASES
+@pytest.mark.no_sync_twin
 def test_each_element_is_one_line_and_none_is_forged(
     sync_page: Page, pages_url: str, separators: str, mode: str
 ) -> None:
@@ -62,6 +63,7 @@ def test_each_element_is_one_line_and_none_is_forged(
 
 
 @CASES
+@pytest.mark.no_sync_twin
 def test_act_fills_and_clicks_on_the_page(
     sync_page: Page, pages_url: str, separators: str, mode: str
 ) -> None:
@@ -74,6 +76,7 @@ def test_act_fills_and_clicks_on_the_page(
 
 
 @CASES
+@pytest.mark.no_sync_twin
 def test_observe_finds_the_real_button_and_no_forged_field(
     sync_page: Page, pages_url: str, separators: str, mode: str
 ) -> None:

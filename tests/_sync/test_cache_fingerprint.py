@@ -32,6 +32,7 @@ FORM = """
 """
 
 
+@pytest.mark.no_sync_twin
 def test_live_fingerprints_equal_serialized_ones(sync_page: Page) -> None:
     sync_page.set_content(FORM)
     snapshot = take_snapshot(sync_page)

@@ -111,6 +111,7 @@ def test_instructions_of_session_and_call_reach_every_system_prompt_redacted(
     assert Settings(instructions="x").instructions == "x"
 
 
+@pytest.mark.no_sync_twin
 def test_instructions_of_a_call_reach_extracts_and_agents_system_prompts(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -173,6 +174,7 @@ def test_a_wrong_model_on_a_call_is_a_configuration_error(
     assert session.calls == 0
 
 
+@pytest.mark.no_sync_twin
 def test_a_cache_miss_in_require_mode_is_in_the_history(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:

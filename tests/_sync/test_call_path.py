@@ -59,6 +59,7 @@ def _package_frames_holding_the_secret() -> list[str]:
 
 
 @pytest.mark.parametrize("layer", ["page", "stagehand"])
+@pytest.mark.no_sync_twin
 def test_no_frame_of_the_package_holds_a_raw_value_while_the_model_is_asked(
     sync_page: Page, layer: str
 ) -> None:
@@ -90,6 +91,7 @@ def test_no_frame_of_the_package_holds_a_raw_value_while_the_model_is_asked(
     assert seen == [[] for _ in seen]
 
 
+@pytest.mark.no_sync_twin
 def test_extract_and_observe_refuse_an_unknown_keyword_by_name(
     sync_page: Page,
 ) -> None:

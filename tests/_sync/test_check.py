@@ -91,6 +91,7 @@ def _entries(cache_dir: Path) -> list[dict[str, Any]]:
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_a_statement_that_holds_is_judged_and_compiled(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -116,6 +117,7 @@ def test_a_statement_that_holds_is_judged_and_compiled(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_a_statement_that_does_not_hold_raises_and_writes_nothing(
     sync_page: Page, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -138,6 +140,7 @@ def test_a_statement_that_does_not_hold_raises_and_writes_nothing(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_a_compiled_check_replays_with_no_model_call(
     sync_page: Page, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -161,6 +164,7 @@ def test_a_compiled_check_replays_with_no_model_call(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_a_changed_page_fails_a_compiled_check_with_playwrights_message(
     sync_page: Page, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -215,6 +219,7 @@ def test_the_model_finding_it_true_heals_the_entry_keeping_the_previous_version(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_the_model_finding_it_false_on_replay_raises_and_keeps_the_entry(
     sync_page: Page, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -236,6 +241,7 @@ def test_the_model_finding_it_false_on_replay_raises_and_keeps_the_entry(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_an_uncompilable_statement_is_judged_every_run_and_refused_by_require(
     sync_page: Page, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -269,6 +275,7 @@ def test_an_uncompilable_statement_is_judged_every_run_and_refused_by_require(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_assertions_weaker_than_the_statement_are_not_compiled(
     sync_page: Page, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -310,6 +317,7 @@ def test_a_count_and_a_state_compile_and_fail_when_the_page_changes(
         assert wanted in str(caught.value)
 
 
+@pytest.mark.no_sync_twin
 def test_variables_never_reach_the_model_the_cache_or_the_error(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -370,6 +378,7 @@ def test_generated_expect_code_runs_as_plain_playwright(
     assert time.monotonic() - started < 10
 
 
+@pytest.mark.no_sync_twin
 def test_playwrights_own_check_of_a_selector_still_works(
     sync_page: Page, pages_url: str
 ) -> None:

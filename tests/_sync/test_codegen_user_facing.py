@@ -51,6 +51,7 @@ def _act(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_unique_elements_get_user_facing_locators_and_the_code_runs(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -80,6 +81,7 @@ def test_unique_elements_get_user_facing_locators_and_the_code_runs(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_a_label_that_shows_a_typed_value_is_never_used(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -107,6 +109,7 @@ def test_a_label_that_shows_a_typed_value_is_never_used(
     assert fresh.locator("#confirm").is_checked()
 
 
+@pytest.mark.no_sync_twin
 def test_a_cache_entry_keeps_the_locator_and_its_replay_writes_it(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -129,6 +132,7 @@ def test_a_cache_entry_keeps_the_locator_and_its_replay_writes_it(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_inside_nested_frames_the_locator_is_the_frame_s_own(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:

@@ -216,6 +216,7 @@ def test_invalid_answer_is_reasked_with_the_error_then_accepted(
     assert "price" in llm.requests[1].messages[-1].content  # the validation error went back
 
 
+@pytest.mark.no_sync_twin
 def test_answer_that_never_validates_is_an_extract_error_with_the_last_attempt(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -254,6 +255,7 @@ def read_links(messages: list[Message], schema: type[BaseModel]) -> dict[str, An
     return {"data": {"links": [{"label": t, "url": int(n)} for n, t in found]}, "complete": True}
 
 
+@pytest.mark.no_sync_twin
 def test_links_come_back_as_the_absolute_hrefs_the_browser_resolved(
     sync_page: Page, pages_url: str
 ) -> None:

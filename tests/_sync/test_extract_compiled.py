@@ -60,6 +60,7 @@ def _record(
 
 
 @pytest.mark.parametrize("view", ["dom", "aria"])
+@pytest.mark.no_sync_twin
 def test_compiled_on_one_page_replays_on_three_others_with_zero_model_calls(
     sync_page: Page, pages_url: str, tmp_path: Path, view: str
 ) -> None:
@@ -76,6 +77,7 @@ def test_compiled_on_one_page_replays_on_three_others_with_zero_model_calls(
     assert [r.llm_calls for r in stagehand.history] == [0, 0, 0]
 
 
+@pytest.mark.no_sync_twin
 def test_the_url_normaliser_shares_one_entry_across_a_template(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -92,6 +94,7 @@ def test_the_url_normaliser_shares_one_entry_across_a_template(
     assert model.calls == 1 and len(list(tmp_path.glob("*.json"))) == 1
 
 
+@pytest.mark.no_sync_twin
 def test_a_list_compiles_to_a_container_and_replays_with_more_items(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -131,6 +134,7 @@ def test_a_moved_field_is_extracted_again_and_the_entry_heals(
     assert healed.price == 1299.5 and silent.calls == 0
 
 
+@pytest.mark.no_sync_twin
 def test_require_mode_names_the_field_that_no_longer_reads(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -167,6 +171,7 @@ def test_a_field_that_cannot_be_compiled_says_why_and_asks_the_model_each_run(
         outcome.to_playwright_code(STYLE)
 
 
+@pytest.mark.no_sync_twin
 def test_the_cache_file_holds_no_extracted_value(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -226,6 +231,7 @@ def test_timeout_s_bounds_a_replay_on_a_busy_page(
     assert time.monotonic() - started < 3.0 and model.calls == 1
 
 
+@pytest.mark.no_sync_twin
 def test_generated_code_reads_another_page_of_the_template_as_plain_playwright(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -248,6 +254,7 @@ def test_generated_code_reads_another_page_of_the_template_as_plain_playwright(
     assert 'get_by_test_id("sku")' in product.to_playwright_code(STYLE)  # user-facing first
 
 
+@pytest.mark.no_sync_twin
 def test_cache_list_and_show_diff_show_an_extract_entry(
     sync_page: Page, pages_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -264,6 +271,7 @@ def test_cache_list_and_show_diff_show_an_extract_entry(
     assert "healed because: field /price" in shown and "+/price: text of <p>" in shown
 
 
+@pytest.mark.no_sync_twin
 def test_a_schema_less_extract_reads_the_page_text_uncached(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:

@@ -39,6 +39,7 @@ def _invalid_then_failing(kind: str, llm_server: LLMWireServer) -> Any:
 
 
 @pytest.mark.parametrize("kind", ["fake", "wire"])
+@pytest.mark.no_sync_twin
 def test_re_asks_then_an_error_count_every_request(
     kind: str, llm_server: LLMWireServer, sync_page: Page
 ) -> None:

@@ -17,7 +17,7 @@ from stagehand_py._sync.llm.openai import OpenAILLM
 from tests.llm_wire_server import LLMWireServer, openai_completion
 
 RUNS = 10  # the race decides differently from run to run: each verb ends the same way 10 times
-TIMEOUT_S = 2.0
+TIMEOUT_S = 1.0
 
 
 class Title(BaseModel):

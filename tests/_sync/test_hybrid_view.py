@@ -65,6 +65,7 @@ def _snapshot(sync_page: Page, url: str, mode: str) -> Snapshot:
 @pytest.mark.parametrize(
     ("icon", "status"), [("archive", "Archived"), ("trash", "Moved to the bin")]
 )
+@pytest.mark.no_sync_twin(keep=["archive-Archived-aria"])
 def test_an_icon_with_a_script_listener_and_no_pointer_cursor_is_clicked(
     sync_page: Page, pages_url: str, mode: str, icon: str, status: str
 ) -> None:
@@ -75,6 +76,7 @@ def test_an_icon_with_a_script_listener_and_no_pointer_cursor_is_clicked(
 
 
 @MODES
+@pytest.mark.no_sync_twin
 def test_icons_are_described_and_a_decorative_icon_is_left_out(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -99,6 +101,7 @@ def test_icons_are_described_and_a_decorative_icon_is_left_out(
         ("full list of changes", "a", "All changes listed"),
     ],
 )
+@pytest.mark.no_sync_twin
 def test_clickable_words_inside_a_paragraph_are_lines_of_their_own(
     sync_page: Page, pages_url: str, mode: str, words: str, tag: str, status: str
 ) -> None:
@@ -114,6 +117,7 @@ def test_clickable_words_inside_a_paragraph_are_lines_of_their_own(
     ("arrow", "month"), [(r"(<span>Prev</span>|<generic\b[^>]*>Prev)$", "April"),
                          (_line("Next"), "June")],
 )  # fmt: skip
+@pytest.mark.no_sync_twin
 def test_a_datepicker_is_paged_by_its_prev_next_links_and_a_day_is_chosen(
     sync_page: Page, pages_url: str, mode: str, arrow: str, month: str
 ) -> None:
@@ -141,6 +145,7 @@ def test_the_datepicker_heading_keeps_the_month_in_the_aria_view(
     ("word", "status"),
     [("Reply", "Replying to Grace Hopper"), ("Forward", "Forwarding the report")],
 )
+@pytest.mark.no_sync_twin
 def test_two_clickable_children_of_one_pointer_container_are_two_lines(
     sync_page: Page, pages_url: str, mode: str, word: str, status: str
 ) -> None:
@@ -172,6 +177,7 @@ def test_folders_a_script_driven_plus_and_links_in_table_cells(
 
 # ----------------------------------------------------------------- a disabled textarea
 @MODES
+@pytest.mark.no_sync_twin
 def test_a_disabled_textarea_is_scrolled_to_its_end_which_enables_the_form(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -187,6 +193,7 @@ def test_a_disabled_textarea_is_scrolled_to_its_end_which_enables_the_form(
 
 # ----------------------------------------------------------------- closed shadow roots
 @MODES
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_controls_inside_closed_shadow_roots_are_filled_checked_and_clicked(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:

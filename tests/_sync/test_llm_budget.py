@@ -118,6 +118,7 @@ def test_a_learned_strategy_is_logged_once_and_kept(
     assert len(learned) == 1 and learned[0].levelno == logging.INFO
 
 
+@pytest.mark.no_sync_twin
 def test_openai_itself_never_steps_down(llm_server: LLMWireServer) -> None:
     llm_server.reply(None, status=500, raw=b"", headers=FAST_RETRY, times=3)
     llm = local_llm(llm_server, compat=False, max_retries=2)
@@ -132,7 +133,7 @@ def test_openai_itself_never_steps_down(llm_server: LLMWireServer) -> None:
 @pytest.mark.parametrize(
     ("compat", "key"), [(True, "max_tokens"), (False, "max_completion_tokens")]
 )
-@pytest.mark.no_sync_twin
+@pytest.mark.no_sync_twin(keep=["True-max_tokens"])
 def test_budget_and_temperature_on_the_openai_wire(
     compat: bool, key: str, llm_server: LLMWireServer
 ) -> None:
@@ -203,7 +204,7 @@ def test_a_cut_off_answer_is_asked_again_with_a_larger_budget(
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 @pytest.mark.parametrize("shape", ["chat", "structured"])
-@pytest.mark.no_sync_twin(keep=["chat-anthropic"])
+@pytest.mark.no_sync_twin(keep=["structured-anthropic"])
 def test_cut_off_twice_is_a_typed_error(
     provider: str, shape: str, llm_server: LLMWireServer
 ) -> None:

@@ -77,6 +77,7 @@ def test_a_body_that_is_no_reply_is_a_provider_error(
     assert len(llm_server.requests) == 2
 
 
+@pytest.mark.no_sync_twin
 def test_openai_message_null_is_re_asked(llm_server: LLMWireServer) -> None:
     empty = openai_completion(content="x")
     empty["choices"][0]["message"] = None
@@ -151,7 +152,6 @@ def test_a_call_with_null_name_and_id_is_re_asked(
 
 
 @pytest.mark.parametrize("content", [None, {}])
-@pytest.mark.no_sync_twin
 def test_anthropic_content_null_or_an_object_is_re_asked(
     content: Any, llm_server: LLMWireServer
 ) -> None:

@@ -153,7 +153,7 @@ def error_reply(provider: str, message: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 @pytest.mark.parametrize("raise_on_failure", [True, False])
-@pytest.mark.no_sync_twin(keep=["False-openai"])
+@pytest.mark.no_sync_twin
 def test_an_act_whose_model_fails_keeps_its_record(
     provider: str,
     raise_on_failure: bool,
@@ -186,7 +186,7 @@ def test_an_act_whose_model_fails_keeps_its_record(
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-@pytest.mark.no_sync_twin(keep=["openai"])
+@pytest.mark.no_sync_twin
 def test_a_verify_that_never_validates_after_a_click(
     provider: str, llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:
@@ -212,7 +212,6 @@ class Receipt(BaseModel):
     total_eur: float
 
 
-@pytest.mark.no_sync_twin
 def test_a_failed_extract_is_recorded_with_its_requests(
     llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:
@@ -232,6 +231,7 @@ def test_a_failed_extract_is_recorded_with_its_requests(
     assert stagehand.usage.of("extract") == record.usage
 
 
+@pytest.mark.no_sync_twin
 def test_a_failed_observe_and_a_re_asked_one_are_counted(
     llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:

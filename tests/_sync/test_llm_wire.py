@@ -262,7 +262,7 @@ def test_structured_output_with_one_re_ask(provider: str, llm_server: LLMWireSer
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.no_sync_twin(keep=["openai"])
+@pytest.mark.no_sync_twin(keep=["anthropic"])
 def test_structured_output_that_never_validates(
     provider: str, llm_server: LLMWireServer
 ) -> None:
@@ -414,6 +414,7 @@ def test_structured_output_without_tools_uses_a_json_schema(
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin(keep=["openai"])
 def test_nothing_listening_is_a_provider_error(provider: str) -> None:
     with socket.socket() as probe:  # a loopback port that was free a moment ago
         probe.bind(("127.0.0.1", 0))

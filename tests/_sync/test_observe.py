@@ -91,7 +91,6 @@ def test_observe_sees_into_shadow_dom_and_nested_frames(
             assert len(result.frame) == 2
 
 
-@pytest.mark.no_sync_twin
 def test_observe_without_instruction_lists_controls(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -207,6 +206,7 @@ MALFORMED = pytest.mark.parametrize(
 
 
 @MALFORMED
+@pytest.mark.no_sync_twin
 def test_a_malformed_observe_answer_is_asked_again(
     sync_page: Page, malformed: dict[str, Any]
 ) -> None:
@@ -221,6 +221,7 @@ def test_a_malformed_observe_answer_is_asked_again(
 
 
 @MALFORMED
+@pytest.mark.no_sync_twin(keep=["only-unshown"])
 def test_an_always_malformed_observe_answer_is_a_typed_error(
     sync_page: Page, malformed: dict[str, Any]
 ) -> None:
@@ -236,6 +237,7 @@ def test_an_always_malformed_observe_answer_is_a_typed_error(
     assert stagehand.usage.total.requests == 3
 
 
+@pytest.mark.no_sync_twin
 def test_a_well_formed_empty_observe_answer_is_no_element(sync_page: Page) -> None:
     llm = ScriptedLLM({"elements": []})
     page = Stagehand(llm=llm).wrap(sync_page)

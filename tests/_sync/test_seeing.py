@@ -65,7 +65,6 @@ def _finder(pattern: str) -> FunctionLLM:
 # ---------------------------------------------------------------- icon-only clickables
 
 
-@pytest.mark.no_sync_twin
 def test_clicks_an_icon_drawn_by_content_url(sync_page: Page, pages_url: str) -> None:
     # The trash can of a mail row: a text-less span, drawn by CSS, clickable by script only.
     _act(
@@ -77,6 +76,7 @@ def test_clicks_an_icon_drawn_by_content_url(sync_page: Page, pages_url: str) ->
     assert sync_page.text_content("#status") == "Deleted: Quarterly report"
 
 
+@pytest.mark.no_sync_twin
 def test_clicks_background_image_and_svg_icons(sync_page: Page, pages_url: str) -> None:
     _act(
         sync_page,
@@ -212,6 +212,7 @@ def test_pays_in_a_card_form_served_from_another_origin(
     assert sync_page.text_content("#order-status") == "Order confirmed, card ending 4242"
 
 
+@pytest.mark.no_sync_twin
 def test_fills_a_cross_origin_form_nested_in_a_same_origin_frame(
     sync_page: Page, pages_url: str, other_origin_url: str
 ) -> None:
@@ -247,7 +248,6 @@ def test_observe_then_act_in_a_cross_origin_frame(
     assert sync_page.text_content("#order-status") == "Order confirmed, card ending "
 
 
-@pytest.mark.no_sync_twin
 def test_extract_reads_text_inside_cross_origin_frames(
     sync_page: Page, pages_url: str, other_origin_url: str
 ) -> None:

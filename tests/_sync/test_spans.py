@@ -48,6 +48,7 @@ def _named(finished: tuple[ReadableSpan, ...], name: str) -> list[ReadableSpan]:
 
 
 @pytest.mark.parametrize("view", ["dom", "aria"])
+@pytest.mark.no_sync_twin
 def test_an_act_is_one_span_over_its_model_requests_and_actions(
     sync_page: Page, pages_url: str, spans: InMemorySpanExporter, view: str
 ) -> None:
@@ -78,6 +79,7 @@ def test_an_act_is_one_span_over_its_model_requests_and_actions(
     assert secret_values.EMAIL not in every_text(finished)
 
 
+@pytest.mark.no_sync_twin
 def test_a_cached_replay_has_no_model_request_spans(
     sync_page: Page, pages_url: str, spans: InMemorySpanExporter, tmp_path: Path
 ) -> None:
@@ -96,6 +98,7 @@ def test_a_cached_replay_has_no_model_request_spans(
     assert [s.name for s in children(finished, act)] == ["stagehand.action"] * 2
 
 
+@pytest.mark.no_sync_twin
 def test_an_extract_span_holds_its_request(
     sync_page: Page, pages_url: str, spans: InMemorySpanExporter
 ) -> None:
@@ -117,6 +120,7 @@ def test_an_extract_span_holds_its_request(
 
 
 @pytest.mark.parametrize("password", [secret_values.PASSWORD, secret_values.PASSWORD.upper()])
+@pytest.mark.no_sync_twin
 def test_a_failed_call_is_an_error_span_without_values(
     sync_page: Page, pages_url: str, spans: InMemorySpanExporter, password: str
 ) -> None:

@@ -42,6 +42,7 @@ def _shop(stagehand: Stagehand, sync_page: Page) -> Page:
     return page
 
 
+@pytest.mark.no_sync_twin
 def test_a_calls_own_cap_refuses_its_first_request_and_nothing_is_sent(
     sync_page: Page,
 ) -> None:
@@ -70,6 +71,7 @@ def test_a_calls_own_cap_refuses_its_first_request_and_nothing_is_sent(
     assert (page.act("click Add")).success and llm.calls == 2
 
 
+@pytest.mark.no_sync_twin
 def test_a_stagehands_cap_spans_its_calls_and_stops_the_one_that_would_cross_it(
     sync_page: Page,
 ) -> None:
@@ -94,6 +96,7 @@ def test_a_stagehands_cap_spans_its_calls_and_stops_the_one_that_would_cross_it(
     assert len(other.wrap(sync_page).observe("the Add button")) == 1
 
 
+@pytest.mark.no_sync_twin
 def test_a_cost_cap_prices_the_worst_case_before_sending(sync_page: Page) -> None:
     llm = ScriptedLLM(observe_answer(2))
     stagehand = Stagehand(llm=llm, prices=PRICES, max_cost_usd=0.002)
@@ -145,6 +148,7 @@ def test_every_verb_obeys_the_caps_of_its_call(sync_page: Page) -> None:
     assert llm.calls == 0
 
 
+@pytest.mark.no_sync_twin
 def test_a_cap_ends_an_agent_run_at_once_instead_of_failing_step_after_step(
     sync_page: Page, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -156,6 +160,7 @@ def test_a_cap_ends_an_agent_run_at_once_instead_of_failing_step_after_step(
     assert llm.calls == 0
 
 
+@pytest.mark.no_sync_twin
 def test_a_re_ask_is_a_request_too_and_is_refused_when_it_would_cross(
     sync_page: Page,
 ) -> None:
@@ -174,6 +179,7 @@ def test_a_re_ask_is_a_request_too_and_is_refused_when_it_would_cross(
     assert record.llm_calls == 1 and record.usage.completion_tokens >= 10_000
 
 
+@pytest.mark.no_sync_twin
 def test_failed_requests_count_against_the_caps(sync_page: Page) -> None:
     failed = ProviderError("scripted", "http://127.0.0.1", "the server broke")
     failed.usage = Usage(requests=1, prompt_tokens=3_000, completion_tokens=0)

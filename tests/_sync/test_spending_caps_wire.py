@@ -60,6 +60,7 @@ def _shop(stagehand: Stagehand, sync_page: Page) -> Any:
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 @pytest.mark.parametrize(("cap", "limit"), [("max_total_tokens", 500), ("max_cost_usd", 0.0005)])
+@pytest.mark.no_sync_twin
 def test_a_calls_cap_refuses_its_first_request_before_it_reaches_the_server(
     provider: str, cap: str, limit: float, llm_server: LLMWireServer, sync_page: Page
 ) -> None:
@@ -80,6 +81,7 @@ def test_a_calls_cap_refuses_its_first_request_before_it_reaches_the_server(
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 @pytest.mark.parametrize(("cap", "limit"), [("max_total_tokens", 31_000), ("max_cost_usd", 0.031)])
+@pytest.mark.no_sync_twin
 def test_a_stagehands_cap_counts_what_the_server_billed_and_refuses_the_next_request(
     provider: str, cap: str, limit: float, llm_server: LLMWireServer, sync_page: Page
 ) -> None:
@@ -103,6 +105,7 @@ def test_a_stagehands_cap_counts_what_the_server_billed_and_refuses_the_next_req
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin
 def test_failed_requests_count_against_the_caps(
     provider: str, llm_server: LLMWireServer, sync_page: Page
 ) -> None:
@@ -123,6 +126,7 @@ def test_failed_requests_count_against_the_caps(
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
+@pytest.mark.no_sync_twin(keep=["openai"])
 def test_a_re_ask_is_checked_before_it_goes_out(
     provider: str, llm_server: LLMWireServer, sync_page: Page
 ) -> None:

@@ -76,6 +76,7 @@ def _agent_on_a_changing_page(
 
 @MODES
 @pytest.mark.parametrize("change", ["button-swap", "button-insert"])
+@pytest.mark.no_sync_twin
 def test_the_agent_clicks_the_button_it_saw_after_a_swap(
     sync_page: Page, pages_url: str, mode: str, change: str
 ) -> None:
@@ -89,6 +90,7 @@ def test_the_agent_clicks_the_button_it_saw_after_a_swap(
 
 @MODES
 @pytest.mark.parametrize("change", ["field-swap", "field-insert"])
+@pytest.mark.no_sync_twin
 def test_the_agent_types_the_email_into_the_field_it_saw_after_a_swap(
     sync_page: Page, pages_url: str, mode: str, change: str
 ) -> None:
@@ -104,6 +106,7 @@ def test_the_agent_types_the_email_into_the_field_it_saw_after_a_swap(
 
 
 @pytest.mark.parametrize("change", ["label-swap", "label-insert"])
+@pytest.mark.no_sync_twin(keep=["label-insert"])
 def test_the_agent_never_follows_a_label_that_moved_to_another_node(
     sync_page: Page, pages_url: str, change: str
 ) -> None:
@@ -132,6 +135,7 @@ def _click_go_once(cue: PageCue) -> Callable[..., Any]:
 
 
 @pytest.mark.parametrize("change", ["label-swap", "label-insert"])
+@pytest.mark.no_sync_twin
 def test_act_never_follows_a_label_that_moved_while_the_model_thought(
     sync_page: Page, pages_url: str, change: str
 ) -> None:
@@ -148,6 +152,7 @@ def test_act_never_follows_a_label_that_moved_while_the_model_thought(
 
 
 @pytest.mark.parametrize("how", ["meta", "script"])
+@pytest.mark.no_sync_twin(keep=["meta"])
 def test_a_redirect_that_lands_while_the_model_thinks_gets_no_action(
     sync_page: Page, pages_url: str, other_origin_url: str, how: str
 ) -> None:

@@ -98,6 +98,7 @@ def _stagehand_and_options(llm: Any, where: str) -> tuple[Stagehand, dict[str, A
 
 @USER_MODELS
 @WHERE
+@pytest.mark.no_sync_twin
 def test_act_observe_and_extract_with_a_model_without_options(
     sync_page: Page, make: type[Any], where: str
 ) -> None:

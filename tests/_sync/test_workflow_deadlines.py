@@ -22,7 +22,7 @@ from tests.agent_plan import Do
 from tests.workflow_plan import WorkflowPlan
 
 SLACK_S = 1.0
-TIMEOUT_S = 6
+TIMEOUT_S = 4
 REPORT = ["[] Build the report"]
 
 

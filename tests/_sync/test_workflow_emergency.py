@@ -123,6 +123,7 @@ def test_low_confidence_over_five_attempts_escalates(
     assert result.items[0].actions[0].confidence == 0.1
 
 
+@pytest.mark.no_sync_twin
 def test_without_a_fallback_only_the_view_switches_and_the_result_says_so(
     sync_page: Page, pages_url: str
 ) -> None:

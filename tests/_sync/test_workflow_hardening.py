@@ -52,6 +52,7 @@ def _serve(page: Page, html: str) -> None:
     ["mail.value.toUpperCase()", "mail.value.split('@')[0]"],
     ids=["upper-cased", "local-part"],
 )
+@pytest.mark.no_sync_twin
 def test_a_flow_quoting_a_changed_form_of_a_value_is_not_written(
     sync_page: Page, tmp_path: Path, echo: str
 ) -> None:
@@ -109,6 +110,7 @@ def _record(page: Page, history: WorkflowHistory, item: str, steps: list[Do]) ->
 
 
 @pytest.mark.parametrize("how", ["planted", "edited"])
+@pytest.mark.no_sync_twin
 def test_a_flow_aimed_at_a_comment_box_does_not_type_the_value_there(
     sync_page: Page, tmp_path: Path, how: str
 ) -> None:

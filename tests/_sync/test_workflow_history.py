@@ -155,7 +155,6 @@ def test_an_item_that_fails_elsewhere_forgets_the_flow_of_the_page_it_started_on
     assert WorkflowHistory(tmp_path).find_flow(start, "「プログラミング本」を検索する") is None
 
 
-@pytest.mark.no_sync_twin
 def test_a_failed_item_is_recorded_with_its_code_page_and_message(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:

@@ -9,6 +9,7 @@ import re
 import time
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page as Page
 
 from stagehand_py import Stagehand
@@ -60,6 +61,7 @@ def test_robots_sitemaps_and_an_index_in_order_then_conditional_gets(tmp_path: P
         assert sent["/sitemap-blog.xml"]["if-modified-since"] == MODIFIED
 
 
+@pytest.mark.no_sync_twin
 def test_sitemap_xml_when_robots_names_none_and_a_3_mb_sitemap_cut_at_2_mb(
     tmp_path: Path,
 ) -> None:
@@ -93,6 +95,7 @@ def test_a_server_that_hangs_gives_no_hints_within_the_timeout(tmp_path: Path) -
         assert site.paths() == ["/robots.txt"]  # a host that hangs is not asked again
 
 
+@pytest.mark.no_sync_twin
 def test_an_item_that_finds_a_page_sees_the_sitemap_and_sitemap_false_turns_it_off(
     sync_page: Page,
 ) -> None:

@@ -42,6 +42,7 @@ def test_a_dripping_server_is_cut_off_at_the_request_timeout(
 
 
 @pytest.mark.parametrize("part", ["headers", "body"])
+@pytest.mark.no_sync_twin
 def test_a_workflow_on_a_dripping_site_goes_on_without_hints(
     sync_page: Page, part: Part
 ) -> None:
@@ -63,6 +64,7 @@ def test_a_workflow_on_a_dripping_site_goes_on_without_hints(
     assert result.sitemaps == {base: 0}
 
 
+@pytest.mark.no_sync_twin
 def test_the_drip_server_stops_by_itself() -> None:
     # It is a test helper: it must never outlive its block, whatever the client did.
     started = time.monotonic()
@@ -72,6 +74,7 @@ def test_the_drip_server_stops_by_itself() -> None:
 
 
 @pytest.mark.parametrize("how", ["listed", "redirected"])
+@pytest.mark.no_sync_twin
 def test_another_origin_listed_or_redirected_to_gives_no_hints(
     tmp_path: Path, how: str
 ) -> None:
@@ -99,6 +102,7 @@ def test_another_origin_listed_or_redirected_to_gives_no_hints(
     assert hints.elsewhere == (4 if how == "listed" else 1)
 
 
+@pytest.mark.no_sync_twin
 def test_a_redirect_on_the_same_origin_is_followed(tmp_path: Path) -> None:
     with site_server() as site:
         pages = [f"{site.url}/guides/{n}" for n in range(2)]
