@@ -33,7 +33,7 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, ValidationError
@@ -54,13 +54,6 @@ RETENTION_DAYS = 90
 MAX_FLOWS = 100
 MAX_FAILURES = 200
 MAX_CHECKLISTS = 50
-# A site's lists of records, and what one record is (for log lines).
-_Shelf = Literal["flows", "checklists", "failures"]
-_RECORD_NAMES: dict[_Shelf, str] = {
-    "flows": "flow of an item",
-    "checklists": "checklist",
-    "failures": "failure of an item",
-}
 MAX_FILE_BYTES = 8 << 20
 """Largest site file read or written (8 MiB; 100 long flows and 200 failures fit in 3)."""
 
@@ -141,6 +134,16 @@ class SiteHistory(BaseModel):
 
     def to_json(self) -> str:
         return self.model_dump_json(indent=2) + "\n"
+
+
+R = TypeVar("R", bound=BaseModel)
+
+
+def _add(records: list[R], record: R, cap: int, *, replaces: Callable[[R], bool]) -> None:
+    """Add ``record`` to ``records`` in place, dropping those it ``replaces`` and the oldest
+    past ``cap``."""
+    records[:] = [older for older in records if not replaces(older)] + [record]
+    del records[:-cap]
 
 
 def holds_secret(record: BaseModel, secret_values: Iterable[str]) -> bool:
@@ -243,46 +246,45 @@ class WorkflowHistory:
 
     def record_flow(self, url: str, flow: FlowRecord, *, secret_values: Iterable[str]) -> bool:
         """Store ``flow`` (replacing the flow of the same item and page); False when refused."""
-        return self._store(url, flow, "flows", secret_values, lambda older: older.key == flow.key)
+        if self._refused(flow, "flow of an item", secret_values):
+            return False
+        site = self.site(registrable_domain(url))
+        _add(site.flows, flow, MAX_FLOWS, replaces=lambda older: older.key == flow.key)
+        return self._write(site)
 
     def record_checklist(
         self, url: str, stored: ChecklistRecord, *, secret_values: Iterable[str]
     ) -> bool:
         """Store the checklist of a request (replacing an older one); False when refused."""
+        if self._refused(stored, "checklist", secret_values):
+            return False
+        site = self.site(registrable_domain(url))
         request = _key(stored.request)
-
-        def same_request(older: ChecklistRecord) -> bool:
-            return _key(older.request) == request
-
-        return self._store(url, stored, "checklists", secret_values, same_request)
+        _add(
+            site.checklists,
+            stored,
+            MAX_CHECKLISTS,
+            replaces=lambda older: _key(older.request) == request,
+        )
+        return self._write(site)
 
     def record_failure(
         self, url: str, failure: FailureRecord, *, secret_values: Iterable[str]
     ) -> bool:
         """Append ``failure`` to its site's history; False when refused."""
-        return self._store(url, failure, "failures", secret_values, lambda older: False)
-
-    def _store(
-        self,
-        url: str,
-        record: BaseModel,
-        shelf: _Shelf,
-        secret_values: Iterable[str],
-        replaces: Callable[[Any], bool],
-    ) -> bool:
-        """Add ``record`` to a list of ``url``'s site, dropping the records it ``replaces`` and
-        the oldest past the list's cap; False when it holds a variable's value."""
-        if holds_secret(record, secret_values):
-            logger.warning(
-                "history: %s not stored: it holds a variable's value", _RECORD_NAMES[shelf]
-            )
+        if self._refused(failure, "failure of an item", secret_values):
             return False
         site = self.site(registrable_domain(url))
-        kept = [older for older in getattr(site, shelf) if not replaces(older)] + [record]
-        # The caps are read at each call (a test may lower them).
-        cap = {"flows": MAX_FLOWS, "checklists": MAX_CHECKLISTS, "failures": MAX_FAILURES}[shelf]
-        setattr(site, shelf, kept[-cap:])
+        _add(site.failures, failure, MAX_FAILURES, replaces=lambda older: False)
         return self._write(site)
+
+    @staticmethod
+    def _refused(record: BaseModel, what: str, secret_values: Iterable[str]) -> bool:
+        """True (and a warning) when ``record`` holds a variable's value: it is not stored."""
+        if not holds_secret(record, secret_values):
+            return False
+        logger.warning("history: %s not stored: it holds a variable's value", what)
+        return True
 
     def remove_flow(self, url: str, item: str) -> bool:
         """Forget the flow of ``item`` on ``url``'s page (it no longer replays)."""
