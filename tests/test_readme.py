@@ -255,7 +255,9 @@ BASH_OR_SKIPPED = [b for b in BLOCKS if b.kind == "bash" or b.skip_reason is not
 @pytest.mark.parametrize(
     "block", BASH_OR_SKIPPED, ids=[f"{b.where}-{b.kind}" for b in BASH_OR_SKIPPED]
 )
-def test_bash_block_runs_as_written(block: Block, tmp_path: Path) -> None:
+def test_block_runs_alone_as_written(block: Block, tmp_path: Path) -> None:
+    """A bash block, in its own shell; a block of any kind that opts out is reported here as
+    skipped, with its reason."""
     if block.skip_reason is not None:
         pytest.skip(f"{block.where} opts out: {block.skip_reason}")
     (tmp_path / "block.sh").write_text(block.source, encoding="utf-8")
