@@ -14,7 +14,7 @@ from typing import Any
 
 from .._variables import Variables
 from ..agent import ConsoleApprover
-from ._commands import add_codegen_option, usage_out
+from ._commands import add_codegen_option, add_page_command, usage_out
 from ._output import emit_json, json_mode, print_code, run_failed
 from ._progress import progress
 from ._session import browser_options, build_stagehand, open_page, usage_line
@@ -25,14 +25,16 @@ def add_agent_command(
     commands: Any, page_options: Callable[[argparse.ArgumentParser], None]
 ) -> None:
     """Register ``agent`` on the command line's sub-parsers."""
-    agent = commands.add_parser(
+    agent = add_page_command(
+        commands,
         "agent",
+        "task",
+        "what to get done; <|NAME|> stands for a variable",
+        url_help="the page to start from",
         help="let the model drive a page step by step until a task is done",
         description="Observe, think, act, step after step, until the model says the task is "
         "done. Exit code 0 when it succeeded, 1 when it did not (the reason on stderr).",
     )
-    agent.add_argument("url", help="the page to start from")
-    agent.add_argument("task", help="what to get done; <|NAME|> stands for a variable")
     agent.add_argument(
         "--approve", action="store_true", help="approve, retry, skip or cancel every step"
     )

@@ -19,6 +19,7 @@ from ._agent import add_agent_command
 from ._commands import (
     act_command,
     add_codegen_option,
+    add_page_command,
     cache_command,
     check_command,
     extract_command,
@@ -149,19 +150,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     snapshot.set_defaults(run=snapshot_command)
 
-    act = commands.add_parser("act", help="do what an instruction says on a page")
-    act.add_argument("url", help="the page to open")
-    act.add_argument(
-        "instruction", help='what to do, e.g. "click Sign in"; <|NAME|> stands for a variable'
+    act = add_page_command(
+        commands,
+        "act",
+        "instruction",
+        'what to do, e.g. "click Sign in"; <|NAME|> stands for a variable',
+        help="do what an instruction says on a page",
     )
     add_variable_options(act, "instruction")
     add_codegen_option(act, "what was done")
     _page_options(act)
     act.set_defaults(run=act_command)
 
-    extract = commands.add_parser("extract", help="extract data from a page (JSON on stdout)")
-    extract.add_argument("url", help="the page to open")
-    extract.add_argument("instruction", help='what to extract, e.g. "every product and its price"')
+    extract = add_page_command(
+        commands,
+        "extract",
+        "instruction",
+        'what to extract, e.g. "every product and its price"',
+        help="extract data from a page (JSON on stdout)",
+    )
     extract.add_argument("--schema", metavar="FILE", help="a JSON schema for the result")
     extract.add_argument(
         "--cache-key",
@@ -172,26 +179,27 @@ def build_parser() -> argparse.ArgumentParser:
     _page_options(extract)
     extract.set_defaults(run=extract_command)
 
-    observe = commands.add_parser("observe", help="list elements matching an instruction")
-    observe.add_argument("url", help="the page to open")
-    observe.add_argument(
+    observe = add_page_command(
+        commands,
+        "observe",
         "instruction",
-        nargs="?",
-        default=None,
-        help="which elements to find (default: the page's main controls)",
+        "which elements to find (default: the page's main controls)",
+        optional=True,
+        help="list elements matching an instruction",
     )
     add_variable_options(observe, "instruction")
     _page_options(observe)
     observe.set_defaults(run=observe_command)
 
-    check = commands.add_parser(
+    check = add_page_command(
+        commands,
         "check",
+        "statement",
+        'what should hold, e.g. "the cart shows 2 items"',
         help="assert a statement about a page (exit 1 when it does not hold)",
         description="Asks the model whether the statement holds and compiles it into "
         "Playwright assertions; with --cache-dir the next run replays them with no model call.",
     )
-    check.add_argument("url", help="the page to open")
-    check.add_argument("statement", help='what should hold, e.g. "the cart shows 2 items"')
     add_variable_options(check, "statement")
     add_codegen_option(check, "the compiled assertions (expect lines)")
     _page_options(check)

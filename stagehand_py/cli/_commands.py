@@ -24,6 +24,28 @@ from ._session import browser_options, build_stagehand, open_page, usage_line
 from ._variables import credential_variables
 
 
+def add_page_command(
+    commands: Any,
+    name: str,
+    target: str,
+    target_help: str,
+    *,
+    url_help: str = "the page to open",
+    optional: bool = False,
+    **parser: str,
+) -> argparse.ArgumentParser:
+    """A command on one page that takes what to do there: its parser (``parser`` holds
+    ``help=`` and ``description=``) with the page's URL and ``target`` (its instruction,
+    statement, task or text) as arguments."""
+    command: argparse.ArgumentParser = commands.add_parser(name, **parser)
+    command.add_argument("url", help=url_help)
+    if optional:
+        command.add_argument(target, nargs="?", default=None, help=target_help)
+    else:
+        command.add_argument(target, help=target_help)
+    return command
+
+
 def add_codegen_option(parser: argparse.ArgumentParser, of_what: str) -> None:
     """``--codegen [sync|async]``: also print the plain Playwright code ``of_what``."""
     parser.add_argument(

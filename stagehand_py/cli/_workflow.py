@@ -16,7 +16,7 @@ from typing import Any
 from .._errors import ConfigurationError
 from .._variables import Variables
 from ..workflow._history import HISTORY_DIR_ENV, SiteHistory, WorkflowHistory
-from ._commands import usage_out
+from ._commands import add_page_command, usage_out
 from ._output import add_json_option, emit_json, json_mode, run_failed
 from ._progress import progress
 from ._session import browser_options, build_stagehand, open_page, usage_line
@@ -27,16 +27,16 @@ def add_workflow_commands(
     commands: Any, page_options: Callable[[argparse.ArgumentParser], None]
 ) -> None:
     """Register ``workflow`` and ``history`` on the command line's sub-parsers."""
-    workflow = commands.add_parser(
+    workflow = add_page_command(
+        commands,
         "workflow",
+        "text",
+        "the request, in plain words; <|NAME|> stands for a variable",
+        url_help="the page to start from",
         help="turn a request into a checklist and work through it on a page",
         description="One model request turns TEXT into a checklist; each item then runs step "
         "by step until its completion check says it is done. Exit code 0 when every item is "
         "done, 1 otherwise (the reason on stderr).",
-    )
-    workflow.add_argument("url", help="the page to start from")
-    workflow.add_argument(
-        "text", help="the request, in plain words; <|NAME|> stands for a variable"
     )
     add_variable_options(workflow, "text")
     workflow.add_argument(
