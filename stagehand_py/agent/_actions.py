@@ -40,52 +40,51 @@ class _Action(BaseModel):
     )
 
 
-class ClickAction(_Action):
-    action: Literal["click"]
+class ElementActionBase(_Action):
+    """An action on one element of the state shown, named by its number."""
+
+    action: str  # each action narrows it to its own name (declared here to stay first)
     index: int = _INDEX
 
 
-class FillAction(_Action):
+class ClickAction(ElementActionBase):
+    action: Literal["click"]
+
+
+class FillAction(ElementActionBase):
     """Replace a field's content (write variables as their placeholders, e.g. <|EMAIL|>)."""
 
     action: Literal["fill"]
-    index: int = _INDEX
     text: str
 
 
-class TypeAction(_Action):
+class TypeAction(ElementActionBase):
     """Type key by key at the end of a field's content (for fields that react to typing)."""
 
     action: Literal["type"]
-    index: int = _INDEX
     text: str
 
 
-class SelectOptionAction(_Action):
+class SelectOptionAction(ElementActionBase):
     action: Literal["select_option"]
-    index: int = _INDEX
     option: str = Field(min_length=1, description="the label of the option to select")
 
 
-class CheckAction(_Action):
+class CheckAction(ElementActionBase):
     action: Literal["check"]
-    index: int = _INDEX
 
 
-class UncheckAction(_Action):
+class UncheckAction(ElementActionBase):
     action: Literal["uncheck"]
-    index: int = _INDEX
 
 
-class PressAction(_Action):
+class PressAction(ElementActionBase):
     action: Literal["press"]
-    index: int = _INDEX
     key: str = Field(min_length=1, description="a key such as Enter, Escape, Tab, ArrowDown")
 
 
-class HoverAction(_Action):
+class HoverAction(ElementActionBase):
     action: Literal["hover"]
-    index: int = _INDEX
 
 
 class ScrollAction(_Action):
@@ -183,16 +182,6 @@ ElementAction = (
     | UncheckAction
     | PressAction
     | HoverAction
-)
-ELEMENT_ACTIONS = (
-    ClickAction,
-    FillAction,
-    TypeAction,
-    SelectOptionAction,
-    CheckAction,
-    UncheckAction,
-    PressAction,
-    HoverAction,
 )
 ACTION_NAMES = (
     "click",

@@ -28,10 +28,10 @@ from ..._snapshot import Element
 from ..._usage import Usage
 from ..._variables import Variables
 from ...agent._actions import (
-    ELEMENT_ACTIONS,
     AgentAction,
     CloseTabAction,
     ElementAction,
+    ElementActionBase,
     ExtractAction,
     FillAction,
     GoBackAction,
@@ -130,7 +130,7 @@ async def run_action(ctx: AsyncActionContext, action: AgentAction) -> ActionOutc
 
 
 async def _dispatch(ctx: AsyncActionContext, action: AgentAction, outcome: ActionOutcome) -> None:
-    if isinstance(action, ELEMENT_ACTIONS):
+    if isinstance(action, ElementActionBase):
         await _element_action(ctx, action.index, _element_call(action), outcome)
     elif isinstance(action, ScrollAction):
         await _scroll(ctx, action, outcome)

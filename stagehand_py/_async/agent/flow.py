@@ -16,7 +16,7 @@ from playwright.async_api import Error as PlaywrightError
 from pydantic import ValidationError
 
 from ..._errors import PageError
-from ...agent._actions import ELEMENT_ACTIONS, AgentOutput
+from ...agent._actions import AgentOutput, ElementActionBase
 from ...agent._history import StepRecord
 from ...cache import CachedAction, ElementFingerprint
 from ..browser.locate import locate_selectors
@@ -62,7 +62,7 @@ class AsyncFlowKeepingRun(AsyncAgentRun):
         self, action: object, observation: Observation
     ) -> ElementFingerprint | None:
         """The live fingerprint of an element action's element, read before it runs."""
-        if not isinstance(action, ELEMENT_ACTIONS):
+        if not isinstance(action, ElementActionBase):
             return None
         try:
             element = observation.snapshot.element(action.index)
@@ -82,7 +82,7 @@ class AsyncFlowKeepingRun(AsyncAgentRun):
         for action, outcome, fingerprint in ran:
             if outcome.status != "ok":
                 continue
-            if not isinstance(action, ELEMENT_ACTIONS):
+            if not isinstance(action, ElementActionBase):
                 if action.action not in _REPLAY_SKIPS:
                     self._unreplayable(f"step {record.number} ran {action.action}")
                 continue

@@ -29,10 +29,10 @@ from ..._snapshot import Element
 from ..._usage import Usage
 from ..._variables import Variables
 from ...agent._actions import (
-    ELEMENT_ACTIONS,
     AgentAction,
     CloseTabAction,
     ElementAction,
+    ElementActionBase,
     ExtractAction,
     FillAction,
     GoBackAction,
@@ -131,7 +131,7 @@ def run_action(ctx: ActionContext, action: AgentAction) -> ActionOutcome:
 
 
 def _dispatch(ctx: ActionContext, action: AgentAction, outcome: ActionOutcome) -> None:
-    if isinstance(action, ELEMENT_ACTIONS):
+    if isinstance(action, ElementActionBase):
         _element_action(ctx, action.index, _element_call(action), outcome)
     elif isinstance(action, ScrollAction):
         _scroll(ctx, action, outcome)
