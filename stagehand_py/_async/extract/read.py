@@ -46,6 +46,7 @@ from ...extract._js import load_js
 from ...extract._merge import filled_fields, merge
 from ...extract._target import ExtractTarget
 from ...extract._text import PageText, page_text
+from ...llm._messages import Message
 from ...llm._request_context import RequestContext
 from ...prompts.extract import build_extract_messages
 from .._deadline import compute_in_time
@@ -172,6 +173,51 @@ async def _frame_html(
     return found
 
 
+@dataclass(frozen=True)
+class ExtractAsk:
+    """How every model request of one extract is sent: to ``llm`` within ``deadline``,
+    counted on ``outcome`` (one chunk each)."""
+
+    llm: AsyncLLM
+    outcome: ExtractOutcome
+    settings: Settings
+    max_retries: int
+    deadline: Deadline
+
+    async def answer(
+        self,
+        messages: Sequence[Message],
+        answer_model: type[BaseModel],
+        context: RequestContext,
+        *,
+        where: str,
+        advice: str,
+    ) -> BaseModel:
+        """The model's answer; :class:`ExtractError` naming ``where`` (and ``advice``) when
+        no answer fits ``answer_model`` after the re-asks."""
+        __tracebackhide__ = True
+        self.outcome.chunks += 1
+        try:
+            response = await ask_structured(
+                self.outcome,
+                self.llm,
+                messages,
+                answer_model,
+                kind="extract",
+                context=context,
+                settings=self.settings,
+                max_retries=self.max_retries,
+                deadline=self.deadline,
+            )
+        except StructuredOutputError as exc:
+            raise ExtractError(
+                f"extract() got no valid answer for {where} after {self.max_retries} "
+                f"re-ask(s): {exc}. {advice}",
+                last_attempt=exc.last_answer,
+            ) from None  # the message says why; the chain only adds internal frames
+        return response.value
+
+
 def _answer_data(answer: BaseModel) -> tuple[Any, bool]:
     return getattr(answer, "data", None), bool(getattr(answer, "complete", False))
 
@@ -218,6 +264,7 @@ async def extract(
     chunks = split_chunks(text.blocks, max_chars_per_chunk)
     merged: dict[str, Any] = {}
     said = redact(instruction)
+    ask = ExtractAsk(llm, outcome, settings, max_retries, deadline)
     for chunk in chunks:
         messages = build_extract_messages(
             said,
@@ -228,31 +275,18 @@ async def extract(
             title=text.title,
             already_found=filled_fields(merged),
         )
-        answer_model = target.plan.answer_model(chunk.link_ids)
-        outcome.chunks += 1
         try:
-            response = await ask_structured(
-                outcome,
-                llm,
+            answer = await ask.answer(
                 messages,
-                answer_model,
-                kind="extract",
-                context=RequestContext("extract", said, section=(chunk.index,)),
-                settings=settings,
-                max_retries=max_retries,
-                deadline=deadline,
+                target.plan.answer_model(chunk.link_ids),
+                RequestContext("extract", said, section=(chunk.index,)),
+                where=f"part {chunk.index + 1} of {len(chunks)} of {text.url}",
+                advice="Simplify the schema or the instruction, or raise max_retries.",
             )
-        except LLMError as exc:
+        except (LLMError, ExtractError):
             outcome.duration_s = time.monotonic() - started
-            if not isinstance(exc, StructuredOutputError):
-                raise
-            raise ExtractError(
-                f"extract() got no valid answer for part {chunk.index + 1} of {len(chunks)} of "
-                f"{text.url} after {max_retries} re-ask(s): {exc}. Simplify the schema "
-                "or the instruction, or raise max_retries.",
-                last_attempt=exc.last_answer,
-            ) from None  # the message says why; the chain only adds internal frames
-        data, complete = _answer_data(response.value)
+            raise
+        data, complete = _answer_data(answer)
         merged = merge(merged, target.plan.to_data(data, text.links)) or {}
         logger.debug(
             "stagehand_py: extract part %d/%d complete=%s", chunk.index + 1, len(chunks), complete
@@ -266,14 +300,14 @@ async def extract(
     except ValidationError as exc:
         raise ExtractError(
             f"extract() read {outcome.chunks} part(s) of {text.url} but the data found "
-            f"does not fit the schema: {exc.error_count()} error(s), first: {_first_error(exc)}. "
+            f"does not fit the schema: {exc.error_count()} error(s), first: {first_error(exc)}. "
             "Check that the page shows every required field, or make fields optional.",
             last_attempt=merged,
         ) from None  # the message names the first error
     return outcome
 
 
-def _first_error(exc: ValidationError) -> str:
+def first_error(exc: ValidationError) -> str:
     error = exc.errors()[0]
     where = ".".join(str(part) for part in error["loc"]) or "(top level)"
     return f"{where}: {error['msg']}"

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..._config import Settings
 from ..._deadline_clock import Deadline
-from ..._errors import ElementNotFoundError, ExtractError, StructuredOutputError
+from ..._errors import ElementNotFoundError, ExtractError
 from ..._snapshot import Element, Snapshot
 from ...cache._extraction import ABSOLUTE_XPATH, USER_LOCATOR, CompiledExtraction, FieldRead
 from ...extract._compile import (
@@ -43,9 +43,8 @@ from ...llm._request_context import RequestContext
 from ...prompts.extract import build_sourced_extract_messages
 from ..browser.inspect import take_snapshot
 from ..browser.scripts import run_page_script
-from ..llm.accounting import ask_structured
 from ..llm.base import LLM
-from .read import ExtractOutcome
+from .read import ExtractAsk, ExtractOutcome, first_error
 
 Redact = Callable[[str], str]
 MAX_SOURCED_CHARS = 120_000
@@ -117,26 +116,14 @@ def ask_sourced(
     messages = build_sourced_extract_messages(
         said, elements=elements, url=redact(page.url), title=redact(page.title())
     )
-    outcome.chunks += 1
-    try:
-        response = ask_structured(
-            outcome,
-            llm,
-            messages,
-            target.plan.answer_model(frozenset(links), sourced=True),
-            kind="extract",
-            context=RequestContext("extract", said, snapshot=snapshot),
-            settings=settings,
-            max_retries=settings.max_reasks,
-            deadline=deadline,
-        )
-    except StructuredOutputError as exc:
-        raise ExtractError(
-            f"extract() got no valid answer for {redact(page.url)} after "
-            f"{settings.max_reasks} re-ask(s): {exc}. Simplify the schema or the instruction.",
-            last_attempt=exc.last_answer,
-        ) from None
-    answer = response.value
+    ask = ExtractAsk(llm, outcome, settings, settings.max_reasks, deadline)
+    answer = ask.answer(
+        messages,
+        target.plan.answer_model(frozenset(links), sourced=True),
+        RequestContext("extract", said, snapshot=snapshot),
+        where=redact(page.url),
+        advice="Simplify the schema or the instruction.",
+    )
     data = target.plan.to_data(getattr(answer, "data", None), links) or {}
     named = getattr(answer, "sources", {}) or {}
     sources = {pointer(key): list(numbers) for key, numbers in named.items()}
@@ -148,11 +135,9 @@ def finish(target: ExtractTarget, data: dict[str, Any], url: str) -> Any:
     try:
         return target.finish(data)
     except ValidationError as exc:
-        error = exc.errors(include_url=False, include_input=False)[0]
-        where = ".".join(str(part) for part in error["loc"]) or "(top level)"
         raise ExtractError(
             f"extract() read {url} but the data found does not fit the schema: "
-            f"{exc.error_count()} error(s), first: {where}: {error['msg']}. Check that the "
+            f"{exc.error_count()} error(s), first: {first_error(exc)}. Check that the "
             "page shows every required field, or make fields optional.",
             last_attempt=data,
         ) from None
