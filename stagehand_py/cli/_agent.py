@@ -34,6 +34,7 @@ def add_agent_command(
         help="let the model drive a page step by step until a task is done",
         description="Observe, think, act, step after step, until the model says the task is "
         "done. Exit code 0 when it succeeded, 1 when it did not (the reason on stderr).",
+        run=agent_command,
     )
     agent.add_argument(
         "--approve", action="store_true", help="approve, retry, skip or cancel every step"
@@ -49,7 +50,6 @@ def add_agent_command(
     )
     add_codegen_option(agent, "the run's actions")
     page_options(agent)
-    agent.set_defaults(run=agent_command)
 
 
 def agent_command(args: argparse.Namespace) -> int:

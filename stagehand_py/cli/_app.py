@@ -156,11 +156,11 @@ def build_parser() -> argparse.ArgumentParser:
         "instruction",
         'what to do, e.g. "click Sign in"; <|NAME|> stands for a variable',
         help="do what an instruction says on a page",
+        run=act_command,
     )
     add_variable_options(act, "instruction")
     add_codegen_option(act, "what was done")
     _page_options(act)
-    act.set_defaults(run=act_command)
 
     extract = add_page_command(
         commands,
@@ -168,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
         "instruction",
         'what to extract, e.g. "every product and its price"',
         help="extract data from a page (JSON on stdout)",
+        run=extract_command,
     )
     extract.add_argument("--schema", metavar="FILE", help="a JSON schema for the result")
     extract.add_argument(
@@ -177,7 +178,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_codegen_option(extract, "the compiled reads (needs --cache-dir and --schema)")
     add_variable_options(extract, "instruction")
     _page_options(extract)
-    extract.set_defaults(run=extract_command)
 
     observe = add_page_command(
         commands,
@@ -186,10 +186,10 @@ def build_parser() -> argparse.ArgumentParser:
         "which elements to find (default: the page's main controls)",
         optional=True,
         help="list elements matching an instruction",
+        run=observe_command,
     )
     add_variable_options(observe, "instruction")
     _page_options(observe)
-    observe.set_defaults(run=observe_command)
 
     check = add_page_command(
         commands,
@@ -199,11 +199,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="assert a statement about a page (exit 1 when it does not hold)",
         description="Asks the model whether the statement holds and compiles it into "
         "Playwright assertions; with --cache-dir the next run replays them with no model call.",
+        run=check_command,
     )
     add_variable_options(check, "statement")
     add_codegen_option(check, "the compiled assertions (expect lines)")
     _page_options(check)
-    check.set_defaults(run=check_command)
 
     add_agent_command(commands, _page_options)
     add_workflow_commands(commands, _page_options)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +31,16 @@ def add_page_command(
     target: str,
     target_help: str,
     *,
+    run: Callable[[argparse.Namespace], int],
     url_help: str = "the page to open",
     optional: bool = False,
     **parser: str,
 ) -> argparse.ArgumentParser:
-    """A command on one page that takes what to do there: its parser (``parser`` holds
-    ``help=`` and ``description=``) with the page's URL and ``target`` (its instruction,
-    statement, task or text) as arguments."""
+    """A command on one page that takes what to do there, run by ``run``: its parser
+    (``parser`` holds ``help=`` and ``description=``) with the page's URL and ``target`` (its
+    instruction, statement, task or text) as arguments."""
     command: argparse.ArgumentParser = commands.add_parser(name, **parser)
+    command.set_defaults(run=run)
     command.add_argument("url", help=url_help)
     if optional:
         command.add_argument(target, nargs="?", default=None, help=target_help)

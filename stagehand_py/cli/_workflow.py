@@ -37,6 +37,7 @@ def add_workflow_commands(
         description="One model request turns TEXT into a checklist; each item then runs step "
         "by step until its completion check says it is done. Exit code 0 when every item is "
         "done, 1 otherwise (the reason on stderr).",
+        run=workflow_command,
     )
     add_variable_options(workflow, "text")
     workflow.add_argument(
@@ -49,7 +50,6 @@ def add_workflow_commands(
     )
     workflow.add_argument("--max-attempts", type=int, metavar="N", help="steps per item (12)")
     page_options(workflow)  # its --timeout is the workflow's budget (default 900 s)
-    workflow.set_defaults(run=workflow_command)
 
     history = commands.add_parser(
         "history", help="list, show or clear the per-site workflow history"
