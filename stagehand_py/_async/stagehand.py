@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from playwright.async_api import Page as AsyncPage
 
 from .._call_outcomes import needs_the_model, timed_out_act
-from .._config import Settings, check_arguments
+from .._config import Settings
 from .._errors import ActError, ActTimeoutError
 from .._inputs import (
     check_action,
@@ -44,7 +44,7 @@ from .agent.replay import AsyncCachedAgent
 from .cache.act import cached_act
 from .cache.extract import ExtractReading
 from .cache.observe import cached_observe
-from .calls import AsyncCall, ModelChoice, ModelSource
+from .calls import AsyncCall, ModelChoice, ModelSource, check_options
 from .check.verb import AsyncCheckCalls
 from .extract.read import ExtractOutcome, extract
 from .llm.base import AsyncLLM
@@ -222,8 +222,7 @@ class AsyncStagehand(AsyncCheckCalls):
         chunk_chars: int = MAX_CHARS_PER_CHUNK,
     ) -> ExtractOutcome:
         __tracebackhide__ = True
-        refuse_playwright_timeout("extract", options)
-        check_arguments("extract", options, ExtractOptions.__optional_keys__)
+        check_options("extract", options, ExtractOptions.__optional_keys__)
         check_instruction("extract", instruction, required=False)
         check_schema(schema)
         selector = options.pop("selector", None)
@@ -270,8 +269,7 @@ class AsyncStagehand(AsyncCheckCalls):
         self, page: AsyncPage, instruction: str | None, options: ObserveOptions
     ) -> ObserveOutcome:
         __tracebackhide__ = True
-        refuse_playwright_timeout("observe", options)
-        check_arguments("observe", options, ObserveOptions.__optional_keys__)
+        check_options("observe", options, ObserveOptions.__optional_keys__)
         check_instruction("observe", instruction, required=False)
         call, settings, source = self._start_reading("observe", page, instruction, options)
         body = functools.partial(self._observe_body, call, settings, source)

@@ -17,14 +17,14 @@ Stagehand's and the pytest session's caps before it is sent (see ``llm/accountin
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from playwright.sync_api import Page as Page
 
 from .._call_outcomes import needs_the_model, out_of_time
-from .._config import Settings
+from .._config import Settings, check_arguments
 from .._deadline_clock import Deadline
 from .._errors import (
     BudgetExceededError,
@@ -34,7 +34,7 @@ from .._errors import (
     StagehandError,
 )
 from .._history import CallKind, CallRecord
-from .._inputs import check_open, check_timeout
+from .._inputs import check_open, check_timeout, refuse_playwright_timeout
 from .._spans import AttributeValue
 from .._trace_names import call_group_name
 from .._usage import Usage
@@ -150,6 +150,14 @@ class Call:
     @property
     def fallback_name(self) -> str:
         return fallback_name(self.fallback)
+
+
+def check_options(kind: CallKind, options: Mapping[str, object], accepted: Iterable[str]) -> None:
+    """A reading verb's keyword options: Playwright's ``timeout=`` (milliseconds) is refused by
+    name, then any other name not ``accepted``, with the closest accepted one."""
+    __tracebackhide__ = True
+    refuse_playwright_timeout(kind, options)
+    check_arguments(kind, options, accepted)
 
 
 class CallPath(StagehandCore):

@@ -11,13 +11,13 @@ import functools
 
 from playwright.async_api import Page as AsyncPage
 
-from ..._config import Settings, check_arguments
+from ..._config import Settings
 from ..._errors import ConfigurationError
 from ..._history import CallRecord
-from ..._inputs import check_placeholders, refuse_playwright_timeout
+from ..._inputs import check_placeholders
 from ...check._result import CheckResult, CheckSpent
 from ..cache.check import cached_check
-from ..calls import AsyncCall, AsyncCallPath, ModelSource
+from ..calls import AsyncCall, AsyncCallPath, ModelSource, check_options
 from ..options import CheckOptions
 
 
@@ -27,8 +27,7 @@ class AsyncCheckCalls(AsyncCallPath):
 
     async def _check(self, page: AsyncPage, statement: str, options: CheckOptions) -> CheckResult:
         __tracebackhide__ = True
-        refuse_playwright_timeout("check", options)
-        check_arguments("check", options, CheckOptions.__optional_keys__)
+        check_options("check", options, CheckOptions.__optional_keys__)
         _check_statement(statement)
         call, settings, source = self._start_reading("check", page, statement, options)
         check_placeholders("check", statement, call.values)

@@ -12,13 +12,13 @@ import functools
 
 from playwright.sync_api import Page as Page
 
-from ..._config import Settings, check_arguments
+from ..._config import Settings
 from ..._errors import ConfigurationError
 from ..._history import CallRecord
-from ..._inputs import check_placeholders, refuse_playwright_timeout
+from ..._inputs import check_placeholders
 from ...check._result import CheckResult, CheckSpent
 from ..cache.check import cached_check
-from ..calls import Call, CallPath, ModelSource
+from ..calls import Call, CallPath, ModelSource, check_options
 from ..options import CheckOptions
 
 
@@ -28,8 +28,7 @@ class CheckCalls(CallPath):
 
     def _check(self, page: Page, statement: str, options: CheckOptions) -> CheckResult:
         __tracebackhide__ = True
-        refuse_playwright_timeout("check", options)
-        check_arguments("check", options, CheckOptions.__optional_keys__)
+        check_options("check", options, CheckOptions.__optional_keys__)
         _check_statement(statement)
         call, settings, source = self._start_reading("check", page, statement, options)
         check_placeholders("check", statement, call.values)
