@@ -162,24 +162,26 @@ class AsyncStagehandPage(AsyncPage):
         ticked and None is returned.
         """
         __tracebackhide__ = True
-        ticks = (force, no_wait_after, position, scroll, strict, timeout, trial)
-        written_as_selector = isinstance(statement, str) and looks_like_selector(statement)
-        others = (force, no_wait_after, position, scroll, strict, trial)
-        if timeout is not None and not written_as_selector and all(g is None for g in others):
-            # A statement with Playwright's timeout= (milliseconds) only: meant as timeout_s.
-            refuse_playwright_timeout("check", {"timeout": timeout})
-        if written_as_selector or any(given is not None for given in ticks):
-            await AsyncPage.check(
-                self,
-                statement,
-                force=force,
-                no_wait_after=no_wait_after,
-                position=position,
-                scroll=scroll,
-                strict=strict,
-                timeout=timeout,
-                trial=trial,
+        # The Playwright keywords given (each named once here, and passed on as given).
+        given: dict[str, Any] = {
+            name: value
+            for name, value in (
+                ("force", force),
+                ("no_wait_after", no_wait_after),
+                ("position", position),
+                ("scroll", scroll),
+                ("strict", strict),
+                ("timeout", timeout),
+                ("trial", trial),
             )
+            if value is not None
+        }
+        written_as_selector = isinstance(statement, str) and looks_like_selector(statement)
+        if list(given) == ["timeout"] and not written_as_selector:
+            # A statement with Playwright's timeout= (milliseconds) only: meant as timeout_s.
+            refuse_playwright_timeout("check", given)
+        if written_as_selector or given:
+            await AsyncPage.check(self, statement, **given)
             return None  # type: ignore[return-value]  # Playwright's check returns nothing
         return await self._stagehand._check(self, statement, options)
 
