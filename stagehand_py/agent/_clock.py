@@ -8,13 +8,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from .._signal import Signal
 
-class StepFailed(Exception):
+
+class StepFailed(Signal):
     """The current step cannot go on (the model failed, the page could not be read...)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class StepTimedOut(StepFailed):
@@ -25,20 +23,12 @@ class RunTimedOut(Exception):
     """The run used up ``timeout_s``."""
 
 
-class RunCancelled(Exception):
+class RunCancelled(Signal):
     """An approver cancelled the run, or ``AgentControls.stop()`` was called."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
-
-class RunEnded(Exception):
+class RunEnded(Signal):
     """The run cannot go on at all (every tab closed)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class RunClock:

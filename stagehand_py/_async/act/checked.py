@@ -22,6 +22,7 @@ from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
 from ..._errors import ElementNotFoundError
+from ..._signal import Signal
 from ..._snapshot import Element
 from ...cache._fingerprint import fingerprint_from_element
 from ..aria.checks import same_node, still_attached
@@ -32,12 +33,8 @@ from ..cache.fingerprint import locate_fingerprinted
 logger = logging.getLogger("stagehand_py")
 
 
-class ActionNotRun(Exception):
+class ActionNotRun(Signal):
     """An action that could not run; ``message`` says why, for the model to read."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class ElementReplaced(ActionNotRun):

@@ -23,6 +23,7 @@ from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 
 from ..._errors import ElementNotFoundError
+from ..._signal import Signal
 from ..._snapshot import Element
 from ...cache._fingerprint import fingerprint_from_element
 from ..aria.checks import same_node, still_attached
@@ -33,12 +34,8 @@ from ..cache.fingerprint import locate_fingerprinted
 logger = logging.getLogger("stagehand_py")
 
 
-class ActionNotRun(Exception):
+class ActionNotRun(Signal):
     """An action that could not run; ``message`` says why, for the model to read."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 class ElementReplaced(ActionNotRun):
