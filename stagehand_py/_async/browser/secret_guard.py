@@ -116,7 +116,7 @@ async def field_facts(
     the module's docstring for which facts the page could disguise and which it cannot).
     ``frame``: the frame the locator was made in, when the caller knows it (a locator made
     on the page itself lives in its main frame): spares asking Playwright for the element's
-    frame, three round trips."""
+    frame and a handle to the element: three round trips."""
     if frame is None:
         handle = await locator.element_handle(timeout=timeout_ms)
         try:
@@ -125,7 +125,14 @@ async def field_facts(
         finally:
             await handle.dispose()
     else:
-        raw = await locator.evaluate(load_js("field_facts.js"), timeout=timeout_ms)
+        # One round trip (a locator's evaluate takes a handle and disposes of it: three).
+        # Selectors only Playwright's own world resolves (a snapshot's aria-ref) find nothing
+        # this way: those take the handle.
+        matches = await locator.evaluate_all(load_js("field_facts.js"))
+        if isinstance(matches, list) and len(matches) == 1 and isinstance(matches[0], dict):
+            raw = matches[0]
+        else:
+            raw = await locator.evaluate(load_js("field_facts.js"), timeout=timeout_ms)
     if frame is None:
         raise PlaywrightError("the element is no longer in a frame")
     frame_url = _frame_url(frame)
