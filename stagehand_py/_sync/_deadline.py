@@ -233,9 +233,7 @@ def within_or_later(target: Any, method: str, seconds: float, *args: Any) -> boo
     ``target`` is a sync Playwright object. Its method hands the call's coroutine to
     ``target._sync``, which waits on Playwright's loop until it is done; for this call that
     is replaced (on the instance, for the duration of the call) by one that waits
-    ``seconds`` at most and leaves the task on the loop. With ``seconds <= 0`` the task is
-    only queued there: Playwright's loop sends it before the next Playwright call of this
-    thread (tasks run in the order they were queued), without a switch to the loop now."""
+    ``seconds`` at most and leaves the task on the loop."""
     outcome: dict[str, asyncio.Task[Any]] = {}
     original = getattr(target, "_sync", None)
     loop = getattr(target, "_loop", None)
@@ -246,8 +244,7 @@ def within_or_later(target: Any, method: str, seconds: float, *args: Any) -> boo
     def bounded(awaitable: Any) -> Any:
         task = loop.create_task(_awaited(awaitable))
         outcome["task"] = task
-        if seconds > 0:  # else not even a switch to the loop: it runs with the next call
-            original(asyncio.wait({task}, timeout=seconds))
+        original(asyncio.wait({task}, timeout=seconds))
         # The method maps what it gets back to its API object (a pending call: a stand-in).
         return task.result() if task.done() else _PENDING
 
