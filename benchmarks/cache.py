@@ -10,7 +10,8 @@ one run and alternating so both see the same machine load:
 * the same four steps written by hand: ``page.fill(...)`` x3 and ``page.click(...)``.
 
 Each sample starts from a freshly loaded page and ends when the form's result is shown.
-Target (issue 7): replay median at most 1.3x the hand-written median.
+Target: replay median at most 1.15x the hand-written median, with every replayed fill still
+passing the secret scope check (where the field is, where its form sends the value).
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def main() -> None:
     print(f"first act (model path, fake model): {first.duration_s * 1000:8.1f} ms")
     print(f"cached replay  median: {cached_median * 1000:8.1f} ms  (0 model calls)")
     print(f"by hand        median: {plain_median * 1000:8.1f} ms")
-    figure("ratio replay / by hand", f"{cached_median / plain_median:.2f}x", "<= 1.3x")
+    figure("ratio replay / by hand", f"{cached_median / plain_median:.2f}x", "<= 1.15x")
 
 
 if __name__ == "__main__":

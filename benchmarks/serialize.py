@@ -13,7 +13,9 @@ run, alternating, and prints medians:
 - parsing: today's (JSON + the chunk the act loop shows first; and with every element
   made) against the baseline's ``parse_snapshot``;
 - the prompt size: every chunk's rendered text, today's against the baseline's on the same
-  page: target <= 1.15 x (issue 12: icons are shown, not every element with a listener).
+  page: target <= 1.15 x (icons are shown, not every element with a listener);
+- ``take_snapshot`` (evaluate + parse) against the bare JavaScript floor measured in the same
+  run (``js_floor.js``: every element's rectangle, read in one evaluate): target <= 2.0 x.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from _baseline import Baseline, load_baseline
@@ -31,6 +34,9 @@ from stagehand_py._sync.browser.inspect import take_snapshot
 from stagehand_py._sync.browser.launch import launch_chromium
 from stagehand_py.dom._js import load_js
 from stagehand_py.dom._wire import parse_snapshot
+
+# The bare JavaScript floor: every element's rectangle, read in one evaluate.
+FLOOR_JS = Path(__file__).resolve().parent / "js_floor.js"
 
 # One card: 21 elements, 6 of them interactive (button, link, label, input, select, checkbox),
 # plus the heart; the card itself opens the product (a listener, not a link).
@@ -154,10 +160,12 @@ def main() -> None:
         total, interactive = page_counts(page)
         script = load_js("serializer")
         options = {"chunkRatio": 0.75}
+        floor_js = FLOOR_JS.read_text(encoding="utf-8")
         actions: dict[str, Callable[[], object]] = {
             "ours": lambda: page.evaluate(script, options),
             "full": lambda: take_snapshot(page),
             "aria": lambda: page.locator("body").aria_snapshot(),
+            "floor": lambda: page.evaluate(floor_js),
         }
         if baseline is not None:
             old_js = baseline.serializer_js
@@ -198,6 +206,8 @@ def main() -> None:
     print(f"locator('body').aria_snapshot()   median {aria:.3f} s")
     figure("ratio serializer / aria_snapshot", f"{ours / aria:.2f}", "<= 0.30")
     figure("ratio take_snapshot / aria", f"{full / aria:.2f}")
+    print(f"js floor (every element's rectangle) median {medians['floor']:.3f} s")
+    figure("ratio take_snapshot / js floor", f"{full / medians['floor']:.2f}", "<= 2.0")
     for name, seconds in parsing.items():
         print(f"{name:<33} median {seconds * 1000:.1f} ms")
     chars = prompt_chars(snapshot)

@@ -159,9 +159,11 @@ async def _run(
     *,
     page: AsyncPage,
     drag_target: AsyncLocator | None = None,
+    tag: str | None = None,
 ) -> bool:
-    """Call ``method``; return True when it went through the element's label instead."""
-    if method in _TOGGLES:
+    """Call ``method``; return True when it went through the element's label instead.
+    ``tag``, when known, spares reading the type of an element that is no ``<input>``."""
+    if method in _TOGGLES and (not tag or tag.lower() == "input"):
         kind = (await locator.get_attribute("type") or "").lower()
         if kind in {"checkbox", "radio"} and await _blocked(locator, timeout_ms):
             label = await _visible_label(locator)
@@ -262,6 +264,7 @@ async def perform(
                 timeout_ms,
                 page=page,
                 drag_target=drag_target[0] if drag_target else None,
+                tag=tag,
             )
         except PlaywrightError as exc:
             first_line = (exc.message or str(exc)).splitlines()[0]

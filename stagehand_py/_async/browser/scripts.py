@@ -11,6 +11,11 @@ their own: each gets its copy the same way.
 Why: Playwright traces record the source of every evaluate, so sending a 60 KB serializer
 with each look made a three-action act's trace mostly script (see ``benchmarks/trace_size.py``).
 ``add_init_script`` alone would not reach documents that are already loaded.
+
+A document Playwright reported as new (a frame navigated since the script was installed
+there, or a frame not seen before) gets the installer straight away: asking the stub first
+would only hear "not installed", one round trip per script per document. A navigation
+reported late only means the stub is asked first, as before.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import weakref
 from typing import Any
 
 from playwright.async_api import Frame as AsyncFrame
@@ -57,6 +63,45 @@ def _caller() -> str:
     return compact_js(load_js("page_script_call.js"))
 
 
+# Per frame (Playwright's object): how many navigations Playwright reported for it, and the
+# count at which each script key was last installed there.
+_navigations: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+_installed: weakref.WeakKeyDictionary[Any, dict[str, int]] = weakref.WeakKeyDictionary()
+_watched_pages: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def _impl(target: Any) -> Any:
+    return getattr(target, "_impl_obj", target)
+
+
+def _navigated(frame: AsyncFrame) -> None:
+    key = _impl(frame)
+    _navigations[key] = _navigations.get(key, 0) + 1
+
+
+def _watch_navigations(page: AsyncPage) -> None:
+    """Count the page's frame navigations (once per page)."""
+    if _impl(page) not in _watched_pages:
+        _watched_pages.add(_impl(page))
+        page.on("framenavigated", _navigated)
+
+
+def _installed_here(target: AsyncPage | AsyncFrame, key: str) -> bool:
+    """Whether ``key`` was installed in the frame's current document, as far as the
+    navigations Playwright reported tell; records it as installed from now on."""
+    if isinstance(target, AsyncPage):
+        _watch_navigations(target)
+        frame = _impl(target.main_frame)
+    else:
+        _watch_navigations(target.page)
+        frame = _impl(target)
+    count = _navigations.get(frame, 0)
+    keys = _installed.setdefault(frame, {})
+    known = keys.get(key) == count
+    keys[key] = count
+    return known
+
+
 async def run_page_script(
     target: AsyncPage | AsyncFrame, name: str, source: str, arg: Any = None
 ) -> Any:
@@ -69,7 +114,9 @@ async def run_page_script(
     if not _install_once:
         return await target.evaluate(source, arg)
     call = {"key": script_key(name, source), "arg": arg}
-    answer = await target.evaluate(_caller(), call)
+    answer = None
+    if _installed_here(target, call["key"]):
+        answer = await target.evaluate(_caller(), call)
     if not (isinstance(answer, dict) and answer.get("installed")):
         answer = await target.evaluate(_installer(source), call)
     if not isinstance(answer, dict):

@@ -25,7 +25,7 @@ from ...cache import ElementFingerprint
 from ...codegen import user_facing_call
 from ...prompts.act import describe_step
 from ..browser.executor import Performed, perform
-from ..browser.secret_guard import locator_refusal
+from ..browser.secret_guard import known_frame, locator_refusal
 from ..browser.settle import PageVersion
 from ..browser.tracing import action_name
 from ..browser.user_facing import user_facing_selector
@@ -157,6 +157,7 @@ def act_on(
         decision.args,
         run.variables,
         timeout_ms=run.cap_ms(run.settings.action_timeout_ms),
+        frame=known_frame(run.page, element.frame),
     )
     if refused is not None:
         raise ActionFailed(refused)

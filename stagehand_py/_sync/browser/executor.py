@@ -160,9 +160,11 @@ def _run(
     *,
     page: Page,
     drag_target: Locator | None = None,
+    tag: str | None = None,
 ) -> bool:
-    """Call ``method``; return True when it went through the element's label instead."""
-    if method in _TOGGLES:
+    """Call ``method``; return True when it went through the element's label instead.
+    ``tag``, when known, spares reading the type of an element that is no ``<input>``."""
+    if method in _TOGGLES and (not tag or tag.lower() == "input"):
         kind = (locator.get_attribute("type") or "").lower()
         if kind in {"checkbox", "radio"} and _blocked(locator, timeout_ms):
             label = _visible_label(locator)
@@ -263,6 +265,7 @@ def perform(
                 timeout_ms,
                 page=page,
                 drag_target=drag_target[0] if drag_target else None,
+                tag=tag,
             )
         except PlaywrightError as exc:
             first_line = (exc.message or str(exc)).splitlines()[0]

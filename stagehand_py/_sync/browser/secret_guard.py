@@ -110,15 +110,30 @@ def _form_targets(
     return tuple(targets)
 
 
-def field_facts(locator: Locator, *, timeout_ms: float) -> FieldFacts:
+def field_facts(
+    locator: Locator, *, timeout_ms: float, frame: Frame | None = None
+) -> FieldFacts:
     """What the element ``locator`` resolves to is, and where its form sends its data (see
-    the module's docstring for which facts the page could disguise and which it cannot)."""
-    handle = locator.element_handle(timeout=timeout_ms)
-    try:
-        frame = handle.owner_frame()
-        raw = handle.evaluate(load_js("field_facts.js"))
-    finally:
-        handle.dispose()
+    the module's docstring for which facts the page could disguise and which it cannot).
+    ``frame``: the frame the locator was made in, when the caller knows it (a locator made
+    on the page itself lives in its main frame): spares asking Playwright for the element's
+    frame and a handle to the element: three round trips."""
+    if frame is None:
+        handle = locator.element_handle(timeout=timeout_ms)
+        try:
+            frame = handle.owner_frame()
+            raw = handle.evaluate(load_js("field_facts.js"))
+        finally:
+            handle.dispose()
+    else:
+        # One round trip (a locator's evaluate takes a handle and disposes of it: three).
+        # Selectors only Playwright's own world resolves (a snapshot's aria-ref) find nothing
+        # this way: those take the handle.
+        matches = locator.evaluate_all(load_js("field_facts.js"))
+        if isinstance(matches, list) and len(matches) == 1 and isinstance(matches[0], dict):
+            raw = matches[0]
+        else:
+            raw = locator.evaluate(load_js("field_facts.js"), timeout=timeout_ms)
     if frame is None:
         raise PlaywrightError("the element is no longer in a frame")
     frame_url = _frame_url(frame)
@@ -148,15 +163,17 @@ def locator_refusal(
     *,
     timeout_ms: float = 2000,
     stored: bool = False,
+    frame: Frame | None = None,
 ) -> str | None:
     """Why ``args`` (with placeholders) may not be typed into ``locator``; None if they may.
     ``stored``: the step comes from a file (a cache entry, a workflow flow), not from a model
-    looking at this page, so the field must also name the variable."""
+    looking at this page, so the field must also name the variable. ``frame``: see
+    :func:`field_facts` (:func:`known_frame` gives it)."""
     names = variables.used_names(args)
     if not names:
         return None
     try:
-        facts = field_facts(locator, timeout_ms=timeout_ms)
+        facts = field_facts(locator, timeout_ms=timeout_ms, frame=frame)
     except PlaywrightError as exc:
         first = (exc.message or str(exc)).splitlines()[0]
         return f"Refused: could not check where the field is ({variables.redact(first)})"
@@ -170,6 +187,13 @@ def locator_refusal(
             logger.info("stagehand_py: %s", reason)
             return reason
     return None
+
+
+def known_frame(page: Page, frame_path: Sequence[str]) -> Frame | None:
+    """The frame a locator made from ``page`` through ``frame_path`` lives in, when that is
+    known without asking the browser: the page's main frame for an empty path (iframes are
+    entered only through the path's frame locators); else None."""
+    return None if frame_path else page.main_frame
 
 
 def secret_refusal(
@@ -188,4 +212,11 @@ def secret_refusal(
         locator, _ = locate_selectors(page, element.frame, element.selectors)
     except PageError:
         return None  # perform() reports the missing element itself
-    return locator_refusal(locator, method, args, variables, timeout_ms=timeout_ms)
+    return locator_refusal(
+        locator,
+        method,
+        args,
+        variables,
+        timeout_ms=timeout_ms,
+        frame=known_frame(page, element.frame),
+    )

@@ -34,7 +34,7 @@ from .._deadline import DeadlineExceeded, run_with_deadline
 from ..act.loop import ActStep, ActRun
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
-from ..browser.secret_guard import locator_refusal
+from ..browser.secret_guard import known_frame, locator_refusal
 from ..browser.settle import settle
 from ..browser.tracing import TraceGroup
 from ..llm.source import ModelSource
@@ -216,7 +216,12 @@ def _replay_step(
     # ... and the field must be one the value may go into, on its own origin; a fingerprint
     # the file brings is no proof, so the live field must name the variable too.
     refused = locator_refusal(
-        located[0], action.method, action.arguments, variables, stored=True
+        located[0],
+        action.method,
+        action.arguments,
+        variables,
+        stored=True,
+        frame=known_frame(page, action.frame),
     )
     if refused is not None:
         raise Drift(f"step '{action.description}': {refused}")
