@@ -22,10 +22,10 @@ from .codegen import (
     CodeShape,
     VariablesAs,
     argument_expression,
-    py_string,
     step_lines,
     variable_names,
 )
+from .codegen_locator import py_string
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

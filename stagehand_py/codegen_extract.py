@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .cache._extraction import CompiledExtraction, FieldRead
-from .codegen import CodeOptions, CodeShape, locator_expression, py_string
+from .codegen import CodeOptions, CodeShape
+from .codegen_locator import locator_expression, py_string
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack

@@ -12,10 +12,10 @@ from stagehand_py.cache import CachedAction
 from stagehand_py.codegen import (
     argument_expression,
     durable_selector,
-    locator_expression,
     playwright_code,
     user_facing_call,
 )
+from stagehand_py.codegen_locator import locator_expression
 
 POSITIONAL = "xpath=/html/body[1]/main[1]/form[1]/input[2]"
 

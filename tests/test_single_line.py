@@ -12,7 +12,7 @@ from stagehand_py._single_line import LINE_BREAKS, one_line, python_literal
 from stagehand_py.agent._prompts import state_message
 from stagehand_py.agent._state import AgentState, TabInfo
 from stagehand_py.aria._ladder import public_form, role_rung
-from stagehand_py.codegen import py_string
+from stagehand_py.codegen_locator import py_string
 from stagehand_py.prompts.extract import build_extract_messages
 
 SEPARATORS = pytest.mark.parametrize("separator", [c for c in LINE_BREAKS if c != "\n"])

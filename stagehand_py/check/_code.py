@@ -22,9 +22,9 @@ from ..codegen import (
     CodeShape,
     VariablesAs,
     argument_expression,
-    locator_expression,
     names_in,
 )
+from ..codegen_locator import locator_expression
 from ._assertions import COUNT_KINDS, PAGE_KINDS, CheckAssertion
 
 if TYPE_CHECKING:

@@ -43,7 +43,7 @@ from ...check._assertions import (
 )
 from ...check._result import evidence_lines
 from ...check._strength import weaker_than
-from ...codegen import durability
+from ...codegen_locator import durability
 from ...prompts.check import CheckAnswer, ProposedAssertion
 from ..browser.locate import frame_scope, locate_selectors
 from .expect import first_failure

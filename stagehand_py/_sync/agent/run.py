@@ -28,13 +28,7 @@ from ..._trace_names import step_group_name
 from ..._usage import Usage, estimate_tokens
 from ..._variables import Variables
 from ...agent._actions import META_FIELDS, AgentOutput, DoneAction, output_model
-from ...agent._clock import (
-    RunCancelled,
-    RunClock,
-    RunEnded,
-    RunTimedOut,
-    StepFailed,
-)
+from ...agent._clock import RunCancelled, RunClock, RunEnded, RunTimedOut, StepFailed
 from ...agent._controls import POLL_S, AgentControls
 from ...agent._conversation import MessageManager, TokenCounter
 from ...agent._history import ActionOutcome, AgentReason, AgentResult, StepRecord, redacted
