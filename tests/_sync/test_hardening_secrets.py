@@ -28,7 +28,6 @@ from tests.agent_plan import AgentPlan, Do, done, state_text
 
 EMAIL, PASSWORD = secret_values.EMAIL, secret_values.PASSWORD
 SECRETS = {"email": EMAIL, "password": PASSWORD}
-EMAIL_FIELD = r'(?i)^<(?:input\b[^>]*type="email"|textbox\b.*email)'  # a DOM or aria line
 EMAIL_FIELD = r'(?i)^<(?:input\b[^>]*type="email"|textbox\b.*email)'  # DOM or aria line
 
 

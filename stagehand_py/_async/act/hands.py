@@ -157,6 +157,7 @@ async def act_on(
         run.variables,
         timeout_ms=run.cap_ms(run.settings.action_timeout_ms),
         frame=known_frame(run.page, element.frame),
+        selector=located[1],
     )
     if refused is not None:
         raise ActionFailed(refused)

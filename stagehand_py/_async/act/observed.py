@@ -15,7 +15,7 @@ from ..._types import ActResult, ObserveResult
 from ..._variables import Variables
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
-from ..browser.secret_guard import locator_refusal
+from ..browser.secret_guard import known_frame, locator_refusal
 from ..browser.user_facing import user_facing_selector
 from ..llm.source import ModelSource
 from .loop import AsyncActRun
@@ -35,7 +35,14 @@ async def act_observed(
         located = await locate_selectors(
             page, observed.frame, observed.selectors or [observed.selector]
         )
-        refused = await locator_refusal(located[0], observed.method, observed.arguments, values)
+        refused = await locator_refusal(
+            located[0],
+            observed.method,
+            observed.arguments,
+            values,
+            frame=known_frame(page, observed.frame),
+            selector=located[1],
+        )
         if refused is not None:
             return refused_observed(page, observed, values, refused)
         user_facing = await user_facing_selector(located[0], values)

@@ -52,7 +52,7 @@ from ...agent._navigation import navigation_problem
 from ...agent._settings import AgentSettings
 from ..act.checked import ActionNotRun, locate_checked
 from ..browser.executor import perform, scroll
-from ..browser.secret_guard import locator_refusal
+from ..browser.secret_guard import known_frame, locator_refusal
 from ..extract.read import ExtractOutcome, extract
 from ..llm.base import AsyncLLM
 from .domains import AllowedDomains, AllowedPlace, return_to
@@ -156,7 +156,13 @@ async def _element_action(
     located = await _located(ctx, element)
     # A variable goes only into a plausible field on the origin the run started on (#13).
     refused = await locator_refusal(
-        located[0], method, args, ctx.variables, timeout_ms=ctx.clock.cap_ms(2000)
+        located[0],
+        method,
+        args,
+        ctx.variables,
+        timeout_ms=ctx.clock.cap_ms(2000),
+        frame=known_frame(ctx.page, element.frame),
+        selector=located[1],
     )
     if refused is not None:
         outcome.status, outcome.error = "error", refused

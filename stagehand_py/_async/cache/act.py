@@ -221,6 +221,7 @@ async def _replay_step(
         variables,
         stored=True,
         frame=known_frame(page, action.frame),
+        selector=located[1],
     )
     if refused is not None:
         raise Drift(f"step '{action.description}': {refused}")

@@ -16,7 +16,7 @@ from ..._types import ActResult, ObserveResult
 from ..._variables import Variables
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
-from ..browser.secret_guard import locator_refusal
+from ..browser.secret_guard import known_frame, locator_refusal
 from ..browser.user_facing import user_facing_selector
 from ..llm.source import ModelSource
 from .loop import ActRun
@@ -36,7 +36,14 @@ def act_observed(
         located = locate_selectors(
             page, observed.frame, observed.selectors or [observed.selector]
         )
-        refused = locator_refusal(located[0], observed.method, observed.arguments, values)
+        refused = locator_refusal(
+            located[0],
+            observed.method,
+            observed.arguments,
+            values,
+            frame=known_frame(page, observed.frame),
+            selector=located[1],
+        )
         if refused is not None:
             return refused_observed(page, observed, values, refused)
         user_facing = user_facing_selector(located[0], values)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
@@ -38,6 +39,7 @@ from ..._snapshot import Element
 from ..._variables import Variables
 from ...dom._js import load_js
 from .locate import locate_selectors
+from .scripts import run_page_script
 
 logger = logging.getLogger("stagehand_py")
 
@@ -110,30 +112,47 @@ def _form_targets(
     return tuple(targets)
 
 
+def _page_world_facts(
+    locator: Locator, frame: Frame | None, selector: str | None, timeout_ms: float
+) -> tuple[Frame | None, Any]:
+    """The element's frame and what ``field_facts.js`` reads of it, in as few round trips as
+    what the caller knows allows (see :func:`field_facts`)."""
+    script = load_js("field_facts.js")
+    if frame is None:
+        handle = locator.element_handle(timeout=timeout_ms)
+        try:
+            return handle.owner_frame(), handle.evaluate(script)
+        finally:
+            handle.dispose()
+    if selector is not None and selector.startswith("xpath=") and ">>" not in selector:
+        # A plain evaluate of the installed script: Playwright's selector engine is never set
+        # up in the page's world (15-25 ms in each new document; fill and click do not need it).
+        raw = run_page_script(frame, "field_facts", script, {"xpath": selector[6:]})
+        if isinstance(raw, dict):
+            return frame, raw
+    # One round trip (a locator's evaluate takes a handle and disposes of it: three).
+    # Selectors only Playwright's own world resolves (a snapshot's aria-ref) find nothing
+    # this way: those take the handle.
+    matches = locator.evaluate_all(script)
+    if isinstance(matches, list) and len(matches) == 1 and isinstance(matches[0], dict):
+        return frame, matches[0]
+    return frame, locator.evaluate(script, timeout=timeout_ms)
+
+
 def field_facts(
-    locator: Locator, *, timeout_ms: float, frame: Frame | None = None
+    locator: Locator,
+    *,
+    timeout_ms: float,
+    frame: Frame | None = None,
+    selector: str | None = None,
 ) -> FieldFacts:
     """What the element ``locator`` resolves to is, and where its form sends its data (see
     the module's docstring for which facts the page could disguise and which it cannot).
     ``frame``: the frame the locator was made in, when the caller knows it (a locator made
     on the page itself lives in its main frame): spares asking Playwright for the element's
-    frame and a handle to the element: three round trips."""
-    if frame is None:
-        handle = locator.element_handle(timeout=timeout_ms)
-        try:
-            frame = handle.owner_frame()
-            raw = handle.evaluate(load_js("field_facts.js"))
-        finally:
-            handle.dispose()
-    else:
-        # One round trip (a locator's evaluate takes a handle and disposes of it: three).
-        # Selectors only Playwright's own world resolves (a snapshot's aria-ref) find nothing
-        # this way: those take the handle.
-        matches = locator.evaluate_all(load_js("field_facts.js"))
-        if isinstance(matches, list) and len(matches) == 1 and isinstance(matches[0], dict):
-            raw = matches[0]
-        else:
-            raw = locator.evaluate(load_js("field_facts.js"), timeout=timeout_ms)
+    frame and a handle to the element: three round trips. ``selector``: the one the locator
+    was made from in that frame; an XPath is read without Playwright's engine."""
+    frame, raw = _page_world_facts(locator, frame, selector, timeout_ms)
     if frame is None:
         raise PlaywrightError("the element is no longer in a frame")
     frame_url = _frame_url(frame)
@@ -164,16 +183,17 @@ def locator_refusal(
     timeout_ms: float = 2000,
     stored: bool = False,
     frame: Frame | None = None,
+    selector: str | None = None,
 ) -> str | None:
     """Why ``args`` (with placeholders) may not be typed into ``locator``; None if they may.
     ``stored``: the step comes from a file (a cache entry, a workflow flow), not from a model
-    looking at this page, so the field must also name the variable. ``frame``: see
-    :func:`field_facts` (:func:`known_frame` gives it)."""
+    looking at this page, so the field must also name the variable. ``frame`` and
+    ``selector``: see :func:`field_facts` (:func:`known_frame` gives the frame)."""
     names = variables.used_names(args)
     if not names:
         return None
     try:
-        facts = field_facts(locator, timeout_ms=timeout_ms, frame=frame)
+        facts = field_facts(locator, timeout_ms=timeout_ms, frame=frame, selector=selector)
     except PlaywrightError as exc:
         first = (exc.message or str(exc)).splitlines()[0]
         return f"Refused: could not check where the field is ({variables.redact(first)})"
@@ -209,7 +229,7 @@ def secret_refusal(
     if not variables.used_names(args):
         return None
     try:
-        locator, _ = locate_selectors(page, element.frame, element.selectors)
+        locator, selector = locate_selectors(page, element.frame, element.selectors)
     except PageError:
         return None  # perform() reports the missing element itself
     return locator_refusal(
@@ -219,4 +239,5 @@ def secret_refusal(
         variables,
         timeout_ms=timeout_ms,
         frame=known_frame(page, element.frame),
+        selector=selector,
     )

@@ -1,0 +1,79 @@
+"""What the secret scope check reads about a field, and how it reads it.
+
+A field of the page's main frame named by an XPath is read by an installed page script of our
+own (a plain evaluate), not through Playwright's selector engine in the page's world, which
+Playwright would first have to set up in that document. Both ways must read the same facts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.async_api import Locator as AsyncLocator
+from playwright.async_api import Page as AsyncPage
+
+from stagehand_py._async.browser.secret_guard import field_facts
+
+# (page, XPath of the field) on fixture pages: a labelled password field of a signup form, a
+# search box whose form posts to another origin, a field labelled by aria-labelledby.
+FIELDS = [
+    ("form.html", "/html/body[1]/main[1]/form[1]/div[3]/input[1]"),
+    ("form.html", "//*[@id='email']"),
+    ("hostile/search_trap.html?collect=http://127.0.0.1:9/collect", "//*[@id='q']"),
+]
+
+
+@pytest.mark.parametrize(("path", "xpath"), FIELDS)
+async def test_a_main_frame_xpath_reads_the_same_facts_as_the_elements_handle(
+    async_page: AsyncPage, pages_url: str, path: str, xpath: str
+) -> None:
+    await async_page.goto(pages_url + path)
+    locator = async_page.locator(f"xpath={xpath}")
+    through_handle = await field_facts(locator, timeout_ms=2000)
+    through_script = await field_facts(
+        locator, timeout_ms=2000, frame=async_page.main_frame, selector=f"xpath={xpath}"
+    )
+
+    assert through_script == through_handle
+    assert through_script.tag == "input" and through_script.form_targets
+
+
+async def test_a_main_frame_xpath_never_goes_through_playwrights_engine_in_the_page(
+    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine_calls: list[str] = []
+
+    async def counted(self: AsyncLocator, *args: Any, **kwargs: Any) -> Any:
+        engine_calls.append(str(self))
+        return await original(self, *args, **kwargs)
+
+    original = AsyncLocator.evaluate_all
+    monkeypatch.setattr(AsyncLocator, "evaluate_all", counted)
+    await async_page.goto(pages_url + "form.html")
+    main = async_page.main_frame
+
+    by_xpath = "xpath=//*[@id='password']"
+    facts = await field_facts(
+        async_page.locator(by_xpath), timeout_ms=2000, frame=main, selector=by_xpath
+    )
+    assert facts.type == "password" and "Password" in facts.labels
+    assert engine_calls == []
+
+    # A selector only Playwright's engine understands still goes through it.
+    await field_facts(
+        async_page.locator("#password"), timeout_ms=2000, frame=main, selector="#password"
+    )
+    assert len(engine_calls) == 1
+
+
+async def test_an_xpath_that_finds_several_fields_is_read_through_the_locator(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    await async_page.goto(pages_url + "form.html")
+    several = "xpath=//input[@type='password' or @type='email']"
+    one = async_page.locator(several).first
+
+    facts = await field_facts(one, timeout_ms=2000, frame=async_page.main_frame, selector=several)
+
+    assert facts.type == "email"  # the locator's element, not a guess among the matches
