@@ -14,6 +14,7 @@ outcome for the model to read next step, never an exception.
 from __future__ import annotations
 
 import time
+import contextlib
 import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -336,6 +337,10 @@ def _moved_outside(ctx: ActionContext, outcome: ActionOutcome) -> bool:
     domains, place = ctx.domains, ctx.place
     if domains is None or place is None or not domains.limited:
         return False
+    # page.url holds such a navigation only once Playwright's driver has delivered its event:
+    # one round trip to the driver (it never reaches the page, so a busy page cannot hold it).
+    with contextlib.suppress(PlaywrightError):
+        ctx.page.wait_for_timeout(0)
     host = domains.outside(ctx.page.url)
     if host is None:
         return False
