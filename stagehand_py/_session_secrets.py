@@ -27,6 +27,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from ._playwright_identity import identity
 from ._redaction import Redactor
 from ._secret import SecretText
 from ._variables import Variables
@@ -37,17 +38,11 @@ _RECORDERS: list[UsedSecrets] = []
 _version = 0  # bumped whenever a registry learns a value (the log filter's cache key)
 
 
-def _page_key(page: object) -> Any:
-    """The object that identifies a page: Playwright's implementation object, which the
-    user's page and its wrapped twin share."""
-    return getattr(page, "_impl_obj", page)
-
-
 def _context_key(page: object) -> Any:
     """The object that identifies ``page``'s browser context (the page itself for an object
     that has none): what the memory of used values is kept by."""
     context = getattr(page, "context", None)
-    return _page_key(context) if context is not None else _page_key(page)
+    return identity(context) if context is not None else identity(page)
 
 
 class ContextMemory:

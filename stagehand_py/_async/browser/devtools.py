@@ -33,6 +33,7 @@ from playwright.async_api import CDPSession as AsyncCDPSession
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
+from ..._playwright_identity import identity
 from ...dom._js import load_js
 
 logger = logging.getLogger("stagehand_py")
@@ -49,7 +50,7 @@ _ROUNDS = 3
 
 async def _session(page: AsyncPage) -> AsyncCDPSession | None:
     """The page's DevTools session of this module (opened once), or None without DevTools."""
-    key = getattr(page, "_impl_obj", page)
+    key = identity(page)
     if key in _SESSIONS:
         return _SESSIONS[key]
     session: AsyncCDPSession | None

@@ -21,6 +21,8 @@ from playwright.async_api import CDPSession as AsyncCDPSession
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
+from ..._playwright_identity import identity
+
 logger = logging.getLogger("stagehand_py")
 
 # A page that does not answer a trivial evaluation within this long is taken to be busy.
@@ -43,13 +45,9 @@ UNANSWERED = (
 )
 
 
-def _key(page: AsyncPage) -> Any:
-    return getattr(page, "_impl_obj", page)
-
-
 async def attach_interrupter(page: AsyncPage) -> None:
     """Open the page's interrupt session unless it has one (a no-op after the first call)."""
-    key = _key(page)
+    key = identity(page)
     if key in _SESSIONS or page.is_closed():
         return
     try:
@@ -74,7 +72,7 @@ async def interrupt_if_busy(page: AsyncPage) -> str:
     Returns a sentence for the caller's error message ("" when the page was not busy)."""
     if page.is_closed():
         return ""
-    session = _SESSIONS.get(_key(page))
+    session = _SESSIONS.get(identity(page))
     if session is None:
         return ""
     if await _answers(session, PROBE_MS):

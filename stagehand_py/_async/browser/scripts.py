@@ -31,6 +31,7 @@ from playwright.async_api import Page as AsyncPage
 
 from ..._errors import SerializationError
 from ..._js_compact import compact_js
+from ..._playwright_identity import identity
 from ...dom._js import load_js
 
 _MARKER = "/* STAGEHAND_PY_SCRIPT */"
@@ -70,19 +71,15 @@ _installed: weakref.WeakKeyDictionary[Any, dict[str, int]] = weakref.WeakKeyDict
 _watched_pages: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
-def _impl(target: Any) -> Any:
-    return getattr(target, "_impl_obj", target)
-
-
 def _navigated(frame: AsyncFrame) -> None:
-    key = _impl(frame)
+    key = identity(frame)
     _navigations[key] = _navigations.get(key, 0) + 1
 
 
 def _watch_navigations(page: AsyncPage) -> None:
     """Count the page's frame navigations (once per page)."""
-    if _impl(page) not in _watched_pages:
-        _watched_pages.add(_impl(page))
+    if identity(page) not in _watched_pages:
+        _watched_pages.add(identity(page))
         page.on("framenavigated", _navigated)
 
 
@@ -91,10 +88,10 @@ def _installed_here(target: AsyncPage | AsyncFrame, key: str) -> bool:
     navigations Playwright reported tell; records it as installed from now on."""
     if isinstance(target, AsyncPage):
         _watch_navigations(target)
-        frame = _impl(target.main_frame)
+        frame = identity(target.main_frame)
     else:
         _watch_navigations(target.page)
-        frame = _impl(target)
+        frame = identity(target)
     count = _navigations.get(frame, 0)
     keys = _installed.setdefault(frame, {})
     known = keys.get(key) == count

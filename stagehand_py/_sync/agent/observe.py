@@ -23,6 +23,7 @@ from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 
 from ..._config import SnapshotMode
+from ..._playwright_identity import identity
 from ..._snapshot import Box, Snapshot, render_element
 from ..._variables import Variables
 from ...agent._clock import RunClock, RunEnded
@@ -53,7 +54,7 @@ class Observation:
 
 def same_page(a: object, b: object) -> bool:
     """A wrapped page and the plain page it wraps are the same tab."""
-    return getattr(a, "_impl_obj", a) is getattr(b, "_impl_obj", b)
+    return identity(a) is identity(b)
 
 
 def open_pages(page: Page) -> list[Page]:

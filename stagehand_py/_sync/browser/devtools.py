@@ -34,6 +34,7 @@ from playwright.sync_api import CDPSession as CDPSession
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
+from ..._playwright_identity import identity
 from ...dom._js import load_js
 
 logger = logging.getLogger("stagehand_py")
@@ -50,7 +51,7 @@ _ROUNDS = 3
 
 def _session(page: Page) -> CDPSession | None:
     """The page's DevTools session of this module (opened once), or None without DevTools."""
-    key = getattr(page, "_impl_obj", page)
+    key = identity(page)
     if key in _SESSIONS:
         return _SESSIONS[key]
     session: CDPSession | None

@@ -22,6 +22,8 @@ from playwright.sync_api import CDPSession as CDPSession
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
+from ..._playwright_identity import identity
+
 logger = logging.getLogger("stagehand_py")
 
 # A page that does not answer a trivial evaluation within this long is taken to be busy.
@@ -44,13 +46,9 @@ UNANSWERED = (
 )
 
 
-def _key(page: Page) -> Any:
-    return getattr(page, "_impl_obj", page)
-
-
 def attach_interrupter(page: Page) -> None:
     """Open the page's interrupt session unless it has one (a no-op after the first call)."""
-    key = _key(page)
+    key = identity(page)
     if key in _SESSIONS or page.is_closed():
         return
     try:
@@ -75,7 +73,7 @@ def interrupt_if_busy(page: Page) -> str:
     Returns a sentence for the caller's error message ("" when the page was not busy)."""
     if page.is_closed():
         return ""
-    session = _SESSIONS.get(_key(page))
+    session = _SESSIONS.get(identity(page))
     if session is None:
         return ""
     if _answers(session, PROBE_MS):
