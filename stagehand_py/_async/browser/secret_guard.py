@@ -16,6 +16,7 @@ place that gathers these facts.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -26,7 +27,7 @@ from playwright.async_api import Frame as AsyncFrame
 from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
-from ..._errors import PageError
+from ..._errors import PageError, SerializationError
 from ..._secret_scope import (
     MAX_FORM_ACTIONS,
     UNCHECKED_TARGETS,
@@ -126,9 +127,11 @@ async def _page_world_facts(
     if selector is not None and selector.startswith("xpath=") and ">>" not in selector:
         # A plain evaluate of the installed script: Playwright's selector engine is never set
         # up in the page's world (15-25 ms in each new document; fill and click do not need it).
-        raw = await run_page_script(frame, "field_facts", script, {"xpath": selector[6:]})
-        if isinstance(raw, dict):
-            return frame, raw
+        # A page whose scripts stop ours from installing is read Playwright's way below.
+        with contextlib.suppress(PlaywrightError, SerializationError):
+            raw = await run_page_script(frame, "field_facts", script, {"xpath": selector[6:]})
+            if isinstance(raw, dict):
+                return frame, raw
     # One round trip (a locator's evaluate takes a handle and disposes of it: three).
     # Selectors only Playwright's own world resolves (a snapshot's aria-ref) find nothing
     # this way: those take the handle.

@@ -16,7 +16,7 @@ from playwright.sync_api import Page as Page
 from pydantic import BaseModel, Field
 
 from ..._error_line import first_line
-from ..._errors import ElementNotFoundError, PageError
+from ..._errors import ElementNotFoundError, PageError, SerializationError
 from ...cache import CachedAction, ElementFingerprint
 from ...cache._fingerprint import fingerprint_from_element, load_fingerprint_js
 from ..browser.closed_shadow import scoped_locator
@@ -141,7 +141,7 @@ def _check_xpaths(
         answers = run_page_script(
             page, "fingerprint", load_fingerprint_js(), {"xpaths": list(xpaths.values())}
         )
-    except PlaywrightError:
+    except (PlaywrightError, SerializationError):
         return {}
     if not isinstance(answers, list) or len(answers) != len(xpaths):
         return {}
