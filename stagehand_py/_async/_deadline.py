@@ -34,9 +34,10 @@ from .._deadline_clock import (
     model_request,
 )
 from .browser.interrupt import (
-    INTERRUPT_BUDGET_S,
+    REPORT_BY_S,
     UNANSWERED,
     attach_interrupter,
+    interrupt_budget,
     interrupt_if_busy,
 )
 
@@ -46,8 +47,9 @@ logger = logging.getLogger("stagehand_py")
 
 # How long a cancelled call may take to unwind (its finally blocks) before the page is probed.
 _UNWIND_S = 0.1
-# How long an outer region waits for an inner one that reached the same deadline to report.
-INNER_REPORT_S = _UNWIND_S + INTERRUPT_BUDGET_S + 0.15
+# How long after the deadline an outer region waits for an inner one that reached the same
+# deadline to report (the inner one's interrupt ends REPORT_BY_S after it).
+INNER_REPORT_S = REPORT_BY_S + 0.1
 
 
 class DeadlineExceeded(Exception):
@@ -185,9 +187,10 @@ async def run_with_deadline(
         # while our serializer's evaluate was being aborted often found the page still busy
         # after the interrupt, on a 200,000-element page).
         await asyncio.wait({task}, timeout=_UNWIND_S)
-        probe = asyncio.ensure_future(interrupt_if_busy(page()))
+        budget = interrupt_budget(effective.at)
+        probe = asyncio.ensure_future(interrupt_if_busy(page(), budget))
         try:
-            note = await asyncio.wait_for(probe, INTERRUPT_BUDGET_S)
+            note = await asyncio.wait_for(probe, budget)
         except asyncio.TimeoutError:
             note = UNANSWERED
         except BaseException:  # an outer region ended this one: the interrupt goes on

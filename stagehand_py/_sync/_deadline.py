@@ -41,9 +41,10 @@ from .._deadline_clock import (
     model_request,
 )
 from .browser.interrupt import (
-    INTERRUPT_BUDGET_S,
+    REPORT_BY_S,
     UNANSWERED,
     attach_interrupter,
+    interrupt_budget,
     interrupt_if_busy,
 )
 
@@ -54,7 +55,7 @@ logger = logging.getLogger("stagehand_py")
 # How long a cancelled call may take to unwind, and an outer region waits for an inner one
 # that reached the same deadline to report (see the async twin).
 _UNWIND_S = 0.1
-INNER_REPORT_S = INTERRUPT_BUDGET_S + 0.15
+INNER_REPORT_S = REPORT_BY_S + 0.1
 # While the region's deadline has passed, Playwright calls still made in it are cancelled
 # this often (a ``finally`` block that calls the page again must not hang either).
 _RECHECK_S = 0.05
@@ -138,6 +139,7 @@ class _Watchdog:
         self.region = region
         self.fired = False
         self.extended = False
+        self.waited_for_inner = False
         # The event loop's clock is time.monotonic(), like Deadline's.
         self.handle = loop.call_at(loop.time() + (at - time.monotonic()), self.fire)
 
@@ -152,7 +154,7 @@ class _Watchdog:
         if self.region.inner_active and not self.extended:
             # A region inside this one ends at the same deadline and reports what the call
             # did: give it the time it takes to stop the page.
-            self.extended = True
+            self.extended = self.waited_for_inner = True
             self.handle = self.loop.call_later(INNER_REPORT_S, self.fire)
             return
         self.fired = True
@@ -202,10 +204,15 @@ def run_with_deadline(body: Callable[[], T], seconds: float, page: Callable[[], 
             # The interrupt gets its own short budget: a driver still busy with a huge action
             # answers nothing in time, and the call must not wait for it.
             note = ""
-            if not region.model_requests:
-                watchdog.rearm(INTERRUPT_BUDGET_S)
+            if watchdog.waited_for_inner:
+                # The inner region had its time to stop the page and did not report: the
+                # browser does not answer. Probing again would only add to the overrun.
+                note = UNANSWERED
+            elif not region.model_requests:
+                budget = interrupt_budget(effective.at)
+                watchdog.rearm(budget)
                 try:
-                    note = interrupt_if_busy(page())
+                    note = interrupt_if_busy(page(), budget)
                 except asyncio.CancelledError:
                     note = UNANSWERED
             raise DeadlineExceeded(note, waiting_for_model=bool(region.model_requests)) from None

@@ -71,6 +71,33 @@ def test_a_page_that_spins_after_a_click_is_stopped_at_the_deadline(
     assert _answers(page)
 
 
+@pytest.mark.parametrize("call", ["act", "take_snapshot"])
+def test_a_page_with_more_work_queued_behind_the_busy_script_is_reported_stopped(
+    sync_page: Page, pages_url: str, call: str
+) -> None:
+    # Behind the 8 s script the page has queued 250 ms more of work (a page that works in
+    # chunks). Once the interrupt stops the first, the page is free after the second: the
+    # call must say the script was stopped, not that the page could not be interrupted.
+    llm = PlanLLM([Step("click", r"^<button\b[^>]*>Build the report")])
+    page = Stagehand(llm=llm).wrap(sync_page)
+    page.goto(pages_url + "hostile/spin.html?ms=8000&then=250")
+    started = time.monotonic()
+    if call == "act":  # the nested deadline of act's own loop reports for the call
+        result = page.act("build the report", timeout_s=2, raise_on_failure=False)
+        assert result.timed_out
+        message = result.message
+    else:
+        assert (take_snapshot(sync_page, timeout_s=5)).elements  # idle: the page is known
+        sync_page.evaluate("document.getElementById('build').click()")
+        started = time.monotonic()
+        with pytest.raises(StagehandTimeoutError) as caught:
+            take_snapshot(sync_page, timeout_s=1)
+        message = str(caught.value)
+    assert time.monotonic() - started < (2 if call == "act" else 1) + SLACK_S
+    assert "stopped at the deadline" in message, message
+    assert _answers(page)
+
+
 @pytest.mark.parametrize("call", ["act", "extract", "observe"])
 def test_a_page_busy_when_the_call_starts(
     sync_page: Page, pages_url: str, call: str
