@@ -18,10 +18,19 @@
     "article", "aside", "blockquote", "div", "footer", "h1", "h2", "h3", "h4", "h5", "h6",
     "header", "main", "nav", "p", "section", "span",
   ]);
-  const hidden = (value) => ({ value, configurable: true, enumerable: false, writable: false });
+  // A page that locks its globals refuses defineProperty on window (it throws, or does
+  // nothing): a plain property then (symbol keys stay out of the page's listings of window).
+  const define = (key, value) => {
+    try {
+      Object.defineProperty(globalThis, key, { value, configurable: true, enumerable: false, writable: false });
+    } catch (error) {
+      // refused: see below
+    }
+    if (globalThis[key] !== value) globalThis[key] = value;
+  };
   if (typeof globalThis[CLICK_READER] !== "function") {
     const read = getEventListeners; // the DevTools console's: defined only here
-    Object.defineProperty(globalThis, CLICK_READER, hidden((el) => {
+    define(CLICK_READER, (el) => {
       let listeners;
       try {
         listeners = read(el);
@@ -29,11 +38,10 @@
         return false;
       }
       return CLICK_TYPES.some((type) => Array.isArray(listeners[type]) && listeners[type].length > 0);
-    }));
+    });
   }
   if (!globalThis[SHADOW_REGISTRY]) {
-    Object.defineProperty(globalThis, SHADOW_REGISTRY,
-      hidden({ roots: new WeakMap(), probed: new WeakSet() }));
+    define(SHADOW_REGISTRY, { roots: new WeakMap(), probed: new WeakSet() });
   }
   const registry = globalThis[SHADOW_REGISTRY];
   const found = [];

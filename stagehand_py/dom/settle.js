@@ -56,7 +56,14 @@
       setTimer,
       clearTimer,
     };
-    Object.defineProperty(window, KEY, { value: w, enumerable: false });
+    try {
+      Object.defineProperty(window, KEY, { value: w, enumerable: false });
+    } catch (error) {
+      // a page that locks its globals: see below
+    }
+    // Refused (it threw, or did nothing): a plain property, which a symbol key keeps out of
+    // the page's own listings. Without it every call would wrap the timers once more.
+    if (window[KEY] !== w) window[KEY] = w;
     const observer = new MutationObserver((records) => {
       w.changes += records.length;
       w.lastChange = now();
