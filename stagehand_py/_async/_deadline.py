@@ -49,7 +49,7 @@ logger = logging.getLogger("stagehand_py")
 _UNWIND_S = 0.1
 # How long after the deadline an outer region waits for an inner one that reached the same
 # deadline to report (the inner one's interrupt ends REPORT_BY_S after it).
-INNER_REPORT_S = REPORT_BY_S + 0.1
+INNER_REPORT_S = REPORT_BY_S + 0.05
 
 
 class DeadlineExceeded(Exception):

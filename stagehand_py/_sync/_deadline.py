@@ -55,7 +55,7 @@ logger = logging.getLogger("stagehand_py")
 # How long a cancelled call may take to unwind, and an outer region waits for an inner one
 # that reached the same deadline to report (see the async twin).
 _UNWIND_S = 0.1
-INNER_REPORT_S = REPORT_BY_S + 0.1
+INNER_REPORT_S = REPORT_BY_S + 0.05
 # While the region's deadline has passed, Playwright calls still made in it are cancelled
 # this often (a ``finally`` block that calls the page again must not hang either).
 _RECHECK_S = 0.05
