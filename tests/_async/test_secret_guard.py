@@ -15,14 +15,15 @@ from playwright.async_api import Page as AsyncPage
 
 from stagehand_py._async.browser.secret_guard import field_facts
 
-# (page, XPath of the field) on fixture pages: a labelled password field of a signup form, a
-# search box whose form posts to another origin, a field labelled by aria-labelledby, and
-# fields of a page whose own script stops other scripts from defining globals.
+# (page, XPath of the field) on fixture pages: a labelled password field and an email field
+# with a placeholder of a signup form, a search box whose form posts to another origin, and
+# fields of a page whose own script stops other scripts from defining globals (ours runs there
+# without being kept in the document).
 FIELDS = [
     ("form.html", "/html/body[1]/main[1]/form[1]/div[3]/input[1]"),
     ("form.html", "//*[@id='email']"),
     ("hostile/search_trap.html?collect=http://127.0.0.1:9/collect", "//*[@id='q']"),
-    # A page that stops scripts from defining globals: ours cannot install; Playwright's way.
+    # A page that stops scripts from defining globals: ours runs without being kept.
     ("hostile/locked_globals.html", "//*[@id='user-password']"),
     ("hostile/locked_globals.html", "/html/body[1]/main[1]/form[1]/input[1]"),
 ]

@@ -127,7 +127,7 @@ async def _page_world_facts(
     if selector is not None and selector.startswith("xpath=") and ">>" not in selector:
         # A plain evaluate of the installed script: Playwright's selector engine is never set
         # up in the page's world (15-25 ms in each new document; fill and click do not need it).
-        # A page whose scripts stop ours from installing is read Playwright's way below.
+        # A page whose own scripts break ours (the call fails) is read Playwright's way below.
         with contextlib.suppress(PlaywrightError, SerializationError):
             raw = await run_page_script(frame, "field_facts", script, {"xpath": selector[6:]})
             if isinstance(raw, dict):
