@@ -11,11 +11,13 @@ NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet  # the docs site, into site/
 mypy
 echo "run-tests: setup and static checks took $SECONDS s"
 started=$SECONDS
-# In parallel: one pytest-xdist worker per core (`nproc`), each with its own browsers and page
-# servers. --dist load hands every worker its tests in the order tests/conftest.py sorts them,
-# so no worker runs an async test after a sync one. STAGEHAND_PY_TEST_WORKERS=0 runs serially.
+# In parallel: two pytest-xdist workers per core (`nproc`), each with its own browsers and page
+# servers. A test spends about half its time waiting (a page settling, a deadline running
+# out), so one worker per core leaves the cores half idle. --dist load hands every worker its
+# tests in the order tests/conftest.py sorts them, so no worker runs an async test after a
+# sync one. STAGEHAND_PY_TEST_WORKERS=N runs N workers; 0 runs serially.
 status=0
-python -m pytest -q -p no:cacheprovider -n "${STAGEHAND_PY_TEST_WORKERS:-$(nproc)}" \
+python -m pytest -q -p no:cacheprovider -n "${STAGEHAND_PY_TEST_WORKERS:-$((2 * $(nproc)))}" \
     --dist load "$@" || status=$?
 echo "run-tests: the test suite took $((SECONDS - started)) s"
 exit "$status"

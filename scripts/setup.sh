@@ -13,12 +13,25 @@ fi
 if ! python3 -c "import ensurepip, venv" >/dev/null 2>&1; then
     APT_PACKAGES+=(python3-venv)
 fi
-if [ "${#APT_PACKAGES[@]}" -gt 0 ]; then
+# Headless runs prefer Chromium's headless shell (about half the CPU of the full browser);
+# not every distribution packages it, so it is tried apart and may be missing.
+WANT_SHELL=""
+if [ -z "${STAGEHAND_PY_CHROMIUM:-}" ] && command -v apt-get >/dev/null 2>&1 \
+    && ! command -v chromium-headless-shell >/dev/null 2>&1; then
+    WANT_SHELL=chromium-headless-shell
+fi
+if [ "${#APT_PACKAGES[@]}" -gt 0 ] || [ -n "$WANT_SHELL" ]; then
     SUDO=""
     if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
     export DEBIAN_FRONTEND=noninteractive
     $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
-    $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${APT_PACKAGES[@]}" >/dev/null
+    if [ "${#APT_PACKAGES[@]}" -gt 0 ]; then
+        $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${APT_PACKAGES[@]}" >/dev/null
+    fi
+    if [ -n "$WANT_SHELL" ]; then
+        $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq "$WANT_SHELL" >/dev/null \
+            || echo "setup: no $WANT_SHELL package here; headless runs use the full Chromium" >&2
+    fi
 fi
 
 VENV="${STAGEHAND_PY_VENV:-.venv}"

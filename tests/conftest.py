@@ -27,6 +27,9 @@ pytest_plugins = ["tests.llm_wire_server"]
 
 PAGES_DIR = Path(__file__).parent / "pages"
 SYNC_TESTS = Path(__file__).parent / "_sync"
+# The headless shell keeps a cross-site frame in its page's process unless told otherwise; a
+# desktop Chrome isolates it. The tests see frames the way a desktop Chrome has them.
+TEST_BROWSER_ARGS = ("--site-per-process",)
 _SCANNED_LOGGERS = ("stagehand_py", "openai", "anthropic", "instructor", "httpx")
 
 
@@ -50,15 +53,15 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     """Point pytest-playwright at the Chromium this machine has."""
     return {
         **browser_type_launch_args,
-        "executable_path": find_chromium(),
-        "args": launch_args(browser_type_launch_args.get("args")),
+        "executable_path": find_chromium(headless=browser_type_launch_args.get("headless", True)),
+        "args": launch_args([*browser_type_launch_args.get("args", []), *TEST_BROWSER_ARGS]),
     }
 
 
 @pytest.fixture(scope="session")
 async def async_browser() -> AsyncIterator[AsyncBrowser]:
     async with async_playwright() as playwright:
-        browser = await launch_chromium(playwright.chromium)
+        browser = await launch_chromium(playwright.chromium, args=list(TEST_BROWSER_ARGS))
         yield browser
         await browser.close()
 

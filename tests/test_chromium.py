@@ -26,6 +26,7 @@ def empty_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))
     monkeypatch.setattr(chromium, "KNOWN_LOCATIONS", ())
+    monkeypatch.setattr(chromium, "HEADLESS_SHELL_LOCATIONS", ())
     return tmp_path
 
 
@@ -80,3 +81,45 @@ def test_quiet_launch_flags_are_added_once() -> None:
 
 def test_this_machine_has_one() -> None:
     assert os.access(find_chromium(), os.X_OK)
+
+
+def test_a_headless_launch_prefers_the_headless_shell_from_each_place(
+    empty_machine: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    full = _fake_browser(empty_machine / "bin" / "chromium")
+    shell = _fake_browser(empty_machine / "bin" / "chromium-headless-shell")
+    assert find_chromium(headless=True) == str(shell)
+    assert find_chromium() == str(full)  # headed: only a full browser draws windows
+    root = empty_machine / "ms-playwright"
+    bundled_full = _fake_browser(root / "chromium-1255" / "chrome-linux64" / "chrome")
+    bundled_shell = _fake_browser(
+        root
+        / "chromium_headless_shell-1255"
+        / "chrome-headless-shell-linux64"
+        / "chrome-headless-shell"
+    )
+    assert find_chromium(headless=True) == str(bundled_shell)
+    assert find_chromium() == str(bundled_full)
+    from_env = _fake_browser(empty_machine / "env" / "chrome")
+    monkeypatch.setenv(chromium.ENV_VAR, str(from_env))
+    assert find_chromium(headless=True) == str(from_env)  # the user's choice holds
+
+
+def test_a_known_location_headless_shell_comes_before_the_full_browser(
+    empty_machine: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    full = _fake_browser(empty_machine / "usr" / "chromium")
+    shell = _fake_browser(empty_machine / "usr" / "chromium-headless-shell")
+    monkeypatch.setattr(chromium, "KNOWN_LOCATIONS", (str(full),))
+    monkeypatch.setattr(chromium, "HEADLESS_SHELL_LOCATIONS", (str(shell),))
+    assert find_chromium(headless=True) == str(shell)
+    assert find_chromium(headless=False) == str(full)
+    _fake_browser(
+        empty_machine
+        / "ms-playwright"
+        / "chromium_headless_shell-1100"
+        / "chrome-linux"
+        / "headless_shell"
+    )
+    assert find_chromium(headless=True).endswith("chrome-linux/headless_shell")
+    assert find_chromium() == str(full)  # a bundled shell alone never serves a headed launch

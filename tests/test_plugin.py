@@ -53,7 +53,7 @@ def test_fixtures_resolve(stagehand, stagehand_page, page, browser_type_launch_a
     assert stagehand.settings.max_steps == 3  # the conftest's stagehand_settings
     assert stagehand.cache is not None  # --stagehand-cache-dir
     assert browser_type_launch_args["slow_mo"] == 1
-    expected = find_chromium() if playwright_bundled_chromium() is None else None
+    expected = None if playwright_bundled_chromium() else find_chromium(headless=True)
     assert browser_type_launch_args.get("executable_path") == expected
 
 

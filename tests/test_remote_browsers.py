@@ -122,7 +122,11 @@ async def test_act_on_a_playwright_browser_server(pages_url: str, tmp_path: Path
         assert server.stdout is not None
         line = server.stdout.readline()  # "Listening on ws://127.0.0.1:PORT/"
         assert "Listening on" in line, line
-        launch = {"executablePath": find_chromium(), "headless": True, "args": _sandbox_args()}
+        launch = {
+            "executablePath": find_chromium(headless=True),
+            "headless": True,
+            "args": _sandbox_args(),
+        }
         async with async_playwright() as playwright:
             browser = await playwright.chromium.connect(
                 f"ws://127.0.0.1:{port}/",

@@ -31,7 +31,8 @@ class Price(BaseModel):
 @pytest.fixture
 def raw_page():
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=find_chromium(), args=launch_args())
+        chromium = find_chromium(headless=True)
+        browser = p.chromium.launch(executable_path=chromium, args=launch_args())
         yield browser.new_page()
         browser.close()
 

@@ -61,7 +61,9 @@ def chromium_supply() -> types.ModuleType:
             return browser_type_launch_args
         return {
             **browser_type_launch_args,
-            "executable_path": find_chromium(),
+            "executable_path": find_chromium(
+                headless=browser_type_launch_args.get("headless", True)
+            ),
             "args": launch_args(browser_type_launch_args.get("args")),
         }
 

@@ -25,7 +25,8 @@ async def launch_chromium(
     ``browser_type`` is ``playwright.chromium`` from your own ``async_playwright()`` (or
     ``sync_playwright()`` for the sync twin). ``mode="dev"``: headed, DevTools open,
     ``slow_mo=500``; ``mode="prod"``: headless, no slow-down, the package's logging at ERROR
-    (explicit arguments win over the preset). Headless by default. Other keyword arguments go
+    (explicit arguments win over the preset). Headless by default, on a headless shell where
+    one is installed (see :func:`find_chromium`). Other keyword arguments go
     to ``BrowserType.launch`` unchanged; with ``channel`` (``"chrome"``, ``"msedge"``...) and no
     ``executable_path``, Playwright launches that installed browser instead of the one found.
     """
@@ -35,7 +36,7 @@ async def launch_chromium(
     # A channel names an installed browser: Playwright finds it unless a path says otherwise.
     use_channel = bool(options.get("channel")) and executable_path is None
     return await browser_type.launch(
-        executable_path=None if use_channel else find_chromium(executable_path),
+        executable_path=None if use_channel else find_chromium(executable_path, headless=chosen),
         headless=chosen,
         args=launch_args(extra),
         **options,
