@@ -11,13 +11,14 @@ NO_MKDOCS_2_WARNING=1 mkdocs build --strict --quiet  # the docs site, into site/
 mypy
 echo "run-tests: setup and static checks took $SECONDS s"
 started=$SECONDS
-# In parallel: two pytest-xdist workers per core (`nproc`), each with its own browsers and page
-# servers. A test spends about half its time waiting (a page settling, a deadline running
-# out), so one worker per core leaves the cores half idle. --dist load hands every worker its
-# tests in the order tests/conftest.py sorts them, so no worker runs an async test after a
-# sync one. STAGEHAND_PY_TEST_WORKERS=N runs N workers; 0 runs serially.
+# In parallel: one pytest-xdist worker per core (`nproc`), each with its own browsers and page
+# servers. --dist load hands every worker its tests in the order tests/conftest.py sorts them,
+# so no worker runs an async test after a sync one. STAGEHAND_PY_TEST_WORKERS=N runs N
+# workers, 0 serially. Two per core finish sooner (a test spends about half its time waiting),
+# but then the deadline tests on enormous pages share a core with three other browsers, and
+# a page's layout can outlast the time a call has to stop it.
 status=0
-python -m pytest -q -p no:cacheprovider -n "${STAGEHAND_PY_TEST_WORKERS:-$((2 * $(nproc)))}" \
+python -m pytest -q -p no:cacheprovider -n "${STAGEHAND_PY_TEST_WORKERS:-$(nproc)}" \
     --dist load "$@" || status=$?
 echo "run-tests: the test suite took $((SECONDS - started)) s"
 exit "$status"
