@@ -13,7 +13,9 @@ import glob
 import os
 import shutil
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from ._errors import BrowserNotFoundError
 
@@ -132,3 +134,17 @@ def launch_args(extra: list[str] | None = None) -> list[str]:
         if arg not in args:
             args.append(arg)
     return args
+
+
+def with_found_chromium(
+    launch: Mapping[str, Any], extra_args: Sequence[str] = ()
+) -> dict[str, Any]:
+    """Playwright launch options ``launch`` (pytest-playwright's ``browser_type_launch_args``)
+    with the Chromium :func:`find_chromium` finds for them: a headless one unless they say
+    ``headless=False`` (Playwright launches headless by default), and the default flags plus
+    ``extra_args``."""
+    return {
+        **launch,
+        "executable_path": find_chromium(headless=launch.get("headless", True)),
+        "args": launch_args([*(launch.get("args") or []), *extra_args]),
+    }

@@ -19,7 +19,7 @@ from playwright.async_api import Page as AsyncPage
 from playwright.async_api import async_playwright
 
 from stagehand_py._async.browser.launch import launch_chromium
-from stagehand_py._chromium import find_chromium, launch_args
+from stagehand_py._chromium import with_found_chromium
 from stagehand_py.testing import serve_directory
 from tests import secret_values
 
@@ -51,11 +51,7 @@ def other_origin_url() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     """Point pytest-playwright at the Chromium this machine has."""
-    return {
-        **browser_type_launch_args,
-        "executable_path": find_chromium(headless=browser_type_launch_args.get("headless", True)),
-        "args": launch_args([*browser_type_launch_args.get("args", []), *TEST_BROWSER_ARGS]),
-    }
+    return with_found_chromium(browser_type_launch_args, TEST_BROWSER_ARGS)
 
 
 @pytest.fixture(scope="session")

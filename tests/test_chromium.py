@@ -123,3 +123,16 @@ def test_a_known_location_headless_shell_comes_before_the_full_browser(
     )
     assert find_chromium(headless=True).endswith("chrome-linux/headless_shell")
     assert find_chromium() == str(full)  # a bundled shell alone never serves a headed launch
+
+
+def test_playwright_launch_options_get_the_chromium_their_headless_setting_needs(
+    empty_machine: Path,
+) -> None:
+    full = _fake_browser(empty_machine / "bin" / "chromium")
+    shell = _fake_browser(empty_machine / "bin" / "chromium-headless-shell")
+    headless = chromium.with_found_chromium({"slow_mo": 1, "args": ["--lang=ja"]}, ["--x"])
+    assert headless["executable_path"] == str(shell) and headless["slow_mo"] == 1
+    assert headless["args"][-2:] == ["--lang=ja", "--x"]
+    assert "--disable-background-networking" in headless["args"]
+    headed = chromium.with_found_chromium({"headless": False, "args": None})
+    assert headed["executable_path"] == str(full)

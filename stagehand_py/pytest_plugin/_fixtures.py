@@ -12,7 +12,7 @@ import pytest
 from pydantic import BaseModel
 
 from .._async.stagehand import AsyncStagehand
-from .._chromium import find_chromium, launch_args, playwright_bundled_chromium
+from .._chromium import playwright_bundled_chromium, with_found_chromium
 from .._config import Settings
 from .._history import CallRecord
 from .._sync.stagehand import Stagehand
@@ -59,13 +59,7 @@ def chromium_supply() -> types.ModuleType:
         """pytest-playwright's launch arguments, plus a Chromium when Playwright has none."""
         if not _needs_chromium(pytestconfig, browser_type_launch_args):
             return browser_type_launch_args
-        return {
-            **browser_type_launch_args,
-            "executable_path": find_chromium(
-                headless=browser_type_launch_args.get("headless", True)
-            ),
-            "args": launch_args(browser_type_launch_args.get("args")),
-        }
+        return with_found_chromium(browser_type_launch_args)
 
     return fixture_module("chromium_supply", browser_type_launch_args=browser_type_launch_args)
 
