@@ -7,9 +7,10 @@ machine has); async tests use ``async_page`` from one async browser per session.
 from __future__ import annotations
 
 import gc
+import hashlib
 import logging
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="also run the generated sync twins of tests marked no_sync_twin",
     )
+    parser.addoption(
+        "--alone",
+        choices=("include", "exclude", "only"),
+        default="include",
+        help="tests marked alone: run them with the rest (include, the default), leave them "
+        "out (exclude, for a parallel run) or run only them (only, after it)",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -109,8 +117,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect the sync twins marked ``no_sync_twin``, then run async tests before sync ones,
-    and within each the ``slow`` ones first.
+    """Deselect the sync twins marked ``no_sync_twin`` (and, with ``--alone``, select by the
+    ``alone`` mark), then run async tests before sync ones, the ``slow`` ones spread over the
+    first half of each.
 
     The sync Playwright API keeps its own event loop marked as running in this thread for
     as long as pytest-playwright's session fixture lives, and asyncio refuses to start a
@@ -120,16 +129,51 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     the long tests do not come last, where one would keep a worker busy after the others end.
     """
     if not config.getoption("all_sync_twins"):
-        dropped = [item for item in items if _is_dropped_twin(item)]
-        if dropped:
-            config.hook.pytest_deselected(items=dropped)
-            items[:] = [item for item in items if not _is_dropped_twin(item)]
-    items.sort(
-        key=lambda item: (
-            item.get_closest_marker("asyncio") is None,
-            item.get_closest_marker("slow") is None,
-        )
+        _deselect(config, items, _is_dropped_twin)
+    alone = config.getoption("alone")
+    if alone != "include":
+        wanted = alone == "only"
+        _deselect(config, items, lambda item: _is_alone(item) is not wanted)
+    async_tests = [item for item in items if item.get_closest_marker("asyncio") is not None]
+    other_tests = [item for item in items if item.get_closest_marker("asyncio") is None]
+    items[:] = _spread_slow(async_tests) + _spread_slow(other_tests)
+
+
+def _spread_slow(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The ``slow`` tests spaced out over the first half of the others.
+
+    Slow tests either wait (on a deadline, a hung model) or burn CPU (processes, browsers of
+    their own). Side by side in file order, the workers would all wait at once, then all
+    burn at once; mixed (in an order fixed by a hash of their ids) and spaced out, they keep
+    the cores busy. None comes in the last half, so none keeps one worker busy at the end.
+    """
+    slow = sorted(
+        (item for item in items if item.get_closest_marker("slow") is not None),
+        key=lambda item: hashlib.sha256(item.nodeid.encode()).hexdigest(),
     )
+    others = [item for item in items if item.get_closest_marker("slow") is None]
+    step = len(others) / (2 * len(slow)) if slow else 0.0
+    spread: list[pytest.Item] = []
+    taken = 0
+    for index, item in enumerate(slow):
+        upto = int(index * step)
+        spread += others[taken:upto]
+        taken = max(taken, upto)
+        spread.append(item)
+    return spread + others[taken:]
+
+
+def _deselect(
+    config: pytest.Config, items: list[pytest.Item], drop: Callable[[pytest.Item], bool]
+) -> None:
+    dropped = [item for item in items if drop(item)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if not drop(item)]
+
+
+def _is_alone(item: pytest.Item) -> bool:
+    return item.get_closest_marker("alone") is not None
 
 
 def _is_dropped_twin(item: pytest.Item) -> bool:
