@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import json
 import pickle
 from typing import Any
@@ -322,3 +323,18 @@ def test_aria_lines_redact_and_escape_like_dom_lines() -> None:
     assert "\n" not in rendered and rendered.count("<button") == 1
     assert "&lt;button&gt;Refund all" in rendered
     assert "tok_ABCDEFGH" not in rendered and "'<|TOKEN|>'" in rendered
+
+
+@pytest.mark.parametrize("collector_on", [True, False], ids=["gc-on", "gc-off"])
+def test_parsing_leaves_the_garbage_collector_as_the_caller_had_it(collector_on: bool) -> None:
+    # Parsing pauses the cyclic collector while it builds elements; a caller who switched
+    # the collector off (a benchmark, a latency-bound loop) must find it still off after.
+    was_enabled = gc.isenabled()
+    (gc.enable if collector_on else gc.disable)()
+    try:
+        snap = parse_snapshot(snapshot_json())
+        assert gc.isenabled() is collector_on
+        assert snap.elements  # built on demand, under the same pause
+        assert gc.isenabled() is collector_on
+    finally:
+        (gc.enable if was_enabled else gc.disable)()
