@@ -28,9 +28,11 @@ pytest_plugins = ["tests.llm_wire_server"]
 
 PAGES_DIR = Path(__file__).parent / "pages"
 SYNC_TESTS = Path(__file__).parent / "_sync"
-# The headless shell keeps a cross-site frame in its page's process unless told otherwise; a
-# desktop Chrome isolates it. The tests see frames the way a desktop Chrome has them.
-TEST_BROWSER_ARGS = ("--site-per-process",)
+# Site isolation, as a desktop Chrome has it: the headless shell keeps a cross-site frame in
+# its page's process unless told otherwise. Only the browser of the test that looks at
+# out-of-process frames (``async_site_isolated_page``) adds it: on every page it costs a spare
+# renderer process, about a sixth of the CPU a new page takes.
+SITE_ISOLATION_ARGS = ("--site-per-process",)
 _SCANNED_LOGGERS = ("stagehand_py", "openai", "anthropic", "instructor", "httpx")
 
 
@@ -52,15 +54,34 @@ def other_origin_url() -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     """Point pytest-playwright at the Chromium this machine has."""
-    return with_found_chromium(browser_type_launch_args, TEST_BROWSER_ARGS)
+    return with_found_chromium(browser_type_launch_args)
 
 
 @pytest.fixture(scope="session")
 async def async_browser() -> AsyncIterator[AsyncBrowser]:
     async with async_playwright() as playwright:
-        browser = await launch_chromium(playwright.chromium, args=list(TEST_BROWSER_ARGS))
+        browser = await launch_chromium(playwright.chromium)
         yield browser
         await browser.close()
+
+
+@pytest.fixture(scope="session")
+async def async_site_isolated_browser() -> AsyncIterator[AsyncBrowser]:
+    async with async_playwright() as playwright:
+        browser = await launch_chromium(playwright.chromium, args=list(SITE_ISOLATION_ARGS))
+        yield browser
+        await browser.close()
+
+
+@pytest.fixture
+async def async_site_isolated_page(
+    async_site_isolated_browser: AsyncBrowser,
+) -> AsyncIterator[AsyncPage]:
+    """A page whose cross-site frames run in processes of their own, as in a desktop Chrome."""
+    context = await async_site_isolated_browser.new_context(viewport={"width": 1280, "height": 720})
+    page = await context.new_page()
+    yield page
+    await context.close()
 
 
 @pytest.fixture
@@ -69,6 +90,20 @@ async def async_page(async_browser: AsyncBrowser) -> AsyncIterator[AsyncPage]:
     page = await context.new_page()
     yield page
     await context.close()
+
+
+@pytest.fixture
+def sync_site_isolated_page(
+    playwright: Any, browser_type_launch_args: dict[str, Any]
+) -> Iterator[Any]:
+    """The sync twin's (run with ``--all-sync-twins``): a browser of its own, isolated."""
+    browser = playwright.chromium.launch(
+        **with_found_chromium(browser_type_launch_args, SITE_ISOLATION_ARGS)
+    )
+    try:
+        yield browser.new_page(viewport={"width": 1280, "height": 720})
+    finally:
+        browser.close()
 
 
 @pytest.fixture(scope="session")

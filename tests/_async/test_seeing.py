@@ -191,8 +191,9 @@ async def _frame_processes(page: AsyncPage) -> int:
 @pytest.mark.parametrize("site", ["same-site", "other-site"])
 @pytest.mark.no_sync_twin
 async def test_pays_in_a_card_form_served_from_another_origin(
-    async_page: AsyncPage, pages_url: str, other_origin_url: str, site: str
+    async_site_isolated_page: AsyncPage, pages_url: str, other_origin_url: str, site: str
 ) -> None:
+    async_page = async_site_isolated_page
     provider = other_origin_url
     if site == "other-site":
         provider = other_origin_url.replace("//127.0.0.1:", "//localhost:")

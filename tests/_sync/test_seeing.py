@@ -192,8 +192,9 @@ def _frame_processes(page: Page) -> int:
 @pytest.mark.parametrize("site", ["same-site", "other-site"])
 @pytest.mark.no_sync_twin
 def test_pays_in_a_card_form_served_from_another_origin(
-    sync_page: Page, pages_url: str, other_origin_url: str, site: str
+    sync_site_isolated_page: Page, pages_url: str, other_origin_url: str, site: str
 ) -> None:
+    sync_page = sync_site_isolated_page
     provider = other_origin_url
     if site == "other-site":
         provider = other_origin_url.replace("//127.0.0.1:", "//localhost:")
