@@ -11,6 +11,7 @@ import hashlib
 import logging
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ SYNC_TESTS = Path(__file__).parent / "_sync"
 # out-of-process frames (``async_site_isolated_page``) adds it: on every page it costs a spare
 # renderer process, about a sixth of the CPU a new page takes.
 SITE_ISOLATION_ARGS = ("--site-per-process",)
+VIEWPORT = {"width": 1280, "height": 720}
 _SCANNED_LOGGERS = ("stagehand_py", "openai", "anthropic", "instructor", "httpx")
 
 
@@ -57,20 +59,38 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return with_found_chromium(browser_type_launch_args)
 
 
-@pytest.fixture(scope="session")
-async def async_browser() -> AsyncIterator[AsyncBrowser]:
+@asynccontextmanager
+async def _launched(*args: str) -> AsyncIterator[AsyncBrowser]:
     async with async_playwright() as playwright:
-        browser = await launch_chromium(playwright.chromium)
+        browser = await launch_chromium(playwright.chromium, args=list(args))
         yield browser
         await browser.close()
+
+
+@asynccontextmanager
+async def _fresh_page(browser: AsyncBrowser) -> AsyncIterator[AsyncPage]:
+    """A page in a context of its own, closed with its context afterwards."""
+    context = await browser.new_context(viewport=VIEWPORT)
+    yield await context.new_page()
+    await context.close()
+
+
+@pytest.fixture(scope="session")
+async def async_browser() -> AsyncIterator[AsyncBrowser]:
+    async with _launched() as browser:
+        yield browser
 
 
 @pytest.fixture(scope="session")
 async def async_site_isolated_browser() -> AsyncIterator[AsyncBrowser]:
-    async with async_playwright() as playwright:
-        browser = await launch_chromium(playwright.chromium, args=list(SITE_ISOLATION_ARGS))
+    async with _launched(*SITE_ISOLATION_ARGS) as browser:
         yield browser
-        await browser.close()
+
+
+@pytest.fixture
+async def async_page(async_browser: AsyncBrowser) -> AsyncIterator[AsyncPage]:
+    async with _fresh_page(async_browser) as page:
+        yield page
 
 
 @pytest.fixture
@@ -78,18 +98,8 @@ async def async_site_isolated_page(
     async_site_isolated_browser: AsyncBrowser,
 ) -> AsyncIterator[AsyncPage]:
     """A page whose cross-site frames run in processes of their own, as in a desktop Chrome."""
-    context = await async_site_isolated_browser.new_context(viewport={"width": 1280, "height": 720})
-    page = await context.new_page()
-    yield page
-    await context.close()
-
-
-@pytest.fixture
-async def async_page(async_browser: AsyncBrowser) -> AsyncIterator[AsyncPage]:
-    context = await async_browser.new_context(viewport={"width": 1280, "height": 720})
-    page = await context.new_page()
-    yield page
-    await context.close()
+    async with _fresh_page(async_site_isolated_browser) as page:
+        yield page
 
 
 @pytest.fixture
@@ -101,14 +111,14 @@ def sync_site_isolated_page(
         **with_found_chromium(browser_type_launch_args, SITE_ISOLATION_ARGS)
     )
     try:
-        yield browser.new_page(viewport={"width": 1280, "height": 720})
+        yield browser.new_page(viewport=VIEWPORT)
     finally:
         browser.close()
 
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": {"width": 1280, "height": 720}}
+    return {**browser_context_args, "viewport": VIEWPORT}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -169,8 +179,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if alone != "include":
         wanted = alone == "only"
         _deselect(config, items, lambda item: _is_alone(item) is not wanted)
-    async_tests = [item for item in items if item.get_closest_marker("asyncio") is not None]
-    other_tests = [item for item in items if item.get_closest_marker("asyncio") is None]
+    async_tests, other_tests = _split(
+        items, lambda item: item.get_closest_marker("asyncio") is not None
+    )
     items[:] = _spread_slow(async_tests) + _spread_slow(other_tests)
 
 
@@ -182,18 +193,15 @@ def _spread_slow(items: list[pytest.Item]) -> list[pytest.Item]:
     burn at once; mixed (in an order fixed by a hash of their ids) and spaced out, they keep
     the cores busy. None comes in the last half, so none keeps one worker busy at the end.
     """
-    slow = sorted(
-        (item for item in items if item.get_closest_marker("slow") is not None),
-        key=lambda item: hashlib.sha256(item.nodeid.encode()).hexdigest(),
-    )
-    others = [item for item in items if item.get_closest_marker("slow") is None]
+    slow, others = _split(items, lambda item: item.get_closest_marker("slow") is not None)
+    slow.sort(key=lambda item: hashlib.sha256(item.nodeid.encode()).hexdigest())
     step = len(others) / (2 * len(slow)) if slow else 0.0
     spread: list[pytest.Item] = []
     taken = 0
     for index, item in enumerate(slow):
         upto = int(index * step)
         spread += others[taken:upto]
-        taken = max(taken, upto)
+        taken = upto  # index * step never decreases
         spread.append(item)
     return spread + others[taken:]
 
@@ -201,10 +209,21 @@ def _spread_slow(items: list[pytest.Item]) -> list[pytest.Item]:
 def _deselect(
     config: pytest.Config, items: list[pytest.Item], drop: Callable[[pytest.Item], bool]
 ) -> None:
-    dropped = [item for item in items if drop(item)]
+    dropped, kept = _split(items, drop)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
-        items[:] = [item for item in items if not drop(item)]
+        items[:] = kept
+
+
+def _split(
+    items: list[pytest.Item], test: Callable[[pytest.Item], bool]
+) -> tuple[list[pytest.Item], list[pytest.Item]]:
+    """The items for which ``test`` holds, and the others, each in their order."""
+    chosen: list[pytest.Item] = []
+    rest: list[pytest.Item] = []
+    for item in items:
+        (chosen if test(item) else rest).append(item)
+    return chosen, rest
 
 
 def _is_alone(item: pytest.Item) -> bool:
