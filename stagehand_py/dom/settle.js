@@ -4,10 +4,11 @@
 // current) and tells when the page has settled after an action. Ops:
 //   {op: "version"}  -> {doc, changes}: `doc` is a random id of this document (a navigation
 //                       gives a new one), `changes` counts mutation records seen so far;
-//   {op: "arm"}      -> the same, and from now until the next settle the watcher tracks the
-//                       work an action starts: short timers (setTimeout up to shortTimerMs,
-//                       and the timers those callbacks start), animation frames it requests,
-//                       fetch/XHR requests and windows it opens;
+//   {op: "arm", frames} -> the same, and from now until the next settle the watcher tracks
+//                       the work an action starts: short timers (setTimeout up to
+//                       shortTimerMs, and the timers those callbacks start), animation frames
+//                       it requests, fetch/XHR requests and windows it opens; `frames`: the
+//                       action scrolls, so what it sets off may come with the next frames;
 //   {op: "settle", quietMs, maxMs} -> a promise of {doc, changes, why, opened} (`opened`:
 //       windows the armed action opened with window.open), resolved when
 //       - no DOM change for quietMs (counted from the last change, or from the end of the last
@@ -16,20 +17,24 @@
 //         away from the document has started (the Navigation API's navigate event; the
 //         evaluate then ends with the document, and the caller settles the next one);
 //       - or, right after an action that changed nothing (armed, and since then no mutation,
-//         timer, animation frame, request or animation): the page did not react. Style is
-//         up to date when we look (document.getAnimations() flushes it), so a transition the
-//         action triggered is seen even before the next frame;
+//         timer, animation frame, request or animation; after a scroll, for two frames): the
+//         page did not react. Style is up to date when we look (document.getAnimations()
+//         flushes it), so a transition the action triggered is seen even before the next
+//         frame;
 //       - or after maxMs whatever happens (why: "timeout").
 //     A watcher installed by this very call knows nothing of the past, so it waits the full
 //     quiet window from now (the classic DOM-quiet settle).
 // Mutations inside open shadow roots are counted too (roots attached later included); those
 // inside iframes are not. Intervals, infinite animations and timers longer than
 // shortTimerMs are never waited for: they would keep a busy page from ever settling.
-({ op, quietMs, maxMs, shortTimerMs }) => {
+({ op, quietMs, maxMs, shortTimerMs, frames }) => {
   const KEY = Symbol.for("stagehand_py.watch");
   const SHORT_TIMER_MS = shortTimerMs || 1000;
   const ARM_MAX_MS = 15000; // an action that never settled stops arming after this
   const MAX_CHAIN = 3; // timers started by tracked timers' callbacks, at most this deep
+  const RENDER_WAIT_MS = 100; // the longest wait for two frames before saying "unchanged"
+  const SCROLL_IDLE_MS = 100; // a smooth scroll sends an event each frame while it moves
+  const SCROLL_MAX_MS = 1000; // the longest a scroll the action started is waited for
   const now = () => performance.now();
   const root = document.documentElement;
   let fresh = false;
@@ -150,6 +155,7 @@
     // Animation frames an action requests (and those their callbacks request, a few deep:
     // the double-rAF that starts a CSS transition; never an endless rAF loop).
     const originalRaf = window.requestAnimationFrame;
+    w.rawRaf = originalRaf;
     window.requestAnimationFrame = function (callback) {
       if (typeof callback !== "function" || !tracking() || w.frameChain >= MAX_CHAIN) {
         return originalRaf.call(window, callback);
@@ -206,6 +212,18 @@
       }
       return opened;
     };
+    // Scrolls in progress (a key's smooth scroll sends a scroll event each frame, then
+    // scrollend): after an action that scrolled, the settle waits for them to end.
+    w.lastScroll = -1;
+    w.scrolling = false;
+    const scrollOptions = { capture: true, passive: true };
+    window.addEventListener("scroll", () => {
+      w.lastScroll = now();
+      w.scrolling = true;
+    }, scrollOptions);
+    window.addEventListener("scrollend", () => {
+      w.scrolling = false;
+    }, scrollOptions);
     const send = XMLHttpRequest.prototype.send;
     XMLHttpRequest.prototype.send = function (...args) {
       if (tracking()) {
@@ -221,6 +239,7 @@
     w.armedAt = now();
     w.reacted = false;
     w.opened = 0;
+    w.armFrames = Boolean(frames);
     return version();
   }
   const started = now();
@@ -238,6 +257,24 @@
   // A frame only runs in a visible tab: a hidden one never runs the callbacks we track.
   const framesPending = () => w.frames.size > 0 && document.visibilityState !== "hidden";
   const yieldTask = () => new Promise((resolve) => w.setTimer(resolve, 0));
+  // Two animation frames from now (the callbacks an IntersectionObserver queues in the first
+  // have run by the second), or RENDER_WAIT_MS on a page whose frames are held back. Waited
+  // for after an action armed with `frames` (one that scrolls; a click's own wait for its
+  // element to be stable already spans frames). A hidden tab, or a watcher from an older
+  // script without the page's own requestAnimationFrame, waits for none.
+  const scrolled = () => w.armFrames === true;
+  let rendered = document.visibilityState === "hidden" || !w.rawRaf;
+  // A scroll the action started, still moving: a scroll event less than SCROLL_IDLE_MS ago
+  // and no scrollend since. Only up to SCROLL_MAX_MS after arm: a page that scrolls by itself
+  // all the time (a ticker) is not waited for.
+  const scrolling = () =>
+    w.scrolling === true && scrolled() && now() - w.lastScroll < SCROLL_IDLE_MS &&
+    now() - w.armedAt < SCROLL_MAX_MS;
+  const nextRender = () =>
+    new Promise((resolve) => {
+      w.rawRaf.call(window, () => w.rawRaf.call(window, resolve));
+      w.setTimer(resolve, Math.max(0, Math.min(RENDER_WAIT_MS, maxMs - (now() - started))));
+    });
   return (async () => {
     // Let tasks the action queued (message-channel hops of a framework scheduler) run first.
     await yieldTask();
@@ -251,9 +288,17 @@
       // An animation that just ended fires its events after: the quiet window restarts.
       if (moving) w.lastChange = now();
       const busy = w.pending.size > 0 || w.requests.size > 0 || w.leaving >= 0 ||
-        framesPending() || moving;
+        framesPending() || moving || scrolling();
       if (busy) w.reacted = true;
       if (!busy && armed && !fresh && !w.reacted) {
+        // What a scroll sets off comes with a rendering step, not as a task: scroll events,
+        // IntersectionObserver callbacks (a list that loads more when scrolled to its end).
+        // After one, "unchanged" is only said once two frames have passed.
+        if (!rendered && scrolled()) {
+          await nextRender();
+          rendered = true;
+          continue;
+        }
         why = "unchanged";
         break;
       }
@@ -265,6 +310,7 @@
       await new Promise((resolve) => w.setTimer(resolve, 10));
     }
     w.armedAt = -1;
+    w.armFrames = false;
     w.leaving = -1; // a navigation that never came (a 204 answer) is waited for only once
     return { ...version(), why, opened: w.opened };
   })();

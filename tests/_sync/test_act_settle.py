@@ -8,9 +8,12 @@ the timers, the chained and fetched updates and the transition.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import Page as Page
 
+from stagehand_py._sync.browser.executor import perform
 from stagehand_py._sync.browser.settle import arm, page_version, settle
 
 WAYS = ["microtask", "timer0", "timer300", "chain", "raf2", "fetch", "transition"]
@@ -47,3 +50,52 @@ def test_the_version_counts_changes_and_a_navigation_makes_a_new_one(
     sync_page.goto(pages_url + "loop/reactions.html")
     fresh = page_version(sync_page)  # a new document: a new watcher, a new id
     assert fresh is not None and fresh.doc != first.doc
+
+
+# Reactions that come with the next rendering step rather than as a task: after an action that
+# scrolls, "unchanged" is only said once the scroll ended and two frames have passed. Without
+# that wait the result depends on where in its frame the action landed, so each case runs
+# several rounds. (A click that makes the page scroll is covered by Playwright's own wait.)
+RENDERED_ROUNDS = 10
+
+
+@pytest.mark.parametrize(
+    ("method", "selector", "args", "shown"),
+    [
+        ("scroll", "#notice", ["bottom"], "scroll"),
+        ("scroll", "#feed", ["bottom"], "intersection"),
+        ("press", "#notice", ["End"], "scroll"),
+        ("click", "#jump", [], "footer"),
+    ],
+    ids=["scroll-event", "intersection-observer", "scrolling-key", "page-scrolled-by-script"],
+)
+@pytest.mark.no_sync_twin
+def test_after_a_scroll_settle_waits_for_what_comes_with_the_next_frames(
+    sync_page: Page, pages_url: str, method: str, selector: str, args: list[str], shown: str
+) -> None:
+    for _ in range(RENDERED_ROUNDS):
+        sync_page.goto(pages_url + "loop/rendered.html")
+        done = perform(
+            sync_page, method=method, selectors=[selector], args=args, quiet_ms=20
+        )
+        assert sync_page.locator("#out").inner_text() == shown
+        assert done.before is not None and done.after is not None
+        assert done.after.changes > done.before.changes
+
+
+@pytest.mark.parametrize(
+    ("method", "selector", "args"),
+    [("scroll", "#notice", ["50%"]), ("fill", "#note", ["a note"])],
+    ids=["scroll", "fill"],
+)
+@pytest.mark.no_sync_twin
+def test_an_action_that_sets_off_nothing_is_not_waited_on(
+    sync_page: Page, pages_url: str, method: str, selector: str, args: list[str]
+) -> None:
+    sync_page.goto(pages_url + "loop/rendered.html")
+    started = time.monotonic()
+    done = perform(
+        sync_page, method=method, selectors=[selector], args=args, settle_timeout_ms=5000
+    )
+    assert done.after == done.before  # the same version: nothing changed
+    assert time.monotonic() - started < 1.0  # two frames at most, not the settle's 5 s

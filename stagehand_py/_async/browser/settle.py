@@ -57,11 +57,12 @@ def _version(raw: Any) -> PageVersion | None:
     )
 
 
-async def _watch(page: AsyncPage, op: str) -> PageVersion | None:
+async def _watch(page: AsyncPage, op: str, *, frames: bool = False) -> PageVersion | None:
     try:
-        raw = await run_page_script(page, "watch_state", load_js("watch_state.js"), {"op": op})
+        options = {"op": op, "frames": frames}
+        raw = await run_page_script(page, "watch_state", load_js("watch_state.js"), options)
         if raw is None:  # no watcher in this document yet: install one
-            options = {"op": op, "shortTimerMs": SHORT_TIMER_MS}
+            options["shortTimerMs"] = SHORT_TIMER_MS
             raw = await run_page_script(page, "settle", load_js("settle.js"), options)
     except PlaywrightError as exc:
         # Navigating or closed: no version, which callers read as "changed".
@@ -75,9 +76,14 @@ async def page_version(page: AsyncPage) -> PageVersion | None:
     return await _watch(page, "version")
 
 
-async def arm(page: AsyncPage) -> PageVersion | None:
-    """Start tracking what the next action sets off; call right before the action."""
-    return await _watch(page, "arm")
+async def arm(page: AsyncPage, *, frames: bool = False) -> PageVersion | None:
+    """Start tracking what the next action sets off; call right before the action.
+
+    ``frames``: the action scrolls, so the page's reactions (scroll events, a list that loads
+    more when its end comes into view) arrive with the next frames: the settle after it waits
+    for the scroll to end and two frames more before saying the page did not react.
+    """
+    return await _watch(page, "arm", frames=frames)
 
 
 async def settle(

@@ -22,6 +22,10 @@ from .settle import DEFAULT_QUIET_MS, PageVersion, arm, settle
 logger = logging.getLogger("stagehand_py")
 
 _TOGGLES = {"click", "check", "uncheck"}
+# Keys that scroll what has the focus: what the scroll sets off comes with the next frames.
+_SCROLL_KEYS = frozenset(
+    {"PageDown", "PageUp", "End", "Home", "Space", " ", "ArrowDown", "ArrowUp"}
+)
 # How long a styled (visually hidden) radio/checkbox may take to prove itself clickable before
 # we click its label instead.
 _TRIAL_TIMEOUT_MS = 600
@@ -253,7 +257,8 @@ def perform(
         and (locator.get_attribute("target", timeout=timeout_ms) or "_self").lower()
         not in {"_self", "_parent", "_top"}
     )
-    before = arm(page) if settle_after else None
+    scrolls = method == "scroll" or (method == "press" and bool(args) and args[0] in _SCROLL_KEYS)
+    before = arm(page, frames=scrolls) if settle_after else None
     after: PageVersion | None = None
     page.on("popup", on_popup)
     try:

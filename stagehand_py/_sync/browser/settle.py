@@ -58,11 +58,12 @@ def _version(raw: Any) -> PageVersion | None:
     )
 
 
-def _watch(page: Page, op: str) -> PageVersion | None:
+def _watch(page: Page, op: str, *, frames: bool = False) -> PageVersion | None:
     try:
-        raw = run_page_script(page, "watch_state", load_js("watch_state.js"), {"op": op})
+        options = {"op": op, "frames": frames}
+        raw = run_page_script(page, "watch_state", load_js("watch_state.js"), options)
         if raw is None:  # no watcher in this document yet: install one
-            options = {"op": op, "shortTimerMs": SHORT_TIMER_MS}
+            options["shortTimerMs"] = SHORT_TIMER_MS
             raw = run_page_script(page, "settle", load_js("settle.js"), options)
     except PlaywrightError as exc:
         # Navigating or closed: no version, which callers read as "changed".
@@ -76,9 +77,14 @@ def page_version(page: Page) -> PageVersion | None:
     return _watch(page, "version")
 
 
-def arm(page: Page) -> PageVersion | None:
-    """Start tracking what the next action sets off; call right before the action."""
-    return _watch(page, "arm")
+def arm(page: Page, *, frames: bool = False) -> PageVersion | None:
+    """Start tracking what the next action sets off; call right before the action.
+
+    ``frames``: the action scrolls, so the page's reactions (scroll events, a list that loads
+    more when its end comes into view) arrive with the next frames: the settle after it waits
+    for the scroll to end and two frames more before saying the page did not react.
+    """
+    return _watch(page, "arm", frames=frames)
 
 
 def settle(
