@@ -126,7 +126,8 @@ def test_a_page_busy_when_the_call_starts(
 
 # Chromium lays out the 200,000 elements in one uninterruptible step (about 2 s on a quiet
 # core): beside three other browsers on two cores it can take twice that, and the call's
-# second of grace goes to the machine, not to the page. It runs with nothing beside it.
+# second of grace goes to the machine, not to the page. It runs before the other tests
+# (scripts/run-tests.sh), with only the static checks beside it.
 @pytest.mark.alone
 def test_a_200000_element_page_cannot_overrun_the_deadline(
     sync_page: Page, pages_url: str
