@@ -32,7 +32,9 @@
   const SHORT_TIMER_MS = shortTimerMs || 1000;
   const ARM_MAX_MS = 15000; // an action that never settled stops arming after this
   const MAX_CHAIN = 3; // timers started by tracked timers' callbacks, at most this deep
-  const RENDER_WAIT_MS = 100; // the longest wait for two frames before saying "unchanged"
+  // The longest wait for two frames before saying "unchanged": on a loaded machine frames
+  // come late (beside the test suite, 100 ms was not always enough), not never.
+  const RENDER_WAIT_MS = 1000;
   const SCROLL_IDLE_MS = 100; // a smooth scroll sends an event each frame while it moves
   const SCROLL_MAX_MS = 1000; // the longest a scroll the action started is waited for
   const now = () => performance.now();
@@ -257,8 +259,9 @@
   // A frame only runs in a visible tab: a hidden one never runs the callbacks we track.
   const framesPending = () => w.frames.size > 0 && document.visibilityState !== "hidden";
   const yieldTask = () => new Promise((resolve) => w.setTimer(resolve, 0));
-  // Two animation frames from now (the callbacks an IntersectionObserver queues in the first
-  // have run by the second), or RENDER_WAIT_MS on a page whose frames are held back. Waited
+  // Two animation frames from now and a task after them (the callbacks an
+  // IntersectionObserver queues in the first frame have run by then), or RENDER_WAIT_MS on a
+  // page whose frames are held back. Waited
   // for after an action armed with `frames` (one that scrolls; a click's own wait for its
   // element to be stable already spans frames). A hidden tab, or a watcher from an older
   // script without the page's own requestAnimationFrame, waits for none.
@@ -272,7 +275,7 @@
     now() - w.armedAt < SCROLL_MAX_MS;
   const nextRender = () =>
     new Promise((resolve) => {
-      w.rawRaf.call(window, () => w.rawRaf.call(window, resolve));
+      w.rawRaf.call(window, () => w.rawRaf.call(window, () => w.setTimer(resolve, 0)));
       w.setTimer(resolve, Math.max(0, Math.min(RENDER_WAIT_MS, maxMs - (now() - started))));
     });
   return (async () => {
