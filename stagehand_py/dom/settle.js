@@ -261,17 +261,17 @@
   const yieldTask = () => new Promise((resolve) => w.setTimer(resolve, 0));
   // Two animation frames from now and a task after them (the callbacks an
   // IntersectionObserver queues in the first frame have run by then), or RENDER_WAIT_MS on a
-  // page whose frames are held back. Waited
-  // for after an action armed with `frames` (one that scrolls; a click's own wait for its
-  // element to be stable already spans frames). A hidden tab, or a watcher from an older
-  // script without the page's own requestAnimationFrame, waits for none.
-  const scrolled = () => w.armFrames === true;
+  // page whose frames are held back. Waited for after an action armed with `frames` (one
+  // that scrolls; a click's own wait for its element to be stable already spans frames). A
+  // hidden tab, or a watcher from an older script without the page's own
+  // requestAnimationFrame, waits for none.
+  const scrolled = w.armFrames === true;
   let rendered = document.visibilityState === "hidden" || !w.rawRaf;
   // A scroll the action started, still moving: a scroll event less than SCROLL_IDLE_MS ago
   // and no scrollend since. Only up to SCROLL_MAX_MS after arm: a page that scrolls by itself
   // all the time (a ticker) is not waited for.
   const scrolling = () =>
-    w.scrolling === true && scrolled() && now() - w.lastScroll < SCROLL_IDLE_MS &&
+    w.scrolling === true && scrolled && now() - w.lastScroll < SCROLL_IDLE_MS &&
     now() - w.armedAt < SCROLL_MAX_MS;
   const nextRender = () =>
     new Promise((resolve) => {
@@ -297,7 +297,7 @@
         // What a scroll sets off comes with a rendering step, not as a task: scroll events,
         // IntersectionObserver callbacks (a list that loads more when scrolled to its end).
         // After one, "unchanged" is only said once two frames have passed.
-        if (!rendered && scrolled()) {
+        if (!rendered && scrolled) {
           await nextRender();
           rendered = true;
           continue;
