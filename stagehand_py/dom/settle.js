@@ -36,7 +36,8 @@
   // come late (beside the test suite, 100 ms was not always enough), not never.
   const RENDER_WAIT_MS = 1000;
   const SCROLL_IDLE_MS = 100; // a smooth scroll sends an event each frame while it moves
-  const SCROLL_MAX_MS = 1000; // the longest a scroll the action started is waited for
+  const SCROLL_START_MS = 1000; // the longest a key's scroll is waited for to start
+  const SCROLL_MAX_MS = 2000; // the longest a scroll the action set off is waited for
   const now = () => performance.now();
   const root = document.documentElement;
   let fresh = false;
@@ -214,18 +215,48 @@
       }
       return opened;
     };
-    // Scrolls in progress (a key's smooth scroll sends a scroll event each frame, then
-    // scrollend): after an action that scrolled, the settle waits for them to end.
-    w.lastScroll = -1;
-    w.scrolling = false;
+    // Scrolls an action sets off: a smooth scroll sends a scroll event each frame while it
+    // moves, then scrollend (the last position may be sent with it). A key that scrolls
+    // starts its scroll a few frames later, more on a loaded machine: at keydown we note
+    // whether the key has something to scroll.
+    const KEY_DIRECTION = { End: 1, PageDown: 1, ArrowDown: 1, " ": 1, Home: -1, PageUp: -1, ArrowUp: -1 };
+    // A scroller around the focused element, or the page, with room in the key's direction
+    // (a key typed into a field, or Space on a button, does something else).
+    const keyHasRoom = (event) => {
+      const direction = KEY_DIRECTION[event.key] * (event.key === " " && event.shiftKey ? -1 : 1);
+      const target = event.composedPath()[0];
+      if (!direction || !(target instanceof Element)) return false;
+      if (target.isContentEditable || target.closest("input, textarea, select")) return false;
+      if (event.key === " " && target.closest("button, summary")) return false;
+      const room = (el) =>
+        direction > 0 ? el.scrollHeight - el.clientHeight - el.scrollTop > 1 : el.scrollTop > 1;
+      const up = (el) => el.parentElement || (el.parentNode instanceof ShadowRoot ? el.parentNode.host : null);
+      for (let el = target; el; el = up(el)) {
+        const scroller = /auto|scroll|overlay/.test(getComputedStyle(el).overflowY);
+        if (scroller && el.scrollHeight > el.clientHeight && room(el)) return true;
+      }
+      return Boolean(document.scrollingElement && room(document.scrollingElement));
+    };
     const scrollOptions = { capture: true, passive: true };
     window.addEventListener("scroll", () => {
       w.lastScroll = now();
-      w.scrolling = true;
+      w.sawScroll = true;
     }, scrollOptions);
     window.addEventListener("scrollend", () => {
-      w.scrolling = false;
+      w.scrollEnded = true;
     }, scrollOptions);
+    window.addEventListener("keydown", (event) => {
+      if (w.armFrames && w.armedAt >= 0) w.keyScroll = { event, room: keyHasRoom(event) };
+    }, scrollOptions);
+    w.arm = (frames) => {
+      w.armedAt = now();
+      w.reacted = false;
+      w.opened = 0;
+      w.armFrames = Boolean(frames);
+      w.sawScroll = false;
+      w.scrollEnded = false;
+      w.keyScroll = null;
+    };
     const send = XMLHttpRequest.prototype.send;
     XMLHttpRequest.prototype.send = function (...args) {
       if (tracking()) {
@@ -238,14 +269,12 @@
   const version = () => ({ doc: w.doc, changes: w.changes });
   if (op === "version") return version();
   if (op === "arm") {
-    w.armedAt = now();
-    w.reacted = false;
-    w.opened = 0;
-    w.armFrames = Boolean(frames);
+    w.arm(frames);
     return version();
   }
   const started = now();
-  const armed = w.armedAt >= 0;
+  const armedAt = w.armedAt;
+  const armed = armedAt >= 0;
   const animating = () => {
     for (const animation of document.getAnimations()) {
       if (animation.playState !== "running") continue;
@@ -267,12 +296,20 @@
   // requestAnimationFrame, waits for none.
   const scrolled = w.armFrames === true;
   let rendered = document.visibilityState === "hidden" || !w.rawRaf;
-  // A scroll the action started, still moving: a scroll event less than SCROLL_IDLE_MS ago
-  // and no scrollend since. Only up to SCROLL_MAX_MS after arm: a page that scrolls by itself
-  // all the time (a ticker) is not waited for.
-  const scrolling = () =>
-    w.scrolling === true && scrolled && now() - w.lastScroll < SCROLL_IDLE_MS &&
-    now() - w.armedAt < SCROLL_MAX_MS;
+  // A scroll the action set off and not over: moving until its scrollend (in a browser
+  // without scrollend, until SCROLL_IDLE_MS pass without a scroll event: frames can come
+  // further apart than that), or, after a key with something to scroll, not started yet. Only
+  // up to SCROLL_MAX_MS after arm: a page that scrolls by itself all the time is not waited for.
+  const scrollEndSent = "onscrollend" in window;
+  const keyScroll = () => {
+    const key = w.keyScroll;
+    return Boolean(key && key.room && !key.event.defaultPrevented);
+  };
+  const scrolling = () => {
+    if (!scrolled || !armed || now() - armedAt >= SCROLL_MAX_MS) return false;
+    if (!w.sawScroll) return now() - armedAt < SCROLL_START_MS && keyScroll();
+    return scrollEndSent ? !w.scrollEnded : now() - w.lastScroll < SCROLL_IDLE_MS;
+  };
   const nextRender = () =>
     new Promise((resolve) => {
       w.rawRaf.call(window, () => w.rawRaf.call(window, () => w.setTimer(resolve, 0)));
@@ -288,10 +325,12 @@
       const moving = animating();
       if (wasMoving && !moving && w.awaitFrames && document.visibilityState !== "hidden") w.awaitFrames();
       wasMoving = moving;
-      // An animation that just ended fires its events after: the quiet window restarts.
-      if (moving) w.lastChange = now();
+      const scroll = scrolling();
+      // An animation or scroll that just ended fires its events after: the quiet window
+      // restarts.
+      if (moving || scroll) w.lastChange = now();
       const busy = w.pending.size > 0 || w.requests.size > 0 || w.leaving >= 0 ||
-        framesPending() || moving || scrolling();
+        framesPending() || moving || scroll;
       if (busy) w.reacted = true;
       if (!busy && armed && !fresh && !w.reacted) {
         // What a scroll sets off comes with a rendering step, not as a task: scroll events,
@@ -314,6 +353,7 @@
     }
     w.armedAt = -1;
     w.armFrames = false;
+    w.keyScroll = null;
     w.leaving = -1; // a navigation that never came (a 204 answer) is waited for only once
     return { ...version(), why, opened: w.opened };
   })();

@@ -5,11 +5,6 @@
 ({ op, frames }) => {
   const w = window[Symbol.for("stagehand_py.watch")];
   if (!w) return null;
-  if (op === "arm") {
-    w.armedAt = performance.now();
-    w.reacted = false;
-    w.opened = 0;
-    w.armFrames = Boolean(frames);
-  }
+  if (op === "arm") w.arm(frames);
   return { doc: w.doc, changes: w.changes };
 }

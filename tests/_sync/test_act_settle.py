@@ -56,24 +56,43 @@ def test_the_version_counts_changes_and_a_navigation_makes_a_new_one(
 # scrolls, "unchanged" is only said once the scroll ended and two frames have passed. Without
 # that wait the result depends on where in its frame the action landed, so each case runs
 # several rounds. (A click that makes the page scroll is covered by Playwright's own wait.)
-RENDERED_ROUNDS = 10
+# A key's smooth scroll on a page whose scroll handler is slow has frames further apart than
+# any quiet window: the settle waits for its scrollend (these fail on every round without).
+RENDERED_CASES = [
+    ("scroll", "#notice", ["bottom"], "scroll", 10),
+    ("scroll", "#feed", ["bottom"], "intersection", 10),
+    ("press", "#notice", ["End"], "scroll", 10),
+    ("click", "#jump", [], "footer", 10),
+    ("press", "#heavy", ["End"], "heavy", 2),
+    ("press", "#heavy", ["Space"], "heavy", 2),
+    ("press", "#heavy", ["PageDown"], "heavy", 2),
+]
 
 
 @pytest.mark.parametrize(
-    ("method", "selector", "args", "shown"),
-    [
-        ("scroll", "#notice", ["bottom"], "scroll"),
-        ("scroll", "#feed", ["bottom"], "intersection"),
-        ("press", "#notice", ["End"], "scroll"),
-        ("click", "#jump", [], "footer"),
+    ("method", "selector", "args", "shown", "rounds"),
+    RENDERED_CASES,
+    ids=[
+        "scroll-event",
+        "intersection-observer",
+        "scrolling-key",
+        "page-scrolled-by-script",
+        "end-with-a-slow-scroll-handler",
+        "space-with-a-slow-scroll-handler",
+        "page-down-with-a-slow-scroll-handler",
     ],
-    ids=["scroll-event", "intersection-observer", "scrolling-key", "page-scrolled-by-script"],
 )
 @pytest.mark.no_sync_twin
 def test_after_a_scroll_settle_waits_for_what_comes_with_the_next_frames(
-    sync_page: Page, pages_url: str, method: str, selector: str, args: list[str], shown: str
+    sync_page: Page,
+    pages_url: str,
+    method: str,
+    selector: str,
+    args: list[str],
+    shown: str,
+    rounds: int,
 ) -> None:
-    for _ in range(RENDERED_ROUNDS):
+    for _ in range(rounds):
         sync_page.goto(pages_url + "loop/rendered.html")
         done = perform(
             sync_page, method=method, selectors=[selector], args=args, quiet_ms=20
@@ -83,10 +102,45 @@ def test_after_a_scroll_settle_waits_for_what_comes_with_the_next_frames(
         assert done.after.changes > done.before.changes
 
 
+# On a loaded machine a key's scroll can start several frames after the key. A key with room
+# to scroll (down from the top, up from the end) is waited for until its scroll starts; here
+# the page starts it six frames late, after a key event that has no default action.
+@pytest.mark.parametrize(
+    ("key", "start", "top", "shown"),
+    [("End", 0, 10_000, "scroll"), ("PageUp", 10_000, 0, "top")],
+    ids=["down", "up"],
+)
+@pytest.mark.no_sync_twin
+def test_a_key_whose_scroll_starts_late_is_waited_for(
+    sync_page: Page, pages_url: str, key: str, start: int, top: int, shown: str
+) -> None:
+    sync_page.goto(pages_url + "loop/rendered.html")
+    sync_page.evaluate("start => { notice.scrollTop = start; out.textContent = ''; }", start)
+    settle(sync_page)
+    before = arm(sync_page, frames=True)
+    sync_page.evaluate(
+        """([key, top]) => {
+            notice.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
+            scrollLate(top, 6);
+        }""",
+        [key, top],
+    )
+    after = settle(sync_page, timeout_ms=5000, quiet_ms=20)
+    assert sync_page.locator("#out").inner_text() == shown
+    assert before is not None and after is not None and after.changes > before.changes
+
+
+# A key with nothing to scroll (at the top already; End in a field moves its caret) is not
+# waited on either.
 @pytest.mark.parametrize(
     ("method", "selector", "args"),
-    [("scroll", "#notice", ["50%"]), ("fill", "#note", ["a note"])],
-    ids=["scroll", "fill"],
+    [
+        ("scroll", "#notice", ["50%"]),
+        ("fill", "#note", ["a note"]),
+        ("press", "#notice", ["Home"]),
+        ("press", "#note", ["End"]),
+    ],
+    ids=["scroll", "fill", "home-at-the-top", "end-in-a-field"],
 )
 @pytest.mark.no_sync_twin
 def test_an_action_that_sets_off_nothing_is_not_waited_on(
