@@ -13,9 +13,11 @@
 //       windows the armed action opened with window.open), resolved when
 //       - no DOM change for quietMs (counted from the last change, or from the end of the last
 //         tracked timer or request), and no tracked timer or request is pending, no finite
-//         CSS transition/animation is running (document.getAnimations()) and no navigation
-//         away from the document has started (the Navigation API's navigate event; the
-//         evaluate then ends with the document, and the caller settles the next one);
+//         CSS transition/animation is running (document.getAnimations()), no scroll the
+//         action set off is still moving or, after a key with room to scroll, yet to start,
+//         and no navigation away from the document has started (the Navigation API's navigate
+//         event; the evaluate then ends with the document, and the caller settles the next
+//         one);
 //       - or, right after an action that changed nothing (armed, and since then no mutation,
 //         timer, animation frame, request or animation; after a scroll, for two frames): the
 //         page did not react. Style is up to date when we look (document.getAnimations()
