@@ -175,3 +175,38 @@ async def test_groups_are_harmless_without_tracing_and_when_the_page_closes(
     other = await async_page.context.new_page()
     async with AsyncTraceGroup(other, "closing inside", str):
         await other.close()
+
+
+@pytest.mark.no_sync_twin
+async def test_groups_are_opened_only_while_a_trace_is_recorded(
+    async_page: AsyncPage, pages_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tracing = async_page.context.tracing
+    opened: list[str] = []
+    original = type(tracing).group
+
+    async def counted(self: Any, name: str, **kwargs: Any) -> Any:
+        opened.append(name)
+        return await original(self, name, **kwargs)
+
+    monkeypatch.setattr(type(tracing), "group", counted)
+    page = AsyncStagehand(llm=AsyncPlanLLM([])).wrap(async_page)
+
+    async def type_the_email() -> None:
+        await page.goto(pages_url + "ci/signin.html")
+        result = await page.act(
+            "type the email", variables=VARIABLES, llm=AsyncPlanLLM(SIGN_IN[:1])
+        )
+        assert result.success, result.message
+
+    await type_the_email()  # no trace yet: no round trips spent on names nobody records
+    assert opened == []
+    for chunk in ("first", "second"):  # recording, stopped, and recording again
+        await tracing.start()
+        await type_the_email()
+        await tracing.stop(path=tmp_path / f"{chunk}.zip")
+        titles = [title for title, _ in _groups(_events(tmp_path / f"{chunk}.zip")).values()]
+        assert "act: type the email" in titles and titles == opened, titles
+        opened.clear()
+        await type_the_email()
+        assert opened == []

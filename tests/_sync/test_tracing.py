@@ -176,3 +176,38 @@ def test_groups_are_harmless_without_tracing_and_when_the_page_closes(
     other = sync_page.context.new_page()
     with TraceGroup(other, "closing inside", str):
         other.close()
+
+
+@pytest.mark.no_sync_twin
+def test_groups_are_opened_only_while_a_trace_is_recorded(
+    sync_page: Page, pages_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tracing = sync_page.context.tracing
+    opened: list[str] = []
+    original = type(tracing).group
+
+    def counted(self: Any, name: str, **kwargs: Any) -> Any:
+        opened.append(name)
+        return original(self, name, **kwargs)
+
+    monkeypatch.setattr(type(tracing), "group", counted)
+    page = Stagehand(llm=PlanLLM([])).wrap(sync_page)
+
+    def type_the_email() -> None:
+        page.goto(pages_url + "ci/signin.html")
+        result = page.act(
+            "type the email", variables=VARIABLES, llm=PlanLLM(SIGN_IN[:1])
+        )
+        assert result.success, result.message
+
+    type_the_email()  # no trace yet: no round trips spent on names nobody records
+    assert opened == []
+    for chunk in ("first", "second"):  # recording, stopped, and recording again
+        tracing.start()
+        type_the_email()
+        tracing.stop(path=tmp_path / f"{chunk}.zip")
+        titles = [title for title, _ in _groups(_events(tmp_path / f"{chunk}.zip")).values()]
+        assert "act: type the email" in titles and titles == opened, titles
+        opened.clear()
+        type_the_email()
+        assert opened == []

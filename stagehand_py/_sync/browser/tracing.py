@@ -6,11 +6,12 @@ then reads "act: fill the login form" > "fill 5:<input name=email> with <|EMAIL|
 of a flat list of evaluate calls. Group names are redacted by the caller's variables before
 they leave (a trace is a file people share), and cut to a readable length.
 
-Groups cost nothing when no trace is being recorded, and a browser that does not support
-them (an old remote server) only loses the names: a failure to open or close a group is
-logged and never fails the call. Nor can a group hold a call past its deadline: a driver
-busy with a huge action (a 10 MB ``fill``) answers late, so opening or closing a group waits
-:data:`GROUP_WAIT_S` at most and then leaves the request to finish on its own.
+Groups cost nothing when no trace is being recorded: none is opened then (that saves two
+round trips per group). A browser that does not support them (an old remote server) only
+loses the names: a failure to open or close a group is logged and never fails the call. Nor
+can a group hold a call past its deadline: a driver busy with a huge action (a 10 MB
+``fill``) answers late, so opening or closing a group waits :data:`GROUP_WAIT_S` at most and
+then leaves the request to finish on its own.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
@@ -28,6 +30,9 @@ from ..._snapshot import Snapshot
 from ..._spans import AttributeValue, Span, page_origin
 from ..._trace_names import action_group_name
 from .._deadline import within_or_later
+
+if TYPE_CHECKING:
+    from playwright.sync_api._generated import Tracing as Tracing
 
 logger = logging.getLogger("stagehand_py")
 
@@ -54,6 +59,14 @@ def action_name(snapshot: Snapshot, decision: DoAction, redact: Callable[[str], 
         target = snapshot.render_element(decision.target, redact=redact)
         return action_group_name(decision.method, f"{line} onto {target}")
     return action_group_name(decision.method, line, [redact(a) for a in decision.args])
+
+
+def recording(tracing: Tracing) -> bool:
+    """Whether ``tracing`` is recording a trace started from this Playwright client. The state
+    is Playwright's own, read from its implementation object; where that cannot be read (a
+    Playwright that keeps it elsewhere) the answer is "recording", so groups are never lost."""
+    implementation = getattr(tracing, "_impl_obj", None)
+    return getattr(implementation, "_is_tracing", None) is not False
 
 
 class TraceGroup:
@@ -85,6 +98,8 @@ class TraceGroup:
         self.span.start()
         try:
             self._tracing = self._page.context.tracing
+            if not recording(self._tracing):
+                return self
             # Opened unless it failed in time (one still pending gets its end all the same).
             within_or_later(self._tracing, "group", GROUP_WAIT_S, self.name)
             self._opened = True
