@@ -29,7 +29,7 @@ import ipaddress
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from ._errors import ConfigurationError
 
@@ -99,6 +99,47 @@ def _url_parts(url: str) -> tuple[str, str, int] | None:
     if scheme not in _DEFAULT_PORTS or not host:
         return None
     return scheme, host, port if port is not None else _DEFAULT_PORTS[scheme]
+
+
+# Schemes whose URLs a browser parses with backslashes as slashes (WHATWG URL "special").
+_SPECIAL_SCHEMES = {"http", "https", "ws", "wss", "ftp", "file"}
+# What a browser's URL parser strips from both ends of a URL: C0 controls and the space.
+_URL_EDGE = "".join(chr(code) for code in range(0x21))
+
+
+def _as_parsed(value: str) -> str:
+    """``value`` as a browser's URL parser reads it: ends stripped, tabs and newlines gone."""
+    cleaned = value.strip(_URL_EDGE)
+    for dropped in "\t\n\r":
+        cleaned = cleaned.replace(dropped, "")
+    return cleaned
+
+
+def is_absolute_url(value: str) -> bool:
+    """Whether ``value`` names its own scheme, so no base URL takes part in resolving it."""
+    try:
+        return bool(urlsplit(_as_parsed(value)).scheme)
+    except ValueError:
+        return True  # resolve_url returns it as it is, with no origin
+
+
+def resolve_url(base: str, value: str) -> str:
+    """``value`` (a form's action, a base href) resolved against ``base`` as a browser does,
+    where :func:`urllib.parse.urljoin` alone would name another host: C0 controls and spaces
+    are stripped from both ends, tabs and newlines dropped anywhere, and in a URL of a special
+    scheme a backslash before the query reads as a slash (``/\\collect.test`` is a host, not
+    a path). A value no parser can resolve is returned as it is: it has no origin, so no
+    scope allows it."""
+    cleaned = _as_parsed(value)
+    try:
+        scheme = urlsplit(cleaned).scheme or urlsplit(base).scheme
+        if scheme.lower() in _SPECIAL_SCHEMES:
+            ends = [i for i in (cleaned.find("?"), cleaned.find("#")) if i >= 0]
+            cut = min(ends, default=len(cleaned))
+            cleaned = cleaned[:cut].replace("\\", "/") + cleaned[cut:]
+        return urljoin(base, cleaned)
+    except ValueError:  # an unclosed IPv6 bracket, a port out of range
+        return value
 
 
 def origin_of(url: str) -> str | None:

@@ -8,10 +8,12 @@ from stagehand_py import ConfigurationError, Secret, Settings
 from stagehand_py._secret_scope import (
     FieldFacts,
     SecretScope,
+    is_absolute_url,
     is_password_variable,
     origin_of,
     parse_pattern,
     refusal,
+    resolve_url,
     stored_step_refusal,
 )
 from stagehand_py._variables import Variables
@@ -222,3 +224,35 @@ def test_a_stored_step_is_no_proof_a_field_that_does_not_name_the_variable_is_re
     elsewhere = _field("https://evil.test/", type="email")  # the live checks come first
     reason = stored_step_refusal("email", "fill", elsewhere, SAME)
     assert reason is not None and "do not type it on this site" in reason
+
+
+@pytest.mark.parametrize(
+    ("base", "value", "resolved"),
+    [
+        # A backslash reads as a slash in http(s) URLs: these name another host.
+        ("https://bank.test/login", "/\\collect.test/x", "https://collect.test/x"),
+        ("https://bank.test/login", "\\\\collect.test/x", "https://collect.test/x"),
+        ("http://bank.test/a/", "https:\\\\collect.test\\x", "https://collect.test/x"),
+        # Tabs and newlines are dropped anywhere; controls and spaces stripped at the ends.
+        ("https://bank.test/login", "/\t/collect.test/x", "https://collect.test/x"),
+        ("https://bank.test/login", "\x01 //collect.test/x \n", "https://collect.test/x"),
+        # Paths stay on the base's origin; a backslash after the query is the query's own.
+        ("https://bank.test/a/b", "c\\d?next=\\e", "https://bank.test/a/c/d?next=\\e"),
+        ("https://bank.test/a/b", "   ", "https://bank.test/a/b"),
+        # Not a special scheme: a backslash is just a character there.
+        ("about:blank", "/\\collect.test", "/\\collect.test"),
+        # A URL no parser resolves is kept as it is: it has no origin.
+        ("https://bank.test/", "https://[::1/x", "https://[::1/x"),
+    ],
+)
+def test_a_form_target_resolves_as_a_browser_resolves_it(
+    base: str, value: str, resolved: str
+) -> None:
+    assert resolve_url(base, value) == resolved
+
+
+def test_a_target_is_absolute_when_it_names_a_scheme_however_it_is_spaced() -> None:
+    assert is_absolute_url(" https://collect.test/x")
+    assert is_absolute_url("ht\ttps://collect.test/x")
+    assert is_absolute_url("javascript:void(0)")
+    assert not is_absolute_url("/login") and not is_absolute_url("login?next=a")

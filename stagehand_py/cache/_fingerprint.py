@@ -7,14 +7,14 @@ fingerprint of the element it found with the stored one through :meth:`ElementFi
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
-from importlib import resources
 from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from ..dom._js import load_js
 
 NAME_MAX_CHARS = 100
 """Accessible names are trimmed to this many characters."""
@@ -297,7 +297,7 @@ def fingerprint_from_element(element: ElementFields) -> ElementFingerprint:
     return ElementFingerprint.from_element_fields(element.tag, element.attributes, element.text)
 
 
-@functools.cache
 def load_fingerprint_js() -> str:
-    """The source of ``fingerprint.js``: a function ``(el) => {tag, text, attributes, ...}``."""
-    return resources.files(__package__).joinpath("fingerprint.js").read_text(encoding="utf-8")
+    """The source of ``dom/fingerprint/``: a function ``(el) => {tag, text, attributes, ...}``
+    (its file says the other ways to call it)."""
+    return load_js("fingerprint")

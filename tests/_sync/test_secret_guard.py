@@ -9,12 +9,14 @@ Playwright would first have to set up in that document. Both ways must read the 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 
 from stagehand_py._sync.browser.secret_guard import field_facts
+from stagehand_py._secret_scope import SecretScope, refusal
 
 # (page, XPath of the field) on fixture pages: a labelled password field and an email field
 # with a placeholder of a signup form, a search box whose form posts to another origin, and
@@ -83,3 +85,82 @@ def test_an_xpath_that_finds_several_fields_is_read_through_the_locator(
     facts = field_facts(one, timeout_ms=2000, frame=sync_page.main_frame, selector=several)
 
     assert facts.type == "email"  # the locator's element, not a guess among the matches
+
+
+# Fields whose form sends only to the page's own origin: no action, a blank one, a path from
+# the root, a relative path, and no form at all.
+OWN_ORIGIN = ["no-action", "blank-action", "rooted-path", "relative-path", "no-form"]
+# Fields whose form sends to another origin, some written to pass for a path on this one:
+# (page, field id). A base URL moves paths elsewhere; a submit button can carry its own
+# target, inside the form or owning it from outside; a field can belong to a form elsewhere,
+# and a page script can hide that from anything reading it in the page's world.
+ELSEWHERE = [
+    ("targets/far.html", "absolute"),
+    ("targets/far.html", "protocol-relative"),
+    ("targets/far.html", "backslash"),
+    ("targets/far.html", "tab"),
+    ("targets/far.html", "newline"),
+    ("targets/far.html", "owned-elsewhere"),
+    ("targets/formaction.html", "inside"),
+    ("targets/formaction.html", "outside"),
+    ("targets/base.html", "rooted"),
+    ("targets/base.html", "relative"),
+    ("targets/disguised_owner.html", "email"),
+]
+
+
+def _count_isolated_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Names of the Locator reads made from now on (they run in Playwright's world)."""
+    reads: list[str] = []
+    for name in ("count", "get_attribute"):
+        original = getattr(Locator, name)
+
+        def counted(
+            self: Locator, *args: Any, _o: Any = original, _n: str = name, **kwargs: Any
+        ) -> Any:
+            reads.append(_n)
+            return _o(self, *args, **kwargs)
+
+        monkeypatch.setattr(Locator, name, counted)
+    return reads
+
+
+@pytest.mark.parametrize("field", OWN_ORIGIN)
+def test_a_form_that_stays_on_its_origin_is_proven_so_in_one_read(
+    sync_page: Page, pages_url: str, field: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sync_page.goto(pages_url + "targets/own.html")
+    by_xpath = f"xpath=//*[@id='{field}']"
+    reads = _count_isolated_reads(monkeypatch)
+
+    facts = field_facts(
+        sync_page.locator(by_xpath),
+        timeout_ms=2000,
+        frame=sync_page.main_frame,
+        selector=by_xpath,
+    )
+
+    assert facts.form_targets == (sync_page.url,)
+    assert reads == ["count"]
+    scope = SecretScope.for_variable(sync_page.url, None)
+    assert refusal("email", "fill", facts, scope) is None
+
+
+@pytest.mark.parametrize(("path", "field"), ELSEWHERE)
+def test_a_form_that_sends_elsewhere_is_read_target_by_target_and_refused(
+    sync_page: Page, pages_url: str, path: str, field: str
+) -> None:
+    sync_page.goto(pages_url + path)
+    by_xpath = f"xpath=//*[@id='{field}']"
+
+    facts = field_facts(
+        sync_page.locator(by_xpath),
+        timeout_ms=2000,
+        frame=sync_page.main_frame,
+        selector=by_xpath,
+    )
+
+    assert "collect.invalid" in {urlsplit(url).hostname for url in facts.form_targets}
+    reason = refusal("email", "fill", facts, SecretScope.for_variable(sync_page.url, None))
+    assert reason is not None and "sends its data to http" in reason, reason
+    assert "://collect.invalid:" in reason

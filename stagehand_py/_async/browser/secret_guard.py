@@ -6,12 +6,12 @@ change what ``location`` says, not which document a frame holds); ``about:blank`
 is read through Playwright's locators, whose queries and attribute reads run in Playwright's
 own isolated JavaScript world: a page script that overrides ``getAttribute``,
 ``HTMLFormElement.prototype.action``, ``element.form``, ``closest`` or ``URL`` in its world
-changes nothing there. Relative form targets are resolved here (:func:`urllib.parse.urljoin`)
-against the frame's URL and the document's ``<base>``. What the field looks like (type,
-autocomplete, labels: the plausibility rules) is read in one call in the page's world
-(``dom/field_facts.js``): a page could disguise it, but that cannot send a value to another
-origin, and the page's own script can read its own fields anyway. This module is the one
-place that gathers these facts.
+changes nothing there. Relative form targets are resolved here as a browser resolves them
+(:func:`~stagehand_py._secret_scope.resolve_url`) against the frame's URL and the document's
+``<base>``. What the field looks like (type, autocomplete, labels: the plausibility rules) is
+read in one call in the page's world (``dom/field_facts/``): a page could disguise it, but
+that cannot send a value to another origin, and the page's own script can read its own fields
+anyway. This module is the one place that gathers these facts.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import contextlib
 import logging
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame as AsyncFrame
@@ -32,7 +32,9 @@ from ..._secret_scope import (
     MAX_FORM_ACTIONS,
     UNCHECKED_TARGETS,
     FieldFacts,
+    is_absolute_url,
     refusal,
+    resolve_url,
     stored_step_refusal,
 )
 from ..._snapshot import Element
@@ -66,14 +68,50 @@ async def _attribute(found: AsyncLocator, name: str, timeout_ms: float) -> str |
     return await found.first.get_attribute(name, timeout=timeout_ms)
 
 
+# The common case, proven in one read in Playwright's isolated world (an XPath count): the
+# field names no other form (form=), no element of its document has a target of its own
+# (formaction), and its form, if any, sends to the document's own origin: no action, an empty
+# one, or while no <base href> moves URLs elsewhere a blank one or a path ("/login", "login":
+# no scheme, and no "//" or "/\" that a browser reads as another host). Names are compared
+# by local name, so an XHTML document's namespaced form counts too. Anything else is read
+# attribute by attribute (:func:`_form_targets`).
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+_FORM = "ancestor::*[local-name()='form'][1]"
+_PATH = (
+    "not(//*[local-name()='base'][@href]) and (normalize-space(@action)='' or "
+    f"(starts-with(@action, '/') and contains('{_ALNUM}', substring(@action, 2, 1)) "
+    "and string-length(@action) > 1) or "
+    f"(contains('{_ALNUM}', substring(@action, 1, 1)) and string-length(@action) > 0 "
+    "and not(contains(@action, ':'))))"
+)
+_STAYS_ON_ITS_ORIGIN = (
+    "xpath=self::*[not(@form)][not(//*[@formaction])]"
+    f"[not({_FORM}) or {_FORM}[not(@action) or @action='' or ({_PATH})]]"
+)
+
+
+async def _stays_on_its_origin(field: AsyncLocator, doc_url: str) -> bool:
+    """Whether the field's form (if any) is proven to submit only to ``doc_url``'s origin
+    (rules above), in one round trip; False also when it cannot be proven this way."""
+    if urlsplit(doc_url).scheme not in ("http", "https"):
+        return False  # a path resolves against no origin of its own there
+    return await field.locator(_STAYS_ON_ITS_ORIGIN).count() == 1
+
+
 async def _form_targets(
-    field: AsyncLocator, frame: AsyncFrame, form_id: str, doc_url: str, timeout_ms: float
+    field: AsyncLocator, frame: AsyncFrame, doc_url: str, timeout_ms: float
 ) -> tuple[str, ...]:
     """Absolute URLs the field's form submits to: its ``action`` (empty: the document's URL)
-    and each submit button's ``formaction``, resolved against the document's base URL. Each
-    read is a round trip to the browser, so the common case (one form, no ``formaction``, an
-    absolute or empty action) takes three."""
+    and each submit button's ``formaction``, resolved against the document's base URL; just
+    the document's URL when one read proves every target is on its origin (the case of most
+    sign-in forms). Otherwise each read is a round trip to the browser: the case of one form,
+    no ``formaction`` and an absolute action takes five. The form owner named by a ``form``
+    attribute is read here too, in Playwright's world: a page script can hide it from its
+    own."""
+    if await _stays_on_its_origin(field, doc_url):
+        return (doc_url,)
     forms = [field.locator("xpath=ancestor::form[1]")]
+    form_id = await field.get_attribute("form", timeout=timeout_ms)
     if form_id:  # form="id": the form owner is that form, wherever it is
         forms.append(frame.locator(f"form[id={_css_string(form_id)}]").first)
     forms = [form for form in forms if await form.count()]
@@ -83,16 +121,15 @@ async def _form_targets(
 
     async def resolve(value: str | None) -> str:
         nonlocal base
-        value = (value or "").strip()
-        if not value:
+        if not value:  # missing or empty: the document's own URL (a blank one is a URL)
             return doc_url
-        if urlsplit(value).scheme:  # absolute: no base needed
-            return urljoin(doc_url, value)
+        if is_absolute_url(value):  # no base needed
+            return resolve_url(doc_url, value)
         if base is None:
             bases = frame.locator("base[href]")
             href = await _attribute(bases, "href", timeout_ms) if await bases.count() else None
-            base = urljoin(doc_url, (href or "").strip())
-        return urljoin(base, value)
+            base = resolve_url(doc_url, href or "")
+        return resolve_url(base, value)
 
     targets = [await resolve(await _attribute(form, "action", timeout_ms)) for form in forms]
     if not await frame.locator("[formaction]").count():
@@ -117,7 +154,7 @@ async def _page_world_facts(
 ) -> tuple[AsyncFrame | None, Any]:
     """The element's frame and what ``field_facts.js`` reads of it, in as few round trips as
     what the caller knows allows (see :func:`field_facts`)."""
-    script = load_js("field_facts.js")
+    script = load_js("field_facts")
     if frame is None:
         handle = await locator.element_handle(timeout=timeout_ms)
         try:
@@ -147,14 +184,20 @@ async def field_facts(
     timeout_ms: float,
     frame: AsyncFrame | None = None,
     selector: str | None = None,
+    read: dict[str, Any] | None = None,
 ) -> FieldFacts:
     """What the element ``locator`` resolves to is, and where its form sends its data (see
     the module's docstring for which facts the page could disguise and which it cannot).
     ``frame``: the frame the locator was made in, when the caller knows it (a locator made
     on the page itself lives in its main frame): spares asking Playwright for the element's
     frame and a handle to the element: three round trips. ``selector``: the one the locator
-    was made from in that frame; an XPath is read without Playwright's engine."""
-    frame, raw = await _page_world_facts(locator, frame, selector, timeout_ms)
+    was made from in that frame; an XPath is read without Playwright's engine. ``read``:
+    what ``field_facts`` already read of the element in the page's world, in that frame (a
+    cache replay's element check brings it): spares that round trip too."""
+    if read is not None and frame is not None:
+        raw: Any = read
+    else:
+        frame, raw = await _page_world_facts(locator, frame, selector, timeout_ms)
     if frame is None:
         raise PlaywrightError("the element is no longer in a frame")
     frame_url = _frame_url(frame)
@@ -170,9 +213,7 @@ async def field_facts(
         aria_label=str(raw.get("ariaLabel", "")),
         labels=tuple(str(label) for label in raw.get("labels", [])),
         in_search_form=bool(raw.get("inSearchForm", False)),
-        form_targets=await _form_targets(
-            locator.first, frame, str(raw.get("form", "")), frame_url, timeout_ms
-        ),
+        form_targets=await _form_targets(locator.first, frame, frame_url, timeout_ms),
     )
 
 
@@ -186,16 +227,19 @@ async def locator_refusal(
     stored: bool = False,
     frame: AsyncFrame | None = None,
     selector: str | None = None,
+    read: dict[str, Any] | None = None,
 ) -> str | None:
     """Why ``args`` (with placeholders) may not be typed into ``locator``; None if they may.
     ``stored``: the step comes from a file (a cache entry, a workflow flow), not from a model
-    looking at this page, so the field must also name the variable. ``frame`` and
-    ``selector``: see :func:`field_facts` (:func:`known_frame` gives the frame)."""
+    looking at this page, so the field must also name the variable. ``frame``, ``selector``
+    and ``read``: see :func:`field_facts` (:func:`known_frame` gives the frame)."""
     names = variables.used_names(args)
     if not names:
         return None
     try:
-        facts = await field_facts(locator, timeout_ms=timeout_ms, frame=frame, selector=selector)
+        facts = await field_facts(
+            locator, timeout_ms=timeout_ms, frame=frame, selector=selector, read=read
+        )
     except PlaywrightError as exc:
         first = (exc.message or str(exc)).splitlines()[0]
         return f"Refused: could not check where the field is ({variables.redact(first)})"

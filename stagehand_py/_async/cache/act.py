@@ -18,7 +18,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
 from ..._config import Settings
@@ -38,7 +37,7 @@ from ..browser.settle import settle
 from ..browser.tracing import AsyncTraceGroup
 from ..llm.source import ModelSource
 from .cached import AsyncCachedCall, Drift, Stale
-from .fingerprint import locate_cached
+from .fingerprint import LocatedField, locate_cached_field
 
 
 async def cached_act(
@@ -211,17 +210,20 @@ async def _replay_step(
 ) -> ActStep:
     # The element must match the stored fingerprint (checked by _locate) before any variable
     # value is substituted: a planted or outdated entry cannot aim a value at another element.
-    located = await _locate(page, action, settings, variables)
+    typed = bool(variables.used_names(action.arguments))
+    found = await _locate(page, action, settings, variables, read_field=typed)
+    located = found.locator, found.selector
     # ... and the field must be one the value may go into, on its own origin; a fingerprint
     # the file brings is no proof, so the live field must name the variable too.
     refused = await locator_refusal(
-        located[0],
+        found.locator,
         action.method,
         action.arguments,
         variables,
         stored=True,
         frame=known_frame(page, action.frame),
-        selector=located[1],
+        selector=found.selector,
+        read=found.facts,
     )
     if refused is not None:
         raise Drift(f"step '{action.description}': {refused}")
@@ -275,15 +277,25 @@ async def _replay_step(
 
 
 async def _locate(
-    page: AsyncPage, action: CachedAction, settings: Settings, variables: Variables
-) -> tuple[AsyncLocator, str]:
+    page: AsyncPage,
+    action: CachedAction,
+    settings: Settings,
+    variables: Variables,
+    *,
+    read_field: bool,
+) -> LocatedField:
     """The step's element, confirmed by fingerprint; once more after a settle if missing
-    (the previous step may still be re-rendering the page)."""
+    (the previous step may still be re-rendering the page). ``read_field``: bring what the
+    secret scope check reads of the field, in the same round trip where that can be done."""
     for attempt in range(2):
         try:
             # Skips a selector that now lands on a different element for the next one.
-            return await locate_cached(
-                page, action, timeout_ms=settings.action_timeout_ms, redact=variables.redact
+            return await locate_cached_field(
+                page,
+                action,
+                timeout_ms=settings.action_timeout_ms,
+                redact=variables.redact,
+                read_field=read_field,
             )
         except PageError as exc:
             if attempt == 1:

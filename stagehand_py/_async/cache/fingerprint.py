@@ -7,6 +7,7 @@ stored selector whose one element still has the stored fingerprint.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -24,7 +25,7 @@ from ..browser.scripts import run_page_script
 
 
 class LiveElement(BaseModel):
-    """What ``stagehand_py/cache/fingerprint.js`` returns for one element."""
+    """What ``stagehand_py/dom/fingerprint/`` returns for one element."""
 
     tag: str
     text: str = ""
@@ -60,13 +61,38 @@ async def locate_cached(
 ) -> tuple[AsyncLocator, str]:
     """A cached step's (or found element's) element: :func:`locate_fingerprinted` with what
     the cache stored (``redact``: the call's, for a fingerprint stored with placeholders)."""
-    return await locate_fingerprinted(
+    located = await locate_cached_field(page, action, timeout_ms=timeout_ms, redact=redact)
+    return located.locator, located.selector
+
+
+@dataclass(frozen=True)
+class LocatedField:
+    """A cached step's element, and what ``dom/shared/field_facts.js`` read of it in the same
+    round trip (None when it was found another way: read it then, if needed)."""
+
+    locator: AsyncLocator
+    selector: str
+    facts: dict[str, Any] | None = None
+
+
+async def locate_cached_field(
+    page: AsyncPage,
+    action: CachedAction,
+    *,
+    timeout_ms: float,
+    redact: Callable[[str], str] | None = None,
+    read_field: bool = False,
+) -> LocatedField:
+    """:func:`locate_cached`; with ``read_field``, a step found by a top-document XPath also
+    brings the field facts the secret scope check reads (one round trip for both)."""
+    return await _locate(
         page,
         action.frame,
         action.selectors,
         action.fingerprint,
         timeout_ms=timeout_ms,
         redact=redact,
+        read_field=read_field,
     )
 
 
@@ -87,14 +113,31 @@ async def locate_fingerprinted(
     fingerprint stored with placeholders is compared with the live one after ``redact``. Raises
     :class:`ElementNotFoundError` naming what each selector found when none holds.
     """
+    located = await _locate(
+        page, frame, selectors, fingerprint, timeout_ms=timeout_ms, redact=redact
+    )
+    return located.locator, located.selector
+
+
+async def _locate(
+    page: AsyncPage,
+    frame: Sequence[str],
+    selectors: Sequence[str],
+    fingerprint: ElementFingerprint | None,
+    *,
+    timeout_ms: float,
+    redact: Callable[[str], str] | None,
+    read_field: bool = False,
+) -> LocatedField:
     scope = await frame_scope(page, frame)
-    # Top-document XPaths are all checked in one plain page.evaluate (see fingerprint.js).
-    checked = await _check_xpaths(page, selectors) if not frame else {}
+    # Top-document XPaths are all checked in one plain page.evaluate (see fingerprint/).
+    checked = await _check_xpaths(page, selectors, read_field) if not frame else {}
     tried: list[str] = []
     for selector in selectors:
         locator = scoped_locator(page, scope, selector)
+        facts = None
         if selector in checked:
-            count, fields, error = checked[selector]
+            count, fields, error, facts = checked[selector]
         else:
             try:
                 # One round trip: how many elements match, and the fingerprint fields of each.
@@ -110,12 +153,12 @@ async def locate_fingerprinted(
             tried.append(f"{selector} ({count} matches)")
             continue
         if fingerprint is None:
-            return locator, selector
+            return LocatedField(locator, selector, facts)
         found = fingerprint_from_element(LiveElement.model_validate(fields))
         if redact is not None and fingerprint.has_placeholder:
             found = found.redacted(redact)
         if fingerprint.matches(found):
-            return locator, selector
+            return LocatedField(locator, selector, facts)
         tried.append(f"{selector} (a different element: <{found.tag}> {found.name[:40]!r})")
     detail = "; ".join(tried) if tried else "no selectors were stored"
     raise ElementNotFoundError(
@@ -125,10 +168,14 @@ async def locate_fingerprinted(
     )
 
 
+_Checked = tuple[int, dict[str, Any] | None, str | None, dict[str, Any] | None]
+
+
 async def _check_xpaths(
-    page: AsyncPage, selectors: Sequence[str]
-) -> dict[str, tuple[int, dict[str, Any] | None, str | None]]:
-    """``selector -> (match count, fields of the one match, error)`` for the XPath selectors.
+    page: AsyncPage, selectors: Sequence[str], read_field: bool
+) -> dict[str, _Checked]:
+    """``selector -> (match count, fields of the one match, error, its field facts)`` for the
+    XPath selectors (field facts only with ``read_field``).
 
     Leaves the others (css, shadow DOM) to Playwright's engine. A page that cannot run the
     check (navigating, closed) yields no answers, so every selector goes the usual way.
@@ -136,18 +183,26 @@ async def _check_xpaths(
     xpaths = {s: s[len("xpath=") :] for s in selectors if s.startswith("xpath=") and ">>" not in s}
     if not xpaths:
         return {}
+    asked = {"xpaths": list(xpaths.values()), "facts": read_field}
     try:
-        answers = await run_page_script(
-            page, "fingerprint", load_fingerprint_js(), {"xpaths": list(xpaths.values())}
-        )
+        answers = await run_page_script(page, "fingerprint", load_fingerprint_js(), asked)
     except (PlaywrightError, SerializationError):
         return {}
     if not isinstance(answers, list) or len(answers) != len(xpaths):
         return {}
-    return {
-        selector: (int(answer["count"]), answer.get("fields"), answer.get("error"))
-        for selector, answer in zip(xpaths, answers, strict=True)
-    }
+    checked: dict[str, _Checked] = {}
+    for selector, answer in zip(xpaths, answers, strict=True):
+        if not isinstance(answer, dict):
+            return {}  # a page script broke ours: every selector goes Playwright's way
+        facts = answer.get("facts")
+        count = answer.get("count")
+        checked[selector] = (
+            count if isinstance(count, int) else 0,
+            answer.get("fields"),
+            answer.get("error"),
+            facts if isinstance(facts, dict) else None,
+        )
+    return checked
 
 
 def fingerprint_summary(fingerprint: ElementFingerprint | None) -> str:

@@ -1,0 +1,1 @@
+// include: shared/field_facts.js
