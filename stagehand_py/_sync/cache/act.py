@@ -19,7 +19,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 
 from ..._config import Settings
