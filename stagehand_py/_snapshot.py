@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -24,6 +24,25 @@ from pydantic import (
 from ._errors import ElementNotFoundError, PageError
 from .aria._render import render_aria_element
 from .dom._render import Redactor, render_dom_element
+
+M = TypeVar("M", bound=BaseModel)
+_setattr = object.__setattr__
+
+
+def trusted(cls: type[M], values: dict[str, Any], fields_set: set[str]) -> M:
+    """``cls`` holding ``values`` (every field, in declaration order), as ``model_construct``
+    makes it but without its per-call overhead (~14 us against ~1.5 us, measured on a 3,000
+    element page; a field left to its default factory costs a signature inspection each
+    time). For values the caller built with every field's type, as both views do for
+    thousands of elements per look. ``fields_set`` is shared by the models of one class: it
+    holds every field, so pydantic's only change to it (adding an assigned field's name)
+    changes nothing."""
+    model = cls.__new__(cls)
+    _setattr(model, "__dict__", values)
+    _setattr(model, "__pydantic_fields_set__", fields_set)
+    _setattr(model, "__pydantic_extra__", None)
+    _setattr(model, "__pydantic_private__", None)
+    return model
 
 
 class Box(BaseModel):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from .._snapshot import Box, Chunk, Element, Snapshot, order_chunks
+from .._snapshot import Box, Chunk, Element, Snapshot, order_chunks, trusted
 from ._ladder import (
     Rung,
     css_rung,
@@ -186,6 +186,9 @@ def _document_box(box: BoxPx, scroll: Scroll) -> dict[str, float]:
     return {"x": box.x + scroll.x, "y": box.y + scroll.y, "width": box.width, "height": box.height}
 
 
+_ELEMENT_FIELDS = set(Element.model_fields)
+_BOX_FIELDS = set(Box.model_fields)
+
 # A link's address kept for the SDK (extract's link numbers) but not shown to the model.
 HIDDEN_URL = ".url"
 
@@ -249,7 +252,7 @@ def build_snapshot(
         attributes = dict(line.attributes)
         if node_facts and node_facts.target and line.role == "link":
             attributes["target"] = node_facts.target
-        rows.append(
+        rows.append(  # every field of Element, in its order (see trusted below)
             {
                 "index": index,
                 "tag": node_facts.tag if node_facts else ("#text" if line.role == "text" else ""),
@@ -263,6 +266,11 @@ def build_snapshot(
                 "options": line.options,
                 "role": line.role,
                 "name": line.name,
+                "disabled": False,
+                "readonly": False,
+                "aria_hidden": False,
+                "hint": "",
+                "truncated": {},
                 "view": "aria",
                 "ref": line.node.ref if line.node else "",
             }
@@ -278,12 +286,10 @@ def build_snapshot(
     ]
     # Built without validation (every value above already has its field's type): validating
     # thousands of rows was a fifth of the Python side's time on a large page.
-    elements = [
-        Element.model_construct(**{**row, "box": Box.model_construct(**row["box"])})
-        if row["box"] is not None
-        else Element.model_construct(**row)
-        for row in rows
-    ]
+    for row in rows:
+        if row["box"] is not None:
+            row["box"] = trusted(Box, row["box"], _BOX_FIELDS)
+    elements = [trusted(Element, row, _ELEMENT_FIELDS) for row in rows]
     return Snapshot.model_construct(
         url=url,
         title=title,

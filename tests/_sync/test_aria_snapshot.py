@@ -186,3 +186,16 @@ def test_disabled_controls_are_listed_but_not_offered(
     assert delete.attributes == {"disabled": ""} and not delete.interactive
     assert snap.render_element(delete.index).endswith("<button disabled>Delete account")
     assert control(snap, "button", "Continue").interactive
+
+
+@pytest.mark.parametrize("name", ["aria/duplicates.html", "form.html"])
+def test_elements_built_without_validation_equal_validated_ones(
+    sync_page: Page, pages_url: str, name: str
+) -> None:
+    snap = aria_snapshot_of(sync_page, pages_url + name)
+
+    assert snap.elements and any(e.box is not None for e in snap.elements)
+    for element in snap.elements:  # every field the model declares, in its order
+        assert list(element.__dict__) == list(Element.model_fields)
+        assert Element.model_validate(element.model_dump()) == element
+    assert Snapshot.model_validate_json(snap.model_dump_json()) == snap

@@ -70,8 +70,9 @@ async def _aria_text(page: AsyncPage) -> str:
     )
 
 
-def _wanted(lines: list[Line], roots: list[AriaNode]) -> dict[str, list[list[Any]]]:
-    """Per frame, the nodes whose DOM element the facts script should find."""
+def _wanted(lines: list[Line], every: list[AriaNode]) -> dict[str, list[list[Any]]]:
+    """Per frame, the nodes whose DOM element the facts script should find (``every``: all
+    the tree's nodes, in document order)."""
     wanted: dict[str, list[list[Any]]] = defaultdict(list)
 
     def add(node: AriaNode, kind: int) -> None:
@@ -86,10 +87,9 @@ def _wanted(lines: list[Line], roots: list[AriaNode]) -> dict[str, list[list[Any
             add(line.node, _WANT_CONTENT)
         else:  # a line clickable only by its pointer cursor may be split (aria/_clickables.py)
             add(line.node, _WANT_CONTROL if line.node.role in CONTROL_ROLES else _WANT_POINTER)
-    for root in roots:
-        for node in root.nodes():
-            if node.role == "iframe":
-                add(node, _WANT_IFRAME)
+    for node in every:
+        if node.role == "iframe":
+            add(node, _WANT_IFRAME)
     return wanted
 
 
@@ -144,13 +144,12 @@ class _Facts:
         self.documents: dict[str, AsyncFrame] = {}
         self.scroll: Scroll | None = None
 
-    async def gather(self, page: AsyncPage, roots: list[AriaNode], lines: list[Line]) -> None:
-        wanted = _wanted(lines, roots)
+    async def gather(self, page: AsyncPage, every: list[AriaNode], lines: list[Line]) -> None:
+        wanted = _wanted(lines, every)
         iframes: dict[str, list[AriaNode]] = defaultdict(list)
-        for root in roots:
-            for node in root.nodes():
-                if node.role == "iframe" and node.ref:
-                    iframes[node.frame_ref].append(node)
+        for node in every:
+            if node.role == "iframe" and node.ref:
+                iframes[node.frame_ref].append(node)
         self.documents[""] = page.main_frame
         queue = [""]
         while queue:
@@ -254,9 +253,10 @@ async def take_aria_snapshot(page: AsyncPage, *, chunk_ratio: float = 0.75) -> S
         roots = parse_aria_snapshot(text)
         lines = collect_lines(roots)
         census = role_census(roots)
+        every = [node for root in roots for node in root.nodes()]  # walked once, used thrice
     gathered = _Facts()
-    await gathered.gather(page, roots, lines)
-    by_ref = {node.ref: node for root in roots for node in root.nodes() if node.ref}
+    await gathered.gather(page, every, lines)
+    by_ref = {node.ref: node for node in every if node.ref}
     lines, found = merge_clickables(lines, gathered.clickables, by_ref)
     line_facts: dict[int, NodeFacts] = {}
     for i, line in enumerate(lines):

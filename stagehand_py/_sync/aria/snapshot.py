@@ -71,8 +71,9 @@ def _aria_text(page: Page) -> str:
     )
 
 
-def _wanted(lines: list[Line], roots: list[AriaNode]) -> dict[str, list[list[Any]]]:
-    """Per frame, the nodes whose DOM element the facts script should find."""
+def _wanted(lines: list[Line], every: list[AriaNode]) -> dict[str, list[list[Any]]]:
+    """Per frame, the nodes whose DOM element the facts script should find (``every``: all
+    the tree's nodes, in document order)."""
     wanted: dict[str, list[list[Any]]] = defaultdict(list)
 
     def add(node: AriaNode, kind: int) -> None:
@@ -87,10 +88,9 @@ def _wanted(lines: list[Line], roots: list[AriaNode]) -> dict[str, list[list[Any
             add(line.node, _WANT_CONTENT)
         else:  # a line clickable only by its pointer cursor may be split (aria/_clickables.py)
             add(line.node, _WANT_CONTROL if line.node.role in CONTROL_ROLES else _WANT_POINTER)
-    for root in roots:
-        for node in root.nodes():
-            if node.role == "iframe":
-                add(node, _WANT_IFRAME)
+    for node in every:
+        if node.role == "iframe":
+            add(node, _WANT_IFRAME)
     return wanted
 
 
@@ -145,13 +145,12 @@ class _Facts:
         self.documents: dict[str, Frame] = {}
         self.scroll: Scroll | None = None
 
-    def gather(self, page: Page, roots: list[AriaNode], lines: list[Line]) -> None:
-        wanted = _wanted(lines, roots)
+    def gather(self, page: Page, every: list[AriaNode], lines: list[Line]) -> None:
+        wanted = _wanted(lines, every)
         iframes: dict[str, list[AriaNode]] = defaultdict(list)
-        for root in roots:
-            for node in root.nodes():
-                if node.role == "iframe" and node.ref:
-                    iframes[node.frame_ref].append(node)
+        for node in every:
+            if node.role == "iframe" and node.ref:
+                iframes[node.frame_ref].append(node)
         self.documents[""] = page.main_frame
         queue = [""]
         while queue:
@@ -255,9 +254,10 @@ def take_aria_snapshot(page: Page, *, chunk_ratio: float = 0.75) -> Snapshot:
         roots = parse_aria_snapshot(text)
         lines = collect_lines(roots)
         census = role_census(roots)
+        every = [node for root in roots for node in root.nodes()]  # walked once, used thrice
     gathered = _Facts()
-    gathered.gather(page, roots, lines)
-    by_ref = {node.ref: node for root in roots for node in root.nodes() if node.ref}
+    gathered.gather(page, every, lines)
+    by_ref = {node.ref: node for node in every if node.ref}
     lines, found = merge_clickables(lines, gathered.clickables, by_ref)
     line_facts: dict[int, NodeFacts] = {}
     for i, line in enumerate(lines):
