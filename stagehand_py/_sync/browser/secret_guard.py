@@ -69,34 +69,38 @@ def _attribute(found: Locator, name: str, timeout_ms: float) -> str | None:
     return found.first.get_attribute(name, timeout=timeout_ms)
 
 
-# The common case, proven in one read in Playwright's isolated world (an XPath count): the
-# field names no other form (form=), no element of its document has a target of its own
-# (formaction), and its form, if any, sends to the document's own origin: no action, an empty
-# one, or while no <base href> moves URLs elsewhere a blank one or a path ("/login", "login":
-# no scheme, and no "//" or "/\" that a browser reads as another host). Names are compared
-# by local name, so an XHTML document's namespaced form counts too. Anything else is read
-# attribute by attribute (:func:`_form_targets`).
+# The common case, proven in Playwright's isolated world by XPath counts: the field names no
+# other form (form=), no element of its tree has a target of its own (formaction), and its
+# form, if any, sends to the document's own origin. That is one read for a form with no action
+# or an empty one (its document's URL). A blank action or a path ("/login", "login": no scheme,
+# and no "//" or "/\" that a browser reads as another host) also needs no <base href> in the
+# document: a second read, since an XPath from inside a shadow root sees only that root's tree.
+# Names are compared by local name, so an XHTML document's namespaced form counts too.
+# Anything else is read attribute by attribute (:func:`_form_targets`).
 _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _FORM = "ancestor::*[local-name()='form'][1]"
-_PATH = (
-    "not(//*[local-name()='base'][@href]) and (normalize-space(@action)='' or "
+_FIELD = "xpath=self::*[not(@form)][not(//*[@formaction])]"
+_TO_ITS_DOCUMENT = f"{_FIELD}[not({_FORM}) or {_FORM}[not(@action) or @action='']]"
+_TO_A_PATH = (
+    f"{_FIELD}[{_FORM}[normalize-space(@action)='' or "
     f"(starts-with(@action, '/') and contains('{_ALNUM}', substring(@action, 2, 1)) "
     "and string-length(@action) > 1) or "
     f"(contains('{_ALNUM}', substring(@action, 1, 1)) and string-length(@action) > 0 "
-    "and not(contains(@action, ':'))))"
-)
-_STAYS_ON_ITS_ORIGIN = (
-    "xpath=self::*[not(@form)][not(//*[@formaction])]"
-    f"[not({_FORM}) or {_FORM}[not(@action) or @action='' or ({_PATH})]]"
+    "and not(contains(@action, ':')))]]"
 )
 
 
-def _stays_on_its_origin(field: Locator, doc_url: str) -> bool:
+def _stays_on_its_origin(field: Locator, frame: Frame, doc_url: str) -> bool:
     """Whether the field's form (if any) is proven to submit only to ``doc_url``'s origin
-    (rules above), in one round trip; False also when it cannot be proven this way."""
+    (rules above); False also when it cannot be proven this way."""
     if urlsplit(doc_url).scheme not in ("http", "https"):
         return False  # a path resolves against no origin of its own there
-    return field.locator(_STAYS_ON_ITS_ORIGIN).count() == 1
+    if field.locator(_TO_ITS_DOCUMENT).count() == 1:
+        return True
+    return (
+        field.locator(_TO_A_PATH).count() == 1
+        and frame.locator("base[href]").count() == 0
+    )
 
 
 def _form_targets(
@@ -104,12 +108,12 @@ def _form_targets(
 ) -> tuple[str, ...]:
     """Absolute URLs the field's form submits to: its ``action`` (empty: the document's URL)
     and each submit button's ``formaction``, resolved against the document's base URL; just
-    the document's URL when one read proves every target is on its origin (the case of most
-    sign-in forms). Otherwise each read is a round trip to the browser: the case of one form,
+    the document's URL when a read or two prove every target is on its origin (the case of
+    most sign-in forms). Otherwise each read is a round trip to the browser: the case of one form,
     no ``formaction`` and an absolute action takes five. The form owner named by a ``form``
     attribute is read here too, in Playwright's world: a page script can hide it from its
     own."""
-    if _stays_on_its_origin(field, doc_url):
+    if _stays_on_its_origin(field, frame, doc_url):
         return (doc_url,)
     forms = [field.locator("xpath=ancestor::form[1]")]
     form_id = field.get_attribute("form", timeout=timeout_ms)
