@@ -273,7 +273,7 @@ class ElementFingerprint(BaseModel):
 
 
 class ElementFields(Protocol):
-    """What the DOM serializer (``stagehand_py.Element``) and ``fingerprint.js`` report."""
+    """What the DOM serializer (``stagehand_py.Element``) and ``dom/fingerprint/`` report."""
 
     @property
     def tag(self) -> str: ...
@@ -288,7 +288,7 @@ class ElementFields(Protocol):
 
 
 def fingerprint_from_element(element: ElementFields) -> ElementFingerprint:
-    """The fingerprint of a serialized (or live, via ``fingerprint.js``) element.
+    """The fingerprint of a serialized (or live, via ``dom/fingerprint/``) element.
 
     Role and name are recomputed here from tag, attributes and text rather than taken from
     the element: one recipe for both sides means a stored fingerprint and the live one of the

@@ -1,4 +1,4 @@
-"""Live fingerprints (fingerprint.js) agree with the ones built from the serializer's elements."""
+"""Live fingerprints (dom/fingerprint/) agree with the ones built from the serializer's elements."""
 
 from __future__ import annotations
 

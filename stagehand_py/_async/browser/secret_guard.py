@@ -156,7 +156,7 @@ async def _form_targets(
 async def _page_world_facts(
     locator: AsyncLocator, frame: AsyncFrame | None, selector: str | None, timeout_ms: float
 ) -> tuple[AsyncFrame | None, Any]:
-    """The element's frame and what ``field_facts.js`` reads of it, in as few round trips as
+    """The element's frame and what ``dom/field_facts/`` reads of it, in as few round trips as
     what the caller knows allows (see :func:`field_facts`)."""
     script = load_js("field_facts")
     if frame is None:
