@@ -23,8 +23,6 @@ from .._errors import SerializationError
 from .._snapshot import Box, Chunk, Element, Snapshot, order_chunks, trusted
 from ._shadow import CLOSED_SHADOW_PREFIX
 
-_ELEMENT_FIELDS = set(Element.model_fields)
-_BOX_FIELDS = set(Box.model_fields)
 _XPATH_SPACE = re.compile(r"[ \t\r\n]+")
 
 
@@ -205,7 +203,6 @@ class _Part:
                     "width": float(box[2]),
                     "height": float(box[3]),
                 },
-                _BOX_FIELDS,
             ),
             "interactive": flags & 1 == 1,
             "options": options,
@@ -219,7 +216,7 @@ class _Part:
             "view": "dom",
             "ref": "",
         }
-        return trusted(Element, values, _ELEMENT_FIELDS)
+        return trusted(Element, values)
 
 
 class WireRows:

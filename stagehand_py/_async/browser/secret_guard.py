@@ -108,10 +108,10 @@ async def _form_targets(
     """Absolute URLs the field's form submits to: its ``action`` (empty: the document's URL)
     and each submit button's ``formaction``, resolved against the document's base URL; just
     the document's URL when a read or two prove every target is on its origin (the case of
-    most sign-in forms). Otherwise each read is a round trip to the browser: the case of one form,
-    no ``formaction`` and an absolute action takes five. The form owner named by a ``form``
-    attribute is read here too, in Playwright's world: a page script can hide it from its
-    own."""
+    most sign-in forms). Otherwise each read is a round trip to the browser: one form with an
+    absolute action and no ``formaction`` takes six (the two proofs, its ``form`` attribute,
+    the form, its action, and the ``formaction`` count). The form owner named by a ``form``
+    attribute is read here, in Playwright's world: a page script can hide it from its own."""
     if await _stays_on_its_origin(field, frame, doc_url):
         return (doc_url,)
     forms = [field.locator("xpath=ancestor::form[1]")]
