@@ -18,6 +18,9 @@
 //         and no navigation away from the document has started (the Navigation API's navigate
 //         event; the evaluate then ends with the document, and the caller settles the next
 //         one);
+//       - or, after an action the page reacted to (armed), once nothing it set off is pending
+//         or moving and two frames and a task have passed with no further change: what it set
+//         off has been rendered (frames held back past the quiet window: the rule above);
 //       - or, right after an action that changed nothing (armed, and since then no mutation,
 //         timer, animation frame, request or animation; after a scroll, for two frames): the
 //         page did not react. Style is up to date when we look (document.getAnimations()
@@ -153,6 +156,19 @@
           done();
           throw error;
         }
+        promise.then(done, done);
+        return promise;
+      };
+    }
+    // A response's body is read after fetch's own promise resolves: reading it is work too.
+    const body = window.Response && Response.prototype;
+    for (const name of ["arrayBuffer", "blob", "bytes", "formData", "json", "text"]) {
+      const read = body && body[name];
+      if (typeof read !== "function") continue;
+      body[name] = function (...args) {
+        if (!tracking()) return read.apply(this, args);
+        const done = track();
+        const promise = read.apply(this, args);
         promise.then(done, done);
         return promise;
       };
@@ -312,10 +328,12 @@
     if (!w.sawScroll) return now() - armedAt < SCROLL_START_MS && keyScroll();
     return scrollEndSent ? !w.scrollEnded : now() - w.lastScroll < SCROLL_IDLE_MS;
   };
-  const nextRender = () =>
+  // True once two frames and a task have run; false when `limitMs` (at most the time left)
+  // passed first.
+  const nextRender = (limitMs) =>
     new Promise((resolve) => {
-      w.rawRaf.call(window, () => w.rawRaf.call(window, () => w.setTimer(resolve, 0)));
-      w.setTimer(resolve, Math.max(0, Math.min(RENDER_WAIT_MS, maxMs - (now() - started))));
+      w.rawRaf.call(window, () => w.rawRaf.call(window, () => w.setTimer(() => resolve(true), 0)));
+      w.setTimer(() => resolve(false), Math.max(0, Math.min(limitMs, maxMs - (now() - started))));
     });
   return (async () => {
     // Let tasks the action queued (message-channel hops of a framework scheduler) run first.
@@ -323,6 +341,7 @@
     await yieldTask();
     let why = "timeout";
     let wasMoving = false;
+    let calmAfter = -1; // the last change two frames were seen to pass after
     while (now() - started < maxMs) {
       const moving = animating();
       if (wasMoving && !moving && w.awaitFrames && document.visibilityState !== "hidden") w.awaitFrames();
@@ -339,7 +358,7 @@
         // IntersectionObserver callbacks (a list that loads more when scrolled to its end).
         // After one, "unchanged" is only said once two frames have passed.
         if (!rendered && scrolled) {
-          await nextRender();
+          await nextRender(RENDER_WAIT_MS);
           rendered = true;
           continue;
         }
@@ -350,6 +369,18 @@
       if (!busy && now() - quietFrom >= quietMs) {
         why = "quiet";
         break;
+      }
+      if (!busy && armed && !fresh && w.rawRaf && document.visibilityState !== "hidden") {
+        // The page reacted and nothing it started is pending: two frames later with no new
+        // change, it has rendered what the action set off. Frames later than the quiet window
+        // leave it to the rule above.
+        if (calmAfter === w.lastChange) {
+          why = "rendered";
+          break;
+        }
+        const last = w.lastChange;
+        if (await nextRender(quietMs - (now() - last))) calmAfter = last;
+        continue;
       }
       await new Promise((resolve) => w.setTimer(resolve, 10));
     }

@@ -7,13 +7,20 @@ the timers, the chained and fetched updates and the transition.
 
 from __future__ import annotations
 
+import http.server
+import threading
 import time
+import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py._async.browser.executor import perform
-from stagehand_py._async.browser.settle import arm, page_version, settle
+from stagehand_py._async.browser.scripts import run_page_script
+from stagehand_py._async.browser.settle import SHORT_TIMER_MS, arm, page_version, settle
+from stagehand_py.dom._js import load_js
 
 WAYS = ["microtask", "timer0", "timer300", "chain", "raf2", "fetch", "transition"]
 
@@ -152,3 +159,88 @@ async def test_an_action_that_sets_off_nothing_is_not_waited_on(
     )
     assert done.after == done.before  # the same version: nothing changed
     assert time.monotonic() - started < 1.0  # two frames at most, not the settle's 5 s
+
+
+# A change the action made (at once, or from work the watcher tracked) is settled two frames
+# after the last change, not a whole quiet window later: here the window is 5 s, so without
+# that rule the settle says "quiet" after 5 s.
+@pytest.mark.parametrize(
+    ("method", "selector", "args", "where", "shown"),
+    [
+        ("click", "button[data-how=now]", [], "#out", "now"),
+        ("click", "button[data-how=microtask]", [], "#out", "microtask"),
+        ("click", "button[data-how=timer]", [], "#out", "timer"),
+        ("fill", "#qty", ["3"], "#total", "Total: 30.00"),
+    ],
+    ids=["at-once", "microtask", "tracked-timer", "fill-with-an-input-handler"],
+)
+@pytest.mark.no_sync_twin
+async def test_a_change_the_action_made_is_settled_once_rendered(
+    async_page: AsyncPage,
+    pages_url: str,
+    method: str,
+    selector: str,
+    args: list[str],
+    where: str,
+    shown: str,
+) -> None:
+    await async_page.goto(pages_url + "loop/calm.html")
+    await settle(async_page)
+    before = await arm(async_page)
+    locator = async_page.locator(selector)
+    await (locator.fill(*args) if method == "fill" else locator.click())
+    options = {"op": "settle", "quietMs": 5000, "maxMs": 10_000, "shortTimerMs": SHORT_TIMER_MS}
+    done = await run_page_script(async_page, "settle", load_js("settle.js"), options)
+    assert done["why"] == "rendered"
+    assert await async_page.locator(where).inner_text() == shown
+    assert before is not None and done["changes"] > before.changes
+
+
+@contextmanager
+def _slow_body(text: str, after_s: float) -> Iterator[str]:
+    """The URL of a response whose headers come at once and whose body ``after_s`` later."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(text)))
+            self.send_header("Access-Control-Allow-Origin", "*")
+            self.end_headers()
+            self.wfile.flush()
+            time.sleep(after_s)  # the server's pace, not a wait in the test
+            self.wfile.write(text.encode())
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/report"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# Once fetch's promise resolves, reading the body is work the page still has to do: a change
+# that comes from it is waited for (a response streamed slowly, a body built from a stream).
+@pytest.mark.parametrize(
+    ("how", "shown"),
+    [("slow-body", "slow report"), ("stream", "streamed")],
+    ids=["slow-body", "stream"],
+)
+@pytest.mark.no_sync_twin
+async def test_a_response_body_still_being_read_is_waited_for(
+    async_page: AsyncPage, pages_url: str, how: str, shown: str
+) -> None:
+    with _slow_body("slow report", after_s=0.4) as body:
+        query = urllib.parse.urlencode({"body": body})
+        await async_page.goto(f"{pages_url}loop/calm.html?{query}")
+        done = await perform(
+            async_page, method="click", selectors=[f"button[data-how={how}]"], quiet_ms=20
+        )
+        assert await async_page.locator("#out").inner_text() == shown
+        assert done.before is not None and done.after is not None
+        assert done.after.changes > done.before.changes
