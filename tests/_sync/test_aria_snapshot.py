@@ -199,3 +199,20 @@ def test_elements_built_without_validation_equal_validated_ones(
         assert list(element.__dict__) == list(Element.model_fields)
         assert Element.model_validate(element.model_dump()) == element
     assert Snapshot.model_validate_json(snap.model_dump_json()) == snap
+
+
+@pytest.mark.parametrize("title", ["Renamed by a script", ""], ids=["set", "emptied"])
+def test_the_title_is_read_with_the_top_frames_facts(
+    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch, title: str
+) -> None:
+    # The title as the document has it now (a script changed it after load), and no round
+    # trip of its own: the facts of the top frame carry it.
+    sync_page.goto(pages_url + "form.html")
+    sync_page.evaluate("(title) => { document.title = title; }", title)
+
+    def no_title_call() -> str:
+        raise AssertionError("page.title() was called: the facts carry the title")
+
+    monkeypatch.setattr(sync_page, "title", no_title_call)
+    snap = sync_take_snapshot(sync_page, mode="aria")
+    assert snap.title == title

@@ -2,7 +2,8 @@
 :class:`Snapshot` whose elements carry a verified locator ladder.
 
 One ``page.aria_snapshot(mode="ai", boxes=True)`` gives the tree (frames included). One
-``aria_facts.js`` evaluate per frame matches each listed node to its DOM element by box and
+``dom/aria_page/`` evaluate per frame (in the top one, also the scroll geometry and the
+title) matches each listed node to its DOM element by box and
 reports what the ladder needs (labels, placeholder, text, test id, css, xpath, each with its
 uniqueness counted the way Playwright's engines count). Rungs whose uniqueness the tree or
 those counts prove are kept as they are; the others (label, text, a role whose name the tree
@@ -143,6 +144,7 @@ class _Facts:
         self.frames: dict[str, FrameInfo] = {"": FrameInfo(path=[])}
         self.documents: dict[str, AsyncFrame] = {}
         self.scroll: Scroll | None = None
+        self.title: str | None = None  # the top document's, read with its facts
 
     async def gather(self, page: AsyncPage, every: list[AriaNode], lines: list[Line]) -> None:
         wanted = _wanted(lines, every)
@@ -181,6 +183,8 @@ class _Facts:
         self.clickables[frame_ref] = FrameClickables.read(raw)
         if not frame_ref:
             self.scroll = Scroll.read(raw["scroll"])
+            title = raw.get("title")
+            self.title = title if isinstance(title, str) else None
 
     def _child_frame(self, parent_ref: str, iframe: AriaNode) -> FrameInfo:
         parent = self.frames[parent_ref]
@@ -287,7 +291,7 @@ async def take_aria_snapshot(page: AsyncPage, *, chunk_ratio: float = 0.75) -> S
     scroll = gathered.scroll
     if scroll is None:  # unreachable: the top frame always reports its scroll geometry
         raise SerializationError(f"No scroll geometry was read from {page.url}.")
-    title = await page.title()
+    title = gathered.title if gathered.title is not None else await page.title()
     with _cyclic_gc_paused():
         findings = LineFindings(lines, line_facts, rungs, gathered.frames)
         return build_snapshot(page.url, title, scroll, chunk_ratio, findings)

@@ -174,6 +174,7 @@ function facts() {
       }
     }
     const r = container ? container.getBoundingClientRect() : null;
+    result.title = String(doc.title);
     result.scroll = {
       x: win.scrollX, y: win.scrollY, width: win.innerWidth, height: win.innerHeight,
       total: Math.max(doc.documentElement.scrollHeight, doc.body ? doc.body.scrollHeight : 0),
