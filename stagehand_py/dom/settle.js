@@ -1,4 +1,5 @@
-// The page watcher: one per document, installed on first use, in the page's main world.
+// The page watcher: one per document, installed on first use (or at the document's start by
+// watch_from_start.js), in the page's main world.
 //
 // It counts DOM changes (a version the act loop compares to know whether a snapshot is still
 // current) and tells when the page has settled after an action. Ops:
@@ -9,6 +10,7 @@
 //                       shortTimerMs, and the timers those callbacks start), animation frames
 //                       it requests, fetch/XHR requests and windows it opens; `frames`: the
 //                       action scrolls, so what it sets off may come with the next frames;
+//   {op: "start"} -> null: "arm" at the document's start, for what loading it sets off;
 //   {op: "settle", quietMs, maxMs} -> a promise of {doc, changes, why, opened} (`opened`:
 //       windows the armed action opened with window.open), resolved when
 //       - no DOM change for quietMs (counted from the last change, or from the end of the last
@@ -18,9 +20,10 @@
 //         and no navigation away from the document has started (the Navigation API's navigate
 //         event; the evaluate then ends with the document, and the caller settles the next
 //         one);
-//       - or, after an action the page reacted to (armed), once nothing it set off is pending
-//         or moving and two frames and a task have passed with no further change: what it set
-//         off has been rendered (frames held back past the quiet window: the rule above);
+//       - or, after an action the page reacted to (armed, up to ARM_MAX_MS before), once
+//         nothing it set off is pending or moving and two frames and a task have passed with
+//         no further change: what it set off has been rendered (frames held back past the
+//         quiet window: the rule above);
 //       - or, right after an action that changed nothing (armed, and since then no mutation,
 //         timer, animation frame, request or animation; after a scroll, for two frames): the
 //         page did not react. Style is up to date when we look (document.getAnimations()
@@ -44,7 +47,8 @@
   const SCROLL_START_MS = 1000; // the longest a key's scroll is waited for to start
   const SCROLL_MAX_MS = 2000; // the longest a scroll the action set off is waited for
   const now = () => performance.now();
-  const root = document.documentElement;
+  // At a document's start there may be no element yet: the document itself is watched.
+  const root = document.documentElement || (op === "start" ? document : null);
   let fresh = false;
   let w = window[KEY];
   if (!w) {
@@ -286,6 +290,7 @@
   }
   const version = () => ({ doc: w.doc, changes: w.changes });
   if (op === "version") return version();
+  if (op === "start") return w.arm(false) || null;
   if (op === "arm") {
     w.arm(frames);
     return version();
@@ -370,7 +375,8 @@
         why = "quiet";
         break;
       }
-      if (!busy && armed && !fresh && w.rawRaf && document.visibilityState !== "hidden") {
+      const tracked = armed && !fresh && now() - armedAt < ARM_MAX_MS;
+      if (!busy && tracked && w.rawRaf && document.visibilityState !== "hidden") {
         // The page reacted and nothing it started is pending: two frames later with no new
         // change, it has rendered what the action set off. Frames later than the quiet window
         // leave it to the rule above.

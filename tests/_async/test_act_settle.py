@@ -7,6 +7,7 @@ the timers, the chained and fetched updates and the transition.
 
 from __future__ import annotations
 
+import asyncio
 import http.server
 import threading
 import time
@@ -16,6 +17,7 @@ from contextlib import contextmanager
 
 import pytest
 from playwright.async_api import Page as AsyncPage
+from playwright.async_api import Route
 
 from stagehand_py._async.browser.executor import perform
 from stagehand_py._async.browser.scripts import run_page_script
@@ -244,3 +246,50 @@ async def test_a_response_body_still_being_read_is_waited_for(
         assert await async_page.locator("#out").inner_text() == shown
         assert done.before is not None and done.after is not None
         assert done.after.changes > done.before.changes
+
+
+async def _slowly(route: Route) -> None:
+    await asyncio.sleep(0.4)  # the server's pace, not a wait in the test
+    await route.continue_()
+
+
+# A document loaded after the page's first settle has its watcher from its start: the first
+# look knows what loading set off and waits for it. A watcher installed at the first look
+# (as before) knew nothing of it, and its quiet window ended before the page rendered.
+@pytest.mark.parametrize(
+    ("how", "shown"),
+    [
+        ("fetch", "3 orders (fetched)"),
+        ("timer", "3 orders (from a timer)"),
+        ("chain", "3 orders (fetched)"),
+    ],
+    ids=["fetch", "timer", "timer-then-fetch"],
+)
+@pytest.mark.no_sync_twin
+async def test_a_page_is_watched_from_its_start_once_settled_before(
+    async_page: AsyncPage, pages_url: str, how: str, shown: str
+) -> None:
+    await async_page.goto(pages_url + "loop/calm.html")
+    await settle(async_page)
+    await async_page.route("**/loop/loading.json", _slowly)
+    await async_page.goto(f"{pages_url}loop/loading.html?how={how}", wait_until="commit")
+    await settle(async_page)
+    assert await async_page.locator("#out").inner_text() == shown
+
+
+# A page that renders at once is not waited on for a whole quiet window (5 s here) either,
+# and frames get no watcher: it watches the top document only.
+@pytest.mark.no_sync_twin
+async def test_the_first_look_at_a_page_watched_from_its_start(
+    async_page: AsyncPage, pages_url: str
+) -> None:
+    await async_page.goto(pages_url + "loop/calm.html")
+    await settle(async_page)
+    await async_page.goto(pages_url + "loop/loading.html?how=static")
+    options = {"op": "settle", "quietMs": 5000, "maxMs": 10_000, "shortTimerMs": SHORT_TIMER_MS}
+    done = await run_page_script(async_page, "settle", load_js("settle.js"), options)
+    assert done["why"] in ("rendered", "unchanged")
+    assert await async_page.locator("#out").inner_text() == "3 orders (at once)"
+    watched = "() => Boolean(window[Symbol.for('stagehand_py.watch')])"
+    assert await async_page.evaluate(watched)
+    assert not await async_page.frames[1].evaluate(watched)

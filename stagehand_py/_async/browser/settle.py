@@ -14,17 +14,27 @@ that file for the exact rules; in short, :func:`settle` returns when
 
 :func:`page_version` reads the change counter: equal versions mean the DOM did not change in
 between, so a snapshot taken in between is still the page as it is.
+
+From the first settle on, every later document of the page gets its watcher at its start
+(:func:`watch_from_start`), armed as if loading it were an action: the first look at a freshly
+loaded page then settles by the rules after an action instead of waiting a whole quiet window
+to learn what the page was doing.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
+from ..._errors import SerializationError
+from ..._playwright_identity import identity
 from ...dom._js import load_js
 from .scripts import run_page_script
 
@@ -71,6 +81,34 @@ async def _watch(page: AsyncPage, op: str, *, frames: bool = False) -> PageVersi
     return _version(raw)
 
 
+# Pages whose later documents get their watcher at their start (the init script is added once).
+_watched_from_start: weakref.WeakSet[Any] = weakref.WeakSet()
+_SCRIPT_MARKER = "/* STAGEHAND_PY_SCRIPT */"
+_OPTIONS_MARKER = "/* WATCH_OPTIONS */"
+
+
+@functools.cache
+def _from_start_script() -> str:
+    template = load_js("watch_from_start.js")
+    if _SCRIPT_MARKER not in template or _OPTIONS_MARKER not in template:
+        raise SerializationError("watch_from_start.js lost one of its markers")
+    options = json.dumps({"op": "start", "shortTimerMs": SHORT_TIMER_MS})
+    source = load_js("settle.js").strip().rstrip(";")
+    return template.replace(_SCRIPT_MARKER, source).replace(_OPTIONS_MARKER, options)
+
+
+async def watch_from_start(page: AsyncPage) -> None:
+    """Give every later document of ``page`` its watcher at its start (once per page; the
+    document loaded now keeps the watcher it has, or gets one on first use)."""
+    if identity(page) in _watched_from_start:
+        return
+    _watched_from_start.add(identity(page))
+    try:
+        await page.add_init_script(script=_from_start_script())
+    except PlaywrightError as exc:  # closed: nothing later to watch
+        logger.debug("watch from start: %s", exc.message.splitlines()[0] if exc.message else exc)
+
+
 async def page_version(page: AsyncPage) -> PageVersion | None:
     """The page's current version, or None when it cannot be read (navigating, closed)."""
     return await _watch(page, "version")
@@ -95,6 +133,7 @@ async def settle(
     Never raises for a slow page: a page that keeps changing is simply used as it is.
     ``quiet_ms <= 0`` waits for the load state only.
     """
+    await watch_from_start(page)
     try:
         await page.wait_for_load_state("domcontentloaded", timeout=timeout_ms)
     except PlaywrightError:
