@@ -34,7 +34,7 @@ def _parts(path: Traversable) -> list[str]:
 def load_js(name: str) -> str:
     """The source of ``stagehand_py/dom/<name>``, read once.
 
-    ``name`` is a file (``"settle.js"``) or a directory of parts (``"serializer"``): the
+    ``name`` is a file (``"scroll.js"``) or a directory of parts (``"serializer"``): the
     directory's ``.js`` files, in name order, are the body of one ``(options) => {...}``
     function, so they share its scope while each stays small enough to read. A part whose
     first line is ``// include: shared/clickable.js`` stands for that file (or directory),

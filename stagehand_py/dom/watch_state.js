@@ -1,7 +1,7 @@
-// The quick half of settle.js, for a document whose watcher settle.js already installed:
+// The quick half of settle/, for a document whose watcher settle/ already installed:
 // {op: "version"} reads its version, {op: "arm", frames} also starts tracking what the next
-// action sets off (see settle.js). Returns null when there is no watcher yet (the caller then
-// runs settle.js, which installs one). Kept tiny: it runs around every action.
+// action sets off (see settle/). Returns null when there is no watcher yet (the caller then
+// runs settle/, which installs one). Kept tiny: it runs around every action.
 ({ op, frames }) => {
   const w = window[Symbol.for("stagehand_py.watch")];
   if (!w) return null;

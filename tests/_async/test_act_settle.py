@@ -192,7 +192,7 @@ async def test_a_change_the_action_made_is_settled_once_rendered(
     locator = async_page.locator(selector)
     await (locator.fill(*args) if method == "fill" else locator.click())
     options = {"op": "settle", "quietMs": 5000, "maxMs": 10_000, "shortTimerMs": SHORT_TIMER_MS}
-    done = await run_page_script(async_page, "settle", load_js("settle.js"), options)
+    done = await run_page_script(async_page, "settle", load_js("settle"), options)
     assert done["why"] == "rendered"
     assert await async_page.locator(where).inner_text() == shown
     assert before is not None and done["changes"] > before.changes
@@ -287,7 +287,7 @@ async def test_the_first_look_at_a_page_watched_from_its_start(
     await settle(async_page)
     await async_page.goto(pages_url + "loop/loading.html?how=static")
     options = {"op": "settle", "quietMs": 5000, "maxMs": 10_000, "shortTimerMs": SHORT_TIMER_MS}
-    done = await run_page_script(async_page, "settle", load_js("settle.js"), options)
+    done = await run_page_script(async_page, "settle", load_js("settle"), options)
     assert done["why"] in ("rendered", "unchanged")
     assert await async_page.locator("#out").inner_text() == "3 orders (at once)"
     watched = "() => Boolean(window[Symbol.for('stagehand_py.watch')])"

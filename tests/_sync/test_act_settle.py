@@ -193,7 +193,7 @@ def test_a_change_the_action_made_is_settled_once_rendered(
     locator = sync_page.locator(selector)
     (locator.fill(*args) if method == "fill" else locator.click())
     options = {"op": "settle", "quietMs": 5000, "maxMs": 10_000, "shortTimerMs": SHORT_TIMER_MS}
-    done = run_page_script(sync_page, "settle", load_js("settle.js"), options)
+    done = run_page_script(sync_page, "settle", load_js("settle"), options)
     assert done["why"] == "rendered"
     assert sync_page.locator(where).inner_text() == shown
     assert before is not None and done["changes"] > before.changes
@@ -288,7 +288,7 @@ def test_the_first_look_at_a_page_watched_from_its_start(
     settle(sync_page)
     sync_page.goto(pages_url + "loop/loading.html?how=static")
     options = {"op": "settle", "quietMs": 5000, "maxMs": 10_000, "shortTimerMs": SHORT_TIMER_MS}
-    done = run_page_script(sync_page, "settle", load_js("settle.js"), options)
+    done = run_page_script(sync_page, "settle", load_js("settle"), options)
     assert done["why"] in ("rendered", "unchanged")
     assert sync_page.locator("#out").inner_text() == "3 orders (at once)"
     watched = "() => Boolean(window[Symbol.for('stagehand_py.watch')])"

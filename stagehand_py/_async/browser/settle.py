@@ -1,6 +1,6 @@
 """Wait until a page has settled after navigation or an action, and tell whether it changed.
 
-Both run ``stagehand_py/dom/settle.js``, a watcher installed once per document that counts DOM
+Both run ``stagehand_py/dom/settle/``, a watcher installed once per document that counts DOM
 changes and tracks the work an action starts (short timers, fetch/XHR, CSS animations). See
 that file for the exact rules; in short, :func:`settle` returns when
 
@@ -73,7 +73,7 @@ async def _watch(page: AsyncPage, op: str, *, frames: bool = False) -> PageVersi
         raw = await run_page_script(page, "watch_state", load_js("watch_state.js"), options)
         if raw is None:  # no watcher in this document yet: install one
             options["shortTimerMs"] = SHORT_TIMER_MS
-            raw = await run_page_script(page, "settle", load_js("settle.js"), options)
+            raw = await run_page_script(page, "settle", load_js("settle"), options)
     except PlaywrightError as exc:
         # Navigating or closed: no version, which callers read as "changed".
         logger.debug("watch %s: %s", op, exc.message.splitlines()[0] if exc.message else exc)
@@ -93,7 +93,7 @@ def _from_start_script() -> str:
     if _SCRIPT_MARKER not in template or _OPTIONS_MARKER not in template:
         raise SerializationError("watch_from_start.js lost one of its markers")
     options = json.dumps({"op": "start", "shortTimerMs": SHORT_TIMER_MS})
-    source = load_js("settle.js").strip().rstrip(";")
+    source = load_js("settle").strip().rstrip(";")
     return template.replace(_SCRIPT_MARKER, source).replace(_OPTIONS_MARKER, options)
 
 
@@ -148,7 +148,7 @@ async def settle(
     }
     for _ in range(2):
         try:
-            return _version(await run_page_script(page, "settle", load_js("settle.js"), options))
+            return _version(await run_page_script(page, "settle", load_js("settle"), options))
         except PlaywrightError as exc:
             # A navigation destroyed the context mid-wait: wait for the new document once.
             logger.debug("settle: %s", exc.message.splitlines()[0] if exc.message else exc)
