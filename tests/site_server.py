@@ -28,6 +28,7 @@ class Route:
     delay_s: float = 0.0  # the server answers this late (a slow download)
     location: str = ""  # sent as Location (with a 3xx status)
     body_after_s: float = 0.0  # the headers at once, the body this late (a download under way)
+    allow_origin: str = ""  # sent as Access-Control-Allow-Origin (a page's cross-origin fetch)
 
 
 @dataclass
@@ -73,6 +74,8 @@ def _handler(site: SiteServer) -> type[http.server.BaseHTTPRequestHandler]:
                 self.send_header("Last-Modified", route.last_modified)
             if route.location:
                 self.send_header("Location", route.location)
+            if route.allow_origin:
+                self.send_header("Access-Control-Allow-Origin", route.allow_origin)
             self.end_headers()
             if route.body_after_s:
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):

@@ -8,21 +8,18 @@ the timers, the chained and fetched updates and the transition.
 from __future__ import annotations
 
 import asyncio
-import http.server
-import threading
 import time
 import urllib.parse
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from playwright.async_api import Page as AsyncPage
-from playwright.async_api import Route
+from playwright.async_api import Route as PlaywrightRoute
 
 from stagehand_py._async.browser.executor import perform
 from stagehand_py._async.browser.scripts import run_page_script
 from stagehand_py._async.browser.settle import SHORT_TIMER_MS, arm, page_version, settle
 from stagehand_py.dom._js import load_js
+from tests.site_server import Route, site_server
 
 WAYS = ["microtask", "timer0", "timer300", "chain", "raf2", "fetch", "transition"]
 
@@ -198,34 +195,6 @@ async def test_a_change_the_action_made_is_settled_once_rendered(
     assert before is not None and done["changes"] > before.changes
 
 
-@contextmanager
-def _slow_body(text: str, after_s: float) -> Iterator[str]:
-    """The URL of a response whose headers come at once and whose body ``after_s`` later."""
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Content-Length", str(len(text)))
-            self.send_header("Access-Control-Allow-Origin", "*")
-            self.end_headers()
-            self.wfile.flush()
-            time.sleep(after_s)  # the server's pace, not a wait in the test
-            self.wfile.write(text.encode())
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/report"
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 # Once fetch's promise resolves, reading the body is work the page still has to do: a change
 # that comes from it is waited for (a response streamed slowly, a body built from a stream).
 @pytest.mark.parametrize(
@@ -237,8 +206,12 @@ def _slow_body(text: str, after_s: float) -> Iterator[str]:
 async def test_a_response_body_still_being_read_is_waited_for(
     async_page: AsyncPage, pages_url: str, how: str, shown: str
 ) -> None:
-    with _slow_body("slow report", after_s=0.4) as body:
-        query = urllib.parse.urlencode({"body": body})
+    with site_server() as site:
+        # The server's pace: the headers at once, the body 0.4 s later.
+        site.routes["/report"] = Route(
+            b"slow report", content_type="text/plain", body_after_s=0.4, allow_origin="*"
+        )
+        query = urllib.parse.urlencode({"body": site.url + "/report"})
         await async_page.goto(f"{pages_url}loop/calm.html?{query}")
         done = await perform(
             async_page, method="click", selectors=[f"button[data-how={how}]"], quiet_ms=20
@@ -248,7 +221,7 @@ async def test_a_response_body_still_being_read_is_waited_for(
         assert done.after.changes > done.before.changes
 
 
-async def _slowly(route: Route) -> None:
+async def _slowly(route: PlaywrightRoute) -> None:
     await asyncio.sleep(0.4)  # the server's pace, not a wait in the test
     await route.continue_()
 

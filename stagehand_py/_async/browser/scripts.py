@@ -52,10 +52,12 @@ def script_key(name: str, source: str) -> str:
 
 
 @functools.cache
-def _installer(source: str) -> str:
-    template = load_js("page_script_install.js")
+def script_in_template(template_name: str, source: str) -> str:
+    """The script ``dom/<template_name>`` with ``source`` (a function expression) where its
+    ``/* STAGEHAND_PY_SCRIPT */`` marker is, compacted (:func:`compact_js`)."""
+    template = load_js(template_name)
     if _MARKER not in template:
-        raise SerializationError("page_script_install.js lost its script marker")
+        raise SerializationError(f"{template_name} lost its script marker")
     return compact_js(template.replace(_MARKER, source.strip().rstrip(";")))
 
 
@@ -115,7 +117,7 @@ async def run_page_script(
     if _installed_here(target, call["key"]):
         answer = await target.evaluate(_caller(), call)
     if not (isinstance(answer, dict) and answer.get("installed")):
-        answer = await target.evaluate(_installer(source), call)
+        answer = await target.evaluate(script_in_template("page_script_install.js", source), call)
     if not isinstance(answer, dict):
         raise SerializationError(
             f"The page script {name} answered {type(answer).__name__}, not its result: a "

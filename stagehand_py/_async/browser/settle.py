@@ -36,7 +36,7 @@ from playwright.async_api import Page as AsyncPage
 from ..._errors import SerializationError
 from ..._playwright_identity import identity
 from ...dom._js import load_js
-from .scripts import run_page_script
+from .scripts import run_page_script, script_in_template
 
 logger = logging.getLogger("stagehand_py")
 
@@ -83,18 +83,16 @@ async def _watch(page: AsyncPage, op: str, *, frames: bool = False) -> PageVersi
 
 # Pages whose later documents get their watcher at their start (the init script is added once).
 _watched_from_start: weakref.WeakSet[Any] = weakref.WeakSet()
-_SCRIPT_MARKER = "/* STAGEHAND_PY_SCRIPT */"
 _OPTIONS_MARKER = "/* WATCH_OPTIONS */"
 
 
 @functools.cache
 def _from_start_script() -> str:
-    template = load_js("watch_from_start.js")
-    if _SCRIPT_MARKER not in template or _OPTIONS_MARKER not in template:
-        raise SerializationError("watch_from_start.js lost one of its markers")
+    script = script_in_template("watch_from_start.js", load_js("settle"))
+    if _OPTIONS_MARKER not in script:
+        raise SerializationError("watch_from_start.js lost its options marker")
     options = json.dumps({"op": "start", "shortTimerMs": SHORT_TIMER_MS})
-    source = load_js("settle").strip().rstrip(";")
-    return template.replace(_SCRIPT_MARKER, source).replace(_OPTIONS_MARKER, options)
+    return script.replace(_OPTIONS_MARKER, options)
 
 
 async def watch_from_start(page: AsyncPage) -> None:
