@@ -80,13 +80,24 @@ def _attribute(found: Locator, name: str, timeout_ms: float) -> str | None:
 _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 _FORM = "ancestor::*[local-name()='form'][1]"
 _FIELD = "xpath=self::*[not(@form)][not(//*[@formaction])]"
-_TO_ITS_DOCUMENT = f"{_FIELD}[not({_FORM}) or {_FORM}[not(@action) or @action='']]"
-_TO_A_PATH = (
-    f"{_FIELD}[{_FORM}[normalize-space(@action)='' or "
+_HOME_ACTION = "not(@action) or @action=''"
+_PATH_ACTION = (
+    "normalize-space(@action)='' or "
     f"(starts-with(@action, '/') and contains('{_ALNUM}', substring(@action, 2, 1)) "
     "and string-length(@action) > 1) or "
     f"(contains('{_ALNUM}', substring(@action, 1, 1)) and string-length(@action) > 0 "
-    "and not(contains(@action, ':')))]]"
+    "and not(contains(@action, ':')))"
+)
+_TO_ITS_DOCUMENT = f"{_FIELD}[not({_FORM}) or {_FORM}[{_HOME_ACTION}]]"
+_TO_A_PATH = f"{_FIELD}[{_FORM}[{_PATH_ACTION}]]"
+# Both proofs in one condition, for a field of a frame's own tree (no shadow root: there "//"
+# is the whole document, <base> included). A cache replay's element check evaluates it in the
+# page's world; where it holds there, the value is typed through the field with the condition
+# attached (:func:`stored_fill_clearance`), so Playwright's isolated world proves it again in
+# the very query that types the value, with no round trip of its own.
+STAYS_HOME = (
+    f"{_FIELD}[not({_FORM}) or {_FORM}[{_HOME_ACTION}] or "
+    f"({_FORM}[{_PATH_ACTION}] and not(//*[local-name()='base'][@href]))]"
 )
 
 
@@ -190,6 +201,7 @@ def field_facts(
     frame: Frame | None = None,
     selector: str | None = None,
     read: dict[str, Any] | None = None,
+    proven_on_fill: bool = False,
 ) -> FieldFacts:
     """What the element ``locator`` resolves to is, and where its form sends its data (see
     the module's docstring for which facts the page could disguise and which it cannot).
@@ -198,7 +210,9 @@ def field_facts(
     frame and a handle to the element: three round trips. ``selector``: the one the locator
     was made from in that frame; an XPath is read without Playwright's engine. ``read``:
     what ``field_facts`` already read of the element in the page's world, in that frame (a
-    cache replay's element check brings it): spares that round trip too."""
+    cache replay's element check brings it): spares that round trip too.
+    ``proven_on_fill``: the caller types through :data:`STAYS_HOME`, which proves the form
+    sends to the frame's own URL in the same query: its targets are not read here."""
     if read is not None and frame is not None:
         raw: Any = read
     else:
@@ -218,7 +232,11 @@ def field_facts(
         aria_label=str(raw.get("ariaLabel", "")),
         labels=tuple(str(label) for label in raw.get("labels", [])),
         in_search_form=bool(raw.get("inSearchForm", False)),
-        form_targets=_form_targets(locator.first, frame, frame_url, timeout_ms),
+        form_targets=(
+            (frame_url,)
+            if proven_on_fill
+            else _form_targets(locator.first, frame, frame_url, timeout_ms)
+        ),
     )
 
 
@@ -233,17 +251,24 @@ def locator_refusal(
     frame: Frame | None = None,
     selector: str | None = None,
     read: dict[str, Any] | None = None,
+    proven_on_fill: bool = False,
 ) -> str | None:
     """Why ``args`` (with placeholders) may not be typed into ``locator``; None if they may.
     ``stored``: the step comes from a file (a cache entry, a workflow flow), not from a model
-    looking at this page, so the field must also name the variable. ``frame``, ``selector``
-    and ``read``: see :func:`field_facts` (:func:`known_frame` gives the frame)."""
+    looking at this page, so the field must also name the variable. ``frame``, ``selector``,
+    ``read`` and ``proven_on_fill``: see :func:`field_facts` (:func:`known_frame` gives the
+    frame)."""
     names = variables.used_names(args)
     if not names:
         return None
     try:
         facts = field_facts(
-            locator, timeout_ms=timeout_ms, frame=frame, selector=selector, read=read
+            locator,
+            timeout_ms=timeout_ms,
+            frame=frame,
+            selector=selector,
+            read=read,
+            proven_on_fill=proven_on_fill,
         )
     except PlaywrightError as exc:
         first = (exc.message or str(exc)).splitlines()[0]
@@ -258,6 +283,49 @@ def locator_refusal(
             logger.info("stagehand_py: %s", reason)
             return reason
     return None
+
+
+def stored_fill_clearance(
+    locator: Locator,
+    method: str,
+    args: Sequence[str],
+    variables: Variables,
+    *,
+    frame: Frame | None,
+    selector: str,
+    read: dict[str, Any] | None,
+) -> tuple[str | None, Locator]:
+    """:func:`locator_refusal` for a stored step whose element check read its field
+    (``read``), and the locator to act through.
+
+    Where that check found :data:`STAYS_HOME` holding in the page's world (a field of the
+    main frame named by an XPath, on an http(s) page), the form's targets take no round trip
+    of their own: the returned locator carries the condition, so Playwright's isolated world
+    proves it in the same query that types the value. A page whose own world answered falsely
+    finds its field missing there: the action times out and nothing is typed."""
+    if not variables.used_names(args):
+        return None, locator
+    proven = (
+        read is not None
+        and read.get("home") is True
+        and frame is not None
+        and frame.parent_frame is None
+        and selector.startswith("xpath=")
+        and ">>" not in selector
+        and urlsplit(_frame_url(frame)).scheme in ("http", "https")
+    )
+    refused = locator_refusal(
+        locator,
+        method,
+        args,
+        variables,
+        stored=True,
+        frame=frame,
+        selector=selector,
+        read=read,
+        proven_on_fill=proven,
+    )
+    return refused, locator.locator(STAYS_HOME) if proven else locator
 
 
 def known_frame(page: Page, frame_path: Sequence[str]) -> Frame | None:

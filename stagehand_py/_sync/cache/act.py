@@ -33,7 +33,7 @@ from .._deadline import DeadlineExceeded, run_with_deadline
 from ..act.loop import ActStep, ActRun
 from ..browser.executor import perform
 from ..browser.locate import locate_selectors
-from ..browser.secret_guard import known_frame, locator_refusal
+from ..browser.secret_guard import known_frame, stored_fill_clearance
 from ..browser.settle import settle
 from ..browser.tracing import TraceGroup
 from ..llm.source import ModelSource
@@ -213,21 +213,21 @@ def _replay_step(
     # value is substituted: a planted or outdated entry cannot aim a value at another element.
     typed = bool(variables.used_names(action.arguments))
     found = _locate(page, action, settings, variables, read_field=typed)
-    located = found.locator, found.selector
     # ... and the field must be one the value may go into, on its own origin; a fingerprint
-    # the file brings is no proof, so the live field must name the variable too.
-    refused = locator_refusal(
+    # the file brings is no proof, so the live field must name the variable too. Where its
+    # form's proof goes with the fill itself, the fill goes through the guarded locator.
+    refused, act_through = stored_fill_clearance(
         found.locator,
         action.method,
         action.arguments,
         variables,
-        stored=True,
         frame=known_frame(page, action.frame),
         selector=found.selector,
         read=found.facts,
     )
     if refused is not None:
         raise Drift(f"step '{action.description}': {refused}")
+    located = act_through, found.selector
     values = [variables.substitute(a) for a in action.arguments]
     try:
         # drag_to stores its drop target's selector as the argument: it must still find
@@ -254,7 +254,12 @@ def _replay_step(
             drag_target=drag_target,
         )
     except PageError as exc:
-        raise Drift(f"step '{action.description}': {exc}") from None
+        unproven = (
+            " (or its form was not proven to send to this page's origin)"
+            if act_through is not found.locator
+            else ""
+        )
+        raise Drift(f"step '{action.description}': {exc}{unproven}") from None
     run.page = performed.page
     run.opened_pages.extend(p.url for p in performed.opened)
     # Stored when the step was recorded; kept unless it now quotes a value of this call's.

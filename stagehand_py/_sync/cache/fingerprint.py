@@ -7,6 +7,7 @@ stored selector whose one element still has the stored fingerprint.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,7 @@ from ...cache._fingerprint import fingerprint_from_element, load_fingerprint_js
 from ..browser.closed_shadow import scoped_locator
 from ..browser.locate import frame_scope
 from ..browser.scripts import run_page_script
+from ..browser.secret_guard import STAYS_HOME
 
 
 class LiveElement(BaseModel):
@@ -184,15 +186,24 @@ def _check_xpaths(
     xpaths = {s: s[len("xpath=") :] for s in selectors if s.startswith("xpath=") and ">>" not in s}
     if not xpaths:
         return {}
-    asked = {"xpaths": list(xpaths.values()), "facts": read_field}
+    asked = {
+        "xpaths": list(xpaths.values()),
+        "facts": read_field,
+        # With the facts, whether the form's proof holds (see secret_guard.STAYS_HOME).
+        "guard": STAYS_HOME.removeprefix("xpath=") if read_field else None,
+    }
     try:
-        answers = run_page_script(page, "fingerprint", load_fingerprint_js(), asked)
-    except (PlaywrightError, SerializationError):
+        encoded = run_page_script(page, "fingerprint", load_fingerprint_js(), asked)
+        answers = json.loads(encoded) if isinstance(encoded, str) else None
+    except (PlaywrightError, SerializationError, ValueError):
         return {}
     if not isinstance(answers, list) or len(answers) != len(xpaths):
         return {}
     checked: dict[str, _Checked] = {}
-    for selector, answer in zip(xpaths, answers, strict=True):
+    for index, (selector, answer) in enumerate(zip(xpaths, answers, strict=True)):
+        same = answer.get("same") if isinstance(answer, dict) else None
+        if isinstance(same, int) and 0 <= same < index:  # the element an earlier XPath read
+            answer = answers[same]
         if not isinstance(answer, dict):
             return {}  # a page script broke ours: every selector goes Playwright's way
         facts = answer.get("facts")
