@@ -15,7 +15,9 @@ run, alternating, and prints medians:
 - the prompt size: every chunk's rendered text, today's against the baseline's on the same
   page: target <= 1.15 x (icons are shown, not every element with a listener);
 - ``take_snapshot`` (evaluate + parse) against the bare JavaScript floor measured in the same
-  run (``js_floor.js``: every element's rectangle, read in one evaluate): target <= 2.0 x.
+  run (``js_floor.js``: every element's rectangle, read in one evaluate): target <= 2.0 x;
+  and, for comparison, that floor with the computed style a view needs to tell what is seen
+  (``js_floor_style.js``: visibility, opacity and position of each element, in the same visit).
 """
 
 from __future__ import annotations
@@ -35,8 +37,10 @@ from stagehand_py._sync.browser.launch import launch_chromium
 from stagehand_py.dom._js import load_js
 from stagehand_py.dom._wire import parse_snapshot
 
-# The bare JavaScript floor: every element's rectangle, read in one evaluate.
+# The bare JavaScript floor: every element's rectangle, read in one evaluate; and with the
+# computed style that tells whether each element is seen.
 FLOOR_JS = Path(__file__).resolve().parent / "js_floor.js"
+FLOOR_STYLE_JS = Path(__file__).resolve().parent / "js_floor_style.js"
 
 # One card: 21 elements, 6 of them interactive (button, link, label, input, select, checkbox),
 # plus the heart; the card itself opens the product (a listener, not a link).
@@ -161,11 +165,13 @@ def main() -> None:
         script = load_js("serializer")
         options = {"chunkRatio": 0.75}
         floor_js = FLOOR_JS.read_text(encoding="utf-8")
+        floor_style_js = FLOOR_STYLE_JS.read_text(encoding="utf-8")
         actions: dict[str, Callable[[], object]] = {
             "ours": lambda: page.evaluate(script, options),
             "full": lambda: take_snapshot(page),
             "aria": lambda: page.locator("body").aria_snapshot(),
             "floor": lambda: page.evaluate(floor_js),
+            "floor_style": lambda: page.evaluate(floor_style_js),
         }
         if baseline is not None:
             old_js = baseline.serializer_js
@@ -208,6 +214,10 @@ def main() -> None:
     figure("ratio take_snapshot / aria", f"{full / aria:.2f}")
     print(f"js floor (every element's rectangle) median {medians['floor']:.3f} s")
     figure("ratio take_snapshot / js floor", f"{full / medians['floor']:.2f}", "<= 2.0")
+    floor, floor_style = medians["floor"], medians["floor_style"]
+    print(f"js floor with computed style      median {floor_style:.3f} s")
+    figure("ratio js floor with computed style / js floor", f"{floor_style / floor:.2f}")
+    figure("ratio take_snapshot / js floor with computed style", f"{full / floor_style:.2f}")
     for name, seconds in parsing.items():
         print(f"{name:<33} median {seconds * 1000:.1f} ms")
     chars = prompt_chars(snapshot)
