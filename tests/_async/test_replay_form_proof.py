@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import AsyncStagehand, CacheMissError
@@ -21,6 +20,7 @@ from stagehand_py._async.browser.scripts import run_page_script
 from stagehand_py._async.browser.secret_guard import STAYS_HOME
 from stagehand_py.cache._fingerprint import load_fingerprint_js
 from tests import secret_values
+from tests._async.isolated_reads import count_isolated_reads
 from tests._async.plan_llm import AsyncPlanLLM, Step
 
 # (page, field id, whether its form sends only to the page's own origin). Top-document
@@ -74,21 +74,6 @@ OWN_ORIGIN_FORMS = [
 ]
 
 
-def _count_isolated_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    reads: list[str] = []
-    for name in ("count", "get_attribute"):
-        original = getattr(AsyncLocator, name)
-
-        async def counted(
-            self: AsyncLocator, *args: Any, _o: Any = original, _n: str = name, **kwargs: Any
-        ) -> Any:
-            reads.append(_n)
-            return await _o(self, *args, **kwargs)
-
-        monkeypatch.setattr(AsyncLocator, name, counted)
-    return reads
-
-
 async def _record(page: AsyncPage, url: str, pattern: str, cache_dir: Path) -> None:
     recorder = AsyncStagehand(llm=AsyncPlanLLM([Step("fill", pattern, ["<|EMAIL|>"])]),
                               cache_dir=cache_dir).wrap(page)  # fmt: skip
@@ -115,7 +100,7 @@ async def test_a_replayed_fill_proves_its_form_with_no_read_of_its_own(
     silent = AsyncPlanLLM([])
     page = AsyncStagehand(llm=silent, cache_dir=tmp_path, cache_mode="require").wrap(async_page)
     await page.goto(pages_url + path)
-    reads = _count_isolated_reads(monkeypatch)
+    reads = count_isolated_reads(monkeypatch)
 
     result = await page.act("type <|EMAIL|> as the email", variables=_variables())
 

@@ -16,6 +16,7 @@ from playwright.async_api import Page as AsyncPage
 
 from stagehand_py._async.browser.secret_guard import field_facts
 from stagehand_py._secret_scope import SecretScope, refusal
+from tests._async.isolated_reads import count_isolated_reads
 
 # (page, XPath of the field) on fixture pages: a labelled password field and an email field
 # with a placeholder of a signup form, a search box whose form posts to another origin, and
@@ -117,22 +118,6 @@ ELSEWHERE = [
 ]
 
 
-def _count_isolated_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Names of the Locator reads made from now on (they run in Playwright's world)."""
-    reads: list[str] = []
-    for name in ("count", "get_attribute"):
-        original = getattr(AsyncLocator, name)
-
-        async def counted(
-            self: AsyncLocator, *args: Any, _o: Any = original, _n: str = name, **kwargs: Any
-        ) -> Any:
-            reads.append(_n)
-            return await _o(self, *args, **kwargs)
-
-        monkeypatch.setattr(AsyncLocator, name, counted)
-    return reads
-
-
 @pytest.mark.parametrize(("field", "reads_needed"), OWN_ORIGIN)
 async def test_a_form_that_stays_on_its_origin_is_proven_so_without_reading_targets(
     async_page: AsyncPage,
@@ -143,7 +128,7 @@ async def test_a_form_that_stays_on_its_origin_is_proven_so_without_reading_targ
 ) -> None:
     await async_page.goto(pages_url + "targets/own.html")
     by_xpath = f"xpath=//*[@id='{field}']"
-    reads = _count_isolated_reads(monkeypatch)
+    reads = count_isolated_reads(monkeypatch)
 
     facts = await field_facts(
         async_page.locator(by_xpath),

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 
 from stagehand_py import Stagehand, CacheMissError
@@ -22,6 +21,7 @@ from stagehand_py._sync.browser.scripts import run_page_script
 from stagehand_py._sync.browser.secret_guard import STAYS_HOME
 from stagehand_py.cache._fingerprint import load_fingerprint_js
 from tests import secret_values
+from tests._sync.isolated_reads import count_isolated_reads
 from tests._sync.plan_llm import PlanLLM, Step
 
 # (page, field id, whether its form sends only to the page's own origin). Top-document
@@ -75,21 +75,6 @@ OWN_ORIGIN_FORMS = [
 ]
 
 
-def _count_isolated_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    reads: list[str] = []
-    for name in ("count", "get_attribute"):
-        original = getattr(Locator, name)
-
-        def counted(
-            self: Locator, *args: Any, _o: Any = original, _n: str = name, **kwargs: Any
-        ) -> Any:
-            reads.append(_n)
-            return _o(self, *args, **kwargs)
-
-        monkeypatch.setattr(Locator, name, counted)
-    return reads
-
-
 def _record(page: Page, url: str, pattern: str, cache_dir: Path) -> None:
     recorder = Stagehand(llm=PlanLLM([Step("fill", pattern, ["<|EMAIL|>"])]),
                               cache_dir=cache_dir).wrap(page)  # fmt: skip
@@ -116,7 +101,7 @@ def test_a_replayed_fill_proves_its_form_with_no_read_of_its_own(
     silent = PlanLLM([])
     page = Stagehand(llm=silent, cache_dir=tmp_path, cache_mode="require").wrap(sync_page)
     page.goto(pages_url + path)
-    reads = _count_isolated_reads(monkeypatch)
+    reads = count_isolated_reads(monkeypatch)
 
     result = page.act("type <|EMAIL|> as the email", variables=_variables())
 

@@ -17,6 +17,7 @@ from playwright.sync_api import Page as Page
 
 from stagehand_py._sync.browser.secret_guard import field_facts
 from stagehand_py._secret_scope import SecretScope, refusal
+from tests._sync.isolated_reads import count_isolated_reads
 
 # (page, XPath of the field) on fixture pages: a labelled password field and an email field
 # with a placeholder of a signup form, a search box whose form posts to another origin, and
@@ -118,22 +119,6 @@ ELSEWHERE = [
 ]
 
 
-def _count_isolated_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Names of the Locator reads made from now on (they run in Playwright's world)."""
-    reads: list[str] = []
-    for name in ("count", "get_attribute"):
-        original = getattr(Locator, name)
-
-        def counted(
-            self: Locator, *args: Any, _o: Any = original, _n: str = name, **kwargs: Any
-        ) -> Any:
-            reads.append(_n)
-            return _o(self, *args, **kwargs)
-
-        monkeypatch.setattr(Locator, name, counted)
-    return reads
-
-
 @pytest.mark.parametrize(("field", "reads_needed"), OWN_ORIGIN)
 def test_a_form_that_stays_on_its_origin_is_proven_so_without_reading_targets(
     sync_page: Page,
@@ -144,7 +129,7 @@ def test_a_form_that_stays_on_its_origin_is_proven_so_without_reading_targets(
 ) -> None:
     sync_page.goto(pages_url + "targets/own.html")
     by_xpath = f"xpath=//*[@id='{field}']"
-    reads = _count_isolated_reads(monkeypatch)
+    reads = count_isolated_reads(monkeypatch)
 
     facts = field_facts(
         sync_page.locator(by_xpath),
