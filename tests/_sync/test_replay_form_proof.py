@@ -24,27 +24,22 @@ from tests import secret_values
 from tests._sync.isolated_reads import count_isolated_reads
 from tests._sync.plan_llm import PlanLLM, Step
 
-# (page, field id, whether its form sends only to the page's own origin). Top-document
-# fields only: the condition is used for nothing else.
-FIELDS = [
-    ("targets/own.html", "no-action", True),
-    ("targets/own.html", "no-form", True),
-    ("targets/own.html", "blank-action", True),
-    ("targets/own.html", "rooted-path", True),
-    ("targets/own.html", "relative-path", True),
-    ("hostile/lying_form.html", "member-email", True),
-    ("targets/far.html", "absolute", False),
-    ("targets/far.html", "protocol-relative", False),
-    ("targets/far.html", "backslash", False),
-    ("targets/far.html", "tab", False),
-    ("targets/far.html", "newline", False),
-    ("targets/far.html", "owned-elsewhere", False),
-    ("targets/formaction.html", "inside", False),
-    ("targets/formaction.html", "outside", False),
-    ("targets/base.html", "rooted", False),
-    ("targets/base.html", "relative", False),
-    ("targets/disguised_owner.html", "email", False),
-]
+# Per page: each field id, and whether its form sends only to the page's own origin.
+# Top-document fields only: the condition is used for nothing else.
+FIELDS = {
+    "targets/own.html": {
+        "no-action": True, "no-form": True, "blank-action": True, "rooted-path": True,
+        "relative-path": True,
+    },
+    "hostile/lying_form.html": {"member-email": True},
+    "targets/far.html": {
+        "absolute": False, "protocol-relative": False, "backslash": False, "tab": False,
+        "newline": False, "owned-elsewhere": False,
+    },
+    "targets/formaction.html": {"inside": False, "outside": False},
+    "targets/base.html": {"rooted": False, "relative": False},
+    "targets/disguised_owner.html": {"email": False},
+}  # fmt: skip
 
 
 def _page_world_says(page: Page, xpath: str) -> Any:
@@ -55,17 +50,18 @@ def _page_world_says(page: Page, xpath: str) -> Any:
 
 
 @pytest.mark.no_sync_twin
-@pytest.mark.parametrize(("path", "field", "stays"), FIELDS)
+@pytest.mark.parametrize("path", FIELDS)
 def test_the_condition_holds_in_both_worlds_exactly_where_the_form_stays_home(
-    sync_page: Page, pages_url: str, path: str, field: str, stays: bool
+    sync_page: Page, pages_url: str, path: str
 ) -> None:
     sync_page.goto(pages_url + path)
-    xpath = f"//*[@id='{field}']"
+    found: dict[str, tuple[int, Any]] = {}
+    for field in FIELDS[path]:
+        xpath = f"//*[@id='{field}']"
+        proven = sync_page.locator(f"xpath={xpath}").locator(STAYS_HOME).count()
+        found[field] = proven, _page_world_says(sync_page, xpath)
 
-    proven = sync_page.locator(f"xpath={xpath}").locator(STAYS_HOME).count()
-
-    assert proven == (1 if stays else 0)
-    assert _page_world_says(sync_page, xpath) is stays
+    assert found == {field: (1 if stays else 0, stays) for field, stays in FIELDS[path].items()}
 
 
 # (page, field id, what the recorded step matches in the snapshot)
@@ -125,9 +121,7 @@ def test_a_page_whose_own_world_lies_about_its_form_gets_nothing_typed(
     assert "collect.invalid" in sync_page.eval_on_selector("#member", "f => f.action")
 
     with pytest.raises(CacheMissError) as missed:
-        page.act(
-            "type <|EMAIL|> as the email", variables=_variables(), action_timeout_ms=1000
-        )
+        page.act("type <|EMAIL|> as the email", variables=_variables(), action_timeout_ms=500)
 
     assert missed.value.reason == "stale", missed.value
     assert "not proven to send to this page's origin" in str(missed.value)
