@@ -157,7 +157,9 @@ async def test_an_action_that_sets_off_nothing_is_not_waited_on(
         async_page, method=method, selectors=[selector], args=args, settle_timeout_ms=5000
     )
     assert done.after == done.before  # the same version: nothing changed
-    assert time.monotonic() - started < 1.0  # two frames at most, not the settle's 5 s
+    # Two frames at most, not the settle's 5 s window; half that window is the bound, which a
+    # loaded machine's slow frames stay well inside.
+    assert time.monotonic() - started < 2.5
 
 
 # A change the action made (at once, or from work the watcher tracked) is settled two frames
