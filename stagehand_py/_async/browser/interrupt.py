@@ -68,6 +68,12 @@ async def attach_interrupter(page: AsyncPage) -> None:
     _SESSIONS[key] = session
 
 
+def devtools_session(page: AsyncPage) -> AsyncCDPSession | None:
+    """The session :func:`attach_interrupter` opened for ``page`` (None before the first call,
+    or on a browser without DevTools). Short reads of the top document may use it too."""
+    return _SESSIONS.get(identity(page))
+
+
 async def _answers(session: AsyncCDPSession, timeout_ms: float) -> bool:
     try:
         await session.send("Runtime.evaluate", {"expression": "0"}, timeout=timeout_ms)

@@ -22,10 +22,13 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import re
 import weakref
 from typing import Any
 
+from playwright.async_api import CDPSession as AsyncCDPSession
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame as AsyncFrame
 from playwright.async_api import Page as AsyncPage
 
@@ -33,6 +36,7 @@ from ..._errors import SerializationError
 from ..._js_compact import compact_js
 from ..._playwright_identity import identity
 from ...dom._js import load_js
+from .interrupt import devtools_session
 
 _MARKER = "/* STAGEHAND_PY_SCRIPT */"
 # Bumped when the install/call protocol itself changes.
@@ -102,25 +106,58 @@ def _installed_here(target: AsyncPage | AsyncFrame, key: str) -> bool:
 
 
 async def run_page_script(
-    target: AsyncPage | AsyncFrame, name: str, source: str, arg: Any = None
+    target: AsyncPage | AsyncFrame,
+    name: str,
+    source: str,
+    arg: Any = None,
+    *,
+    devtools: bool = False,
 ) -> Any:
     """``target.evaluate(source, arg)``, with ``source`` installed once per document.
 
     ``name`` names the script in its key (``"serializer"``); ``source`` is a function
     expression taking one argument. Playwright errors (a navigation mid-call, a closed page)
-    propagate as they would from ``evaluate``.
+    propagate as they would from ``evaluate``. ``devtools``: on a page with a DevTools session
+    (:func:`~.interrupt.devtools_session`), run in its top document through that session, for
+    a short read with a JSON answer (see :func:`_evaluate`).
     """
     if not _install_once:
         return await target.evaluate(source, arg)
+    session = devtools_session(target) if devtools and isinstance(target, AsyncPage) else None
     call = {"key": script_key(name, source), "arg": arg}
     answer = None
     if _installed_here(target, call["key"]):
-        answer = await target.evaluate(_caller(), call)
+        answer = await _evaluate(target, session, _caller(), call)
     if not (isinstance(answer, dict) and answer.get("installed")):
-        answer = await target.evaluate(script_in_template("page_script_install.js", source), call)
+        installer = script_in_template("page_script_install.js", source)
+        answer = await _evaluate(target, session, installer, call)
     if not isinstance(answer, dict):
         raise SerializationError(
             f"The page script {name} answered {type(answer).__name__}, not its result: a "
             "script on the page may have replaced Object.defineProperty or JSON."
         )
     return answer.get("value")
+
+
+async def _evaluate(
+    target: AsyncPage | AsyncFrame, session: AsyncCDPSession | None, script: str, call: Any
+) -> Any:
+    """``target.evaluate(script, call)``, or the same in the top document's main world through
+    ``session``: Playwright's evaluate sets up a helper in each new document on its first
+    call (measured on a replayed step's check: 7.0 ms for the first call in a document against
+    4.1 ms through the session, 2.1 against 1.7 ms for later ones). ``call`` must be JSON."""
+    if session is None:
+        return await target.evaluate(script, call)
+    reply = await session.send(
+        "Runtime.evaluate",
+        {
+            "expression": f"({script})({json.dumps(call)})",
+            "awaitPromise": True,
+            "returnByValue": True,
+        },
+    )
+    thrown = reply.get("exceptionDetails")
+    if thrown is not None:
+        raise PlaywrightError(f"The page script threw: {thrown.get('text', 'an exception')}")
+    result = reply.get("result")
+    return result.get("value") if isinstance(result, dict) else None

@@ -192,7 +192,11 @@ async def _check_xpaths(
         "guard": STAYS_HOME.removeprefix("xpath=") if read_field else None,
     }
     try:
-        encoded = await run_page_script(page, "fingerprint", load_fingerprint_js(), asked)
+        # Through the page's DevTools session where it has one: this is the one page call a
+        # replayed step makes besides its action (see run_page_script).
+        encoded = await run_page_script(
+            page, "fingerprint", load_fingerprint_js(), asked, devtools=True
+        )
         answers = json.loads(encoded) if isinstance(encoded, str) else None
     except (PlaywrightError, SerializationError, ValueError):
         return {}

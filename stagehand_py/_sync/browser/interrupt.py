@@ -69,6 +69,12 @@ def attach_interrupter(page: Page) -> None:
     _SESSIONS[key] = session
 
 
+def devtools_session(page: Page) -> CDPSession | None:
+    """The session :func:`attach_interrupter` opened for ``page`` (None before the first call,
+    or on a browser without DevTools). Short reads of the top document may use it too."""
+    return _SESSIONS.get(identity(page))
+
+
 def _answers(session: CDPSession, timeout_ms: float) -> bool:
     try:
         session.send("Runtime.evaluate", {"expression": "0"}, timeout=timeout_ms)
