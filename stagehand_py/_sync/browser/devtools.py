@@ -101,17 +101,24 @@ def prepare_page(page: Page) -> None:
     session = _session(page)
     if session is None:
         return
+    # Whether DevTools holds objects of ours to release: only once an answer listed elements
+    # (most looks list none, and then skip that round trip).
+    holding: list[bool] = []
     try:
         for context in _main_worlds(session, page):
-            _prepare_document(session, context)
+            _prepare_document(session, context, holding)
     except PlaywrightError as exc:
         logger.debug("stagehand_py: DevTools preparation skipped: %s", exc.message)
     finally:
-        with contextlib.suppress(PlaywrightError):
-            _send(session, "Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
+        if holding:
+            with contextlib.suppress(PlaywrightError):
+                _send(session, "Runtime.releaseObjectGroup", {"objectGroup": _GROUP})
 
 
-def _prepare_document(session: CDPSession, context: int | None) -> None:
+def _prepare_document(
+    session: CDPSession, context: int | None, holding: list[bool]
+) -> None:
+    """Prepare one document; appends to ``holding`` when DevTools answered with objects."""
     params: dict[str, Any] = {
         "expression": load_js("devtools_prepare.js"),
         "includeCommandLineAPI": True,
@@ -124,10 +131,12 @@ def _prepare_document(session: CDPSession, context: int | None) -> None:
         answer = _send(session, "Runtime.evaluate", params)
         if "exceptionDetails" in answer:
             logger.debug("stagehand_py: DevTools preparation failed in context %s", context)
+            holding.append(True)  # the exception's object is in the group
             return
         result = answer["result"]
         if result.get("subtype") != "array":
-            return  # null: no element left to ask about
+            return  # null: no element left to ask about, and no object made
+        holding.append(True)
         listed = {"objectId": result["objectId"], "ownProperties": True}
         hosts = _send(session, "Runtime.getProperties", listed)
         registered = 0
