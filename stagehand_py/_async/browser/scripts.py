@@ -154,6 +154,8 @@ async def _evaluate(
             "expression": f"({script})({json.dumps(call)})",
             "awaitPromise": True,
             "returnByValue": True,
+            # Never pause in a debugger the user opened with "pause on exceptions".
+            "silent": True,
         },
     )
     thrown = reply.get("exceptionDetails")
