@@ -20,7 +20,7 @@ from playwright.async_api import CDPSession as AsyncCDPSession
 from playwright.async_api import Frame as AsyncFrame
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py import AsyncStagehand, StagehandTimeoutError
+from stagehand_py import AsyncStagehand, AsyncStagehandPage, StagehandTimeoutError
 from stagehand_py._async.browser.interrupt import attach_interrupter
 from stagehand_py._async.browser.scripts import run_page_script
 from stagehand_py._async.browser.secret_guard import STAYS_HOME
@@ -52,6 +52,19 @@ async def _record(
     await recorder.goto(url)
     first = await recorder.act(instruction, variables=_variables())
     assert first.cache == "miss" and first.success, first.message
+
+
+async def _note_replay(
+    page: AsyncPage, pages_url: str, cache: Path
+) -> tuple[AsyncStagehandPage, AsyncPlanLLM]:
+    """The note step recorded on the report page, and the page reloaded to replay it with a
+    model that must not be asked (``require``)."""
+    url = pages_url + "hostile/spin.html?ms=8000"
+    await _record(page, url, NOTE, NOTE_STEPS, cache)
+    silent = AsyncPlanLLM([])
+    replaying = AsyncStagehand(llm=silent, cache_dir=cache, cache_mode="require").wrap(page)
+    await replaying.goto(url)
+    return replaying, silent
 
 
 def _count_page_calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
@@ -142,11 +155,7 @@ BREAKERS = [
 async def test_a_page_that_breaks_the_check_still_gets_its_step_replayed(
     async_page: AsyncPage, pages_url: str, tmp_path: Path, breaker: str
 ) -> None:
-    url = pages_url + "hostile/spin.html?ms=8000"
-    await _record(async_page, url, NOTE, NOTE_STEPS, tmp_path)
-    silent = AsyncPlanLLM([])
-    page = AsyncStagehand(llm=silent, cache_dir=tmp_path, cache_mode="require").wrap(async_page)
-    await page.goto(url)
+    page, silent = await _note_replay(async_page, pages_url, tmp_path)
     await async_page.evaluate(breaker)
 
     result = await page.act(NOTE, variables=_variables())
@@ -167,11 +176,7 @@ BUSY = {
 async def test_a_replay_whose_check_meets_a_busy_page_ends_at_its_deadline(
     async_page: AsyncPage, pages_url: str, tmp_path: Path, how: str
 ) -> None:
-    url = pages_url + "hostile/spin.html?ms=8000"
-    await _record(async_page, url, NOTE, NOTE_STEPS, tmp_path)
-    silent = AsyncPlanLLM([])
-    page = AsyncStagehand(llm=silent, cache_dir=tmp_path, cache_mode="require").wrap(async_page)
-    await page.goto(url)
+    page, _ = await _note_replay(async_page, pages_url, tmp_path)
     await async_page.evaluate(BUSY[how])
 
     started = time.monotonic()

@@ -21,7 +21,7 @@ from playwright.sync_api import CDPSession as CDPSession
 from playwright.sync_api import Frame as Frame
 from playwright.sync_api import Page as Page
 
-from stagehand_py import Stagehand, StagehandTimeoutError
+from stagehand_py import Stagehand, StagehandPage, StagehandTimeoutError
 from stagehand_py._sync.browser.interrupt import attach_interrupter
 from stagehand_py._sync.browser.scripts import run_page_script
 from stagehand_py._sync.browser.secret_guard import STAYS_HOME
@@ -53,6 +53,19 @@ def _record(
     recorder.goto(url)
     first = recorder.act(instruction, variables=_variables())
     assert first.cache == "miss" and first.success, first.message
+
+
+def _note_replay(
+    page: Page, pages_url: str, cache: Path
+) -> tuple[StagehandPage, PlanLLM]:
+    """The note step recorded on the report page, and the page reloaded to replay it with a
+    model that must not be asked (``require``)."""
+    url = pages_url + "hostile/spin.html?ms=8000"
+    _record(page, url, NOTE, NOTE_STEPS, cache)
+    silent = PlanLLM([])
+    replaying = Stagehand(llm=silent, cache_dir=cache, cache_mode="require").wrap(page)
+    replaying.goto(url)
+    return replaying, silent
 
 
 def _count_page_calls(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
@@ -143,11 +156,7 @@ BREAKERS = [
 def test_a_page_that_breaks_the_check_still_gets_its_step_replayed(
     sync_page: Page, pages_url: str, tmp_path: Path, breaker: str
 ) -> None:
-    url = pages_url + "hostile/spin.html?ms=8000"
-    _record(sync_page, url, NOTE, NOTE_STEPS, tmp_path)
-    silent = PlanLLM([])
-    page = Stagehand(llm=silent, cache_dir=tmp_path, cache_mode="require").wrap(sync_page)
-    page.goto(url)
+    page, silent = _note_replay(sync_page, pages_url, tmp_path)
     sync_page.evaluate(breaker)
 
     result = page.act(NOTE, variables=_variables())
@@ -168,11 +177,7 @@ BUSY = {
 def test_a_replay_whose_check_meets_a_busy_page_ends_at_its_deadline(
     sync_page: Page, pages_url: str, tmp_path: Path, how: str
 ) -> None:
-    url = pages_url + "hostile/spin.html?ms=8000"
-    _record(sync_page, url, NOTE, NOTE_STEPS, tmp_path)
-    silent = PlanLLM([])
-    page = Stagehand(llm=silent, cache_dir=tmp_path, cache_mode="require").wrap(sync_page)
-    page.goto(url)
+    page, _ = _note_replay(sync_page, pages_url, tmp_path)
     sync_page.evaluate(BUSY[how])
 
     started = time.monotonic()
