@@ -8,9 +8,10 @@
 //   replayed step that types a variable checks its element and reads its field in one round
 //   trip; with guard (an XPath condition on the element), the facts also say whether it holds
 //   (home). A string crosses to Python at a fraction of the cost of the object it encodes.
-// The last is how a cache replay checks a step: plain page.evaluate needs only Playwright's
-// small main-world helper, not its selector engine there (~25 ms to set up in each new
-// document, on top of the utility-world one that fill/click use anyway).
+// The last is how a cache replay checks a step, in the top document's main world: through the
+// page's DevTools session on Chromium, else a plain page.evaluate. Neither needs Playwright's
+// selector engine in that world (~25 ms to set up in each new document, on top of the
+// utility-world one that fill/click use anyway).
 const holds = (condition, element) => {
   try {
     const count = document.evaluate(`count(${condition})`, element, null, XPathResult.NUMBER_TYPE);
