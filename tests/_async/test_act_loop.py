@@ -52,6 +52,7 @@ def _chats(llm: AsyncPlanLLM) -> list[str]:
 
 # ----------------------------------------------------------------- delayed UI (issue 12, item 3)
 # DOM only: the tree folds "Ada Lovelace ▾" into the banner's text line (nothing to hover).
+@pytest.mark.no_sync_twin
 async def test_waits_for_a_hover_menu_that_opens_on_a_timer(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -159,7 +160,7 @@ async def test_a_form_is_filled_in_one_reply_plus_verify(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["aria"])
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_a_batch_stops_before_an_element_the_page_replaced(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -187,7 +188,7 @@ async def test_a_batch_stops_before_an_element_the_page_replaced(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["aria"])
+@pytest.mark.no_sync_twin
 async def test_a_batch_stops_when_an_action_navigates(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -213,7 +214,7 @@ async def test_a_batch_stops_when_an_action_navigates(
 
 # ----------------------------------------------------------------- replaced targets (#13, 9)
 @MODES
-@pytest.mark.no_sync_twin(keep=["aria"])
+@pytest.mark.no_sync_twin
 async def test_a_target_replaced_by_a_timer_is_looked_at_again(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -257,7 +258,7 @@ async def test_a_list_reordered_before_the_click_removes_the_row_the_model_chose
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["dom"])
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_a_target_that_keeps_being_replaced_stops_with_a_code(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
@@ -278,7 +279,7 @@ async def test_a_target_that_keeps_being_replaced_stops_with_a_code(
 
 # ----------------------------------------------------------------- confidence and codes (#17)
 @MODES
-@pytest.mark.no_sync_twin(keep=["dom"])
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_target_not_found_ends_the_act_at_once(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:

@@ -95,7 +95,6 @@ def _no_values_in(cache_dir: Path) -> None:
             assert not leaked, f"{path.name} holds {leaked}"
 
 
-@pytest.mark.no_sync_twin
 async def test_a_second_run_replays_with_zero_model_calls(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -122,6 +121,7 @@ async def test_a_second_run_replays_with_zero_model_calls(
     assert not any(form in code for form in secret_values.FORMS)
 
 
+@pytest.mark.no_sync_twin
 async def test_a_changed_step_hands_the_rest_to_the_model_and_heals(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -159,6 +159,7 @@ async def test_a_changed_step_hands_the_rest_to_the_model_and_heals(
     assert again.cache == "hit" and silent.calls == 0, again.summary()
 
 
+@pytest.mark.no_sync_twin
 async def test_require_mode_raises_at_the_step_that_fails(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -194,7 +195,6 @@ async def test_require_mode_with_no_entry_raises_before_any_request(
     assert [(r.kind, r.success, r.llm_calls) for r in stagehand.history] == [("agent", False, 0)]
 
 
-@pytest.mark.no_sync_twin
 async def test_a_planted_step_is_refused_against_the_live_page(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:

@@ -61,7 +61,7 @@ async def test_playwrights_timeout_in_milliseconds_is_refused_by_name(
 
 
 @pytest.mark.parametrize("verb", VERBS)
-@pytest.mark.no_sync_twin(keep=["page.check"])
+@pytest.mark.no_sync_twin(keep=["page.observe"])
 async def test_a_call_with_no_model_says_which_option_or_variable_to_set(
     async_page: AsyncPage, verb: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -159,7 +159,7 @@ async def test_a_row_that_is_not_in_the_list_ends_with_vlist_not_reached(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["aria"])
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_a_list_whose_scroll_stops_moving_ends_the_search_early(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -217,7 +217,7 @@ async def test_two_lists_searched_in_vain_report_each(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["aria"])
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_a_list_is_searched_after_an_action_that_showed_it(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -251,6 +251,7 @@ async def test_a_list_inside_a_same_origin_iframe_is_searched(
     assert "Close ticket 40" not in _chats(llm)[0]
 
 
+@pytest.mark.no_sync_twin
 async def test_a_page_without_a_scrollable_list_still_ends_all_sections_skipped(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -280,7 +281,7 @@ async def test_choosing_a_canvas_ends_at_once_with_canvas_unsupported(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["aria"])
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_a_target_only_an_unnamed_canvas_holds_ends_with_canvas_unsupported(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:

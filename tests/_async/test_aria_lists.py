@@ -68,7 +68,6 @@ async def test_candidates_and_their_metrics(async_page: AsyncPage, pages_url: st
     assert "notes" not in " ".join(c.selector for c in found)
 
 
-@pytest.mark.no_sync_twin
 async def test_row_150_is_found_by_scrolling(async_page: AsyncPage, pages_url: str) -> None:
     (scroller, *_) = await containers(async_page, pages_url + "aria/vlist.html")
     assert await visible_rows(async_page, "Row 150: contact 150")() == 0

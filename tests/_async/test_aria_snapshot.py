@@ -36,7 +36,7 @@ def control(snap: Snapshot, role: str, name: str, nth: int = 0) -> Element:
 
 
 @pytest.mark.parametrize("name", ALL_PAGES)
-@pytest.mark.no_sync_twin(keep=["frame_outer.html", "hybrid/closed_shadow.html"])
+@pytest.mark.no_sync_twin(keep=["cookie.html", "hybrid/closed_shadow.html"])
 async def test_every_stored_rung_resolves_to_exactly_the_chosen_element(
     async_page: AsyncPage, pages_url: str, name: str
 ) -> None:
@@ -88,7 +88,6 @@ async def test_controls_told_apart_by_role_and_label_only(
     assert "Invite" not in [e.text for e in snap.elements if e.role == "text"]
 
 
-@pytest.mark.no_sync_twin
 async def test_duplicated_labels_fall_to_the_first_unique_lower_rung(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -188,6 +187,7 @@ async def test_disabled_controls_are_listed_but_not_offered(
 
 
 @pytest.mark.parametrize("name", ["aria/duplicates.html", "form.html"])
+@pytest.mark.no_sync_twin
 async def test_elements_built_without_validation_equal_validated_ones(
     async_page: AsyncPage, pages_url: str, name: str
 ) -> None:
@@ -201,6 +201,7 @@ async def test_elements_built_without_validation_equal_validated_ones(
 
 
 @pytest.mark.parametrize("title", ["Renamed by a script", ""], ids=["set", "emptied"])
+@pytest.mark.no_sync_twin
 async def test_the_title_is_read_with_the_top_frames_facts(
     async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch, title: str
 ) -> None:

@@ -60,7 +60,6 @@ async def test_second_run_replays_with_zero_model_calls(
     assert stagehand.cache is not None and stagehand.cache.stats.hits == 1
 
 
-@pytest.mark.no_sync_twin
 async def test_a_changed_page_heals_and_rewrites_the_entry(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -255,6 +254,7 @@ async def test_read_only_mode_replays_and_heals_but_never_writes(
     assert entry_file.read_bytes() == stored  # healed in memory only
 
 
+@pytest.mark.no_sync_twin
 async def test_a_heal_keeps_the_previous_version(
     async_page: AsyncPage, pages_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -319,7 +319,6 @@ async def _plant(
     cache.path_for(key).write_text(json.dumps(entry), encoding="utf-8")
 
 
-@pytest.mark.no_sync_twin
 async def test_a_planted_entry_cannot_aim_a_variable_at_another_element(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:
@@ -364,6 +363,7 @@ async def test_a_planted_entry_without_a_fingerprint_is_never_replayed(
     assert await page.locator("input[name=pw]").input_value() == secret_values.PASSWORD
 
 
+@pytest.mark.no_sync_twin
 async def test_a_planted_entry_with_the_targets_own_fingerprint_still_needs_a_fitting_field(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:

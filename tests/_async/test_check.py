@@ -187,6 +187,7 @@ async def test_a_changed_page_fails_a_compiled_check_with_playwrights_message(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 async def test_the_model_finding_it_true_heals_the_entry_keeping_the_previous_version(
     async_page: AsyncPage, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -218,7 +219,7 @@ async def test_the_model_finding_it_true_heals_the_entry_keeping_the_previous_ve
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["dom"])
+@pytest.mark.no_sync_twin
 async def test_the_model_finding_it_false_on_replay_raises_and_keeps_the_entry(
     async_page: AsyncPage, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -350,6 +351,7 @@ async def test_variables_never_reach_the_model_the_cache_or_the_error(
     assert all(name not in r.summary() for r in [*stagehand.history, *ci.history])
 
 
+@pytest.mark.no_sync_twin
 async def test_generated_expect_code_runs_as_plain_playwright(
     async_page: AsyncPage, pages_url: str
 ) -> None:

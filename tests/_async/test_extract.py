@@ -215,7 +215,6 @@ async def test_invalid_answer_is_reasked_with_the_error_then_accepted(
     assert "price" in llm.requests[1].messages[-1].content  # the validation error went back
 
 
-@pytest.mark.no_sync_twin
 async def test_answer_that_never_validates_is_an_extract_error_with_the_last_attempt(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -322,7 +321,6 @@ async def test_no_schema_returns_text(async_page: AsyncPage, pages_url: str) -> 
     assert answer.value == {"text": "9:00 - 18:00"} and llm.calls == 1
 
 
-@pytest.mark.no_sync_twin
 async def test_redact_applies_to_everything_sent(async_page: AsyncPage, pages_url: str) -> None:
     await async_page.goto(pages_url + "extract/store.html")
     llm = AsyncScriptedLLM({"data": {"text": "<|STREET|>"}, "complete": True})

@@ -100,6 +100,7 @@ async def test_a_password_is_never_typed_into_a_form_that_posts_to_another_origi
     assert any("sends its data to http://127.0.0.1:" in e for e in _tool_errors(llm))
 
 
+@pytest.mark.no_sync_twin
 async def test_a_form_disguised_by_page_script_is_still_refused(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:
@@ -184,7 +185,6 @@ async def test_credentials_are_refused_on_a_look_alike_sign_in_page(
             await landed.close()
 
 
-@pytest.mark.no_sync_twin
 async def test_a_value_is_refused_in_a_frame_from_another_origin(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:

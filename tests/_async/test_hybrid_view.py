@@ -64,7 +64,6 @@ async def _snapshot(async_page: AsyncPage, url: str, mode: str) -> Snapshot:
 @pytest.mark.parametrize(
     ("icon", "status"), [("archive", "Archived"), ("trash", "Moved to the bin")]
 )
-@pytest.mark.no_sync_twin(keep=["archive-Archived-aria"])
 async def test_an_icon_with_a_script_listener_and_no_pointer_cursor_is_clicked(
     async_page: AsyncPage, pages_url: str, mode: str, icon: str, status: str
 ) -> None:
@@ -75,7 +74,7 @@ async def test_an_icon_with_a_script_listener_and_no_pointer_cursor_is_clicked(
 
 
 @MODES
-@pytest.mark.no_sync_twin
+@pytest.mark.no_sync_twin(keep=["aria"])
 async def test_icons_are_described_and_a_decorative_icon_is_left_out(
     async_page: AsyncPage, pages_url: str, mode: str
 ) -> None:
@@ -100,7 +99,6 @@ async def test_icons_are_described_and_a_decorative_icon_is_left_out(
         ("full list of changes", "a", "All changes listed"),
     ],
 )
-@pytest.mark.no_sync_twin
 async def test_clickable_words_inside_a_paragraph_are_lines_of_their_own(
     async_page: AsyncPage, pages_url: str, mode: str, words: str, tag: str, status: str
 ) -> None:
@@ -164,6 +162,7 @@ async def test_two_clickable_children_of_one_pointer_container_are_two_lines(
         (_line("budget.xlsx", tag="a"), "Previewing budget.xlsx"),
     ],
 )
+@pytest.mark.no_sync_twin
 async def test_folders_a_script_driven_plus_and_links_in_table_cells(
     async_page: AsyncPage, pages_url: str, mode: str, pattern: str, status: str
 ) -> None:

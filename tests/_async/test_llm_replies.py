@@ -151,6 +151,7 @@ async def test_a_call_with_null_name_and_id_is_re_asked(
 
 
 @pytest.mark.parametrize("content", [None, {}])
+@pytest.mark.no_sync_twin(keep=["None"])
 async def test_anthropic_content_null_or_an_object_is_re_asked(
     content: Any, llm_server: LLMWireServer
 ) -> None:
@@ -167,7 +168,6 @@ async def test_anthropic_content_null_or_an_object_is_re_asked(
     assert answer.value.done and answer.usage.requests == 2
 
 
-@pytest.mark.no_sync_twin
 async def test_anthropic_empty_object_is_a_provider_error(llm_server: LLMWireServer) -> None:
     llm_server.reply({}, times=2)
     llm = make_llm("anthropic", llm_server)

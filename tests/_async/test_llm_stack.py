@@ -211,6 +211,7 @@ class Receipt(BaseModel):
     total_eur: float
 
 
+@pytest.mark.no_sync_twin
 async def test_a_failed_extract_is_recorded_with_its_requests(
     llm_server: LLMWireServer, async_page: AsyncPage, pages_url: str
 ) -> None:

@@ -19,6 +19,7 @@ OUR_KEYS = "Object.keys(window).filter((key) => key.includes('stagehand'))"
 
 
 @pytest.mark.parametrize("url", LOCKED)
+@pytest.mark.no_sync_twin
 async def test_act_types_a_variable_into_a_page_that_locks_its_globals(
     async_page: AsyncPage, pages_url: str, url: str
 ) -> None:
@@ -48,6 +49,7 @@ async def test_act_types_a_variable_into_a_page_that_locks_its_globals(
 
 @pytest.mark.parametrize("url", LOCKED)
 @pytest.mark.parametrize("mode", ["dom", "aria"])
+@pytest.mark.no_sync_twin
 async def test_both_views_read_a_page_that_locks_its_globals(
     async_page: AsyncPage, pages_url: str, url: str, mode: str
 ) -> None:
@@ -58,6 +60,7 @@ async def test_both_views_read_a_page_that_locks_its_globals(
     assert await async_page.evaluate(OUR_KEYS) == []
 
 
+@pytest.mark.no_sync_twin
 async def test_extract_and_observe_read_a_page_that_locks_its_globals(
     async_page: AsyncPage, pages_url: str
 ) -> None:

@@ -90,6 +90,7 @@ async def test_observe_sees_into_shadow_dom_and_nested_frames(
             assert len(result.frame) == 2
 
 
+@pytest.mark.no_sync_twin
 async def test_observe_without_instruction_lists_controls(
     async_page: AsyncPage, pages_url: str
 ) -> None:
@@ -236,7 +237,6 @@ async def test_an_always_malformed_observe_answer_is_a_typed_error(
     assert stagehand.usage.total.requests == 3
 
 
-@pytest.mark.no_sync_twin
 async def test_a_well_formed_empty_observe_answer_is_no_element(async_page: AsyncPage) -> None:
     llm = AsyncScriptedLLM({"elements": []})
     page = AsyncStagehand(llm=llm).wrap(async_page)

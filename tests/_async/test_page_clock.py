@@ -19,6 +19,7 @@ INSTALLED_AT = datetime.datetime(2030, 1, 1, 9, 0)
 
 
 @pytest.mark.parametrize("when", ["before-the-page-loads", "after-a-first-act"])
+@pytest.mark.no_sync_twin
 async def test_act_works_while_the_page_clock_is_paused(
     async_page: AsyncPage, pages_url: str, when: str
 ) -> None:

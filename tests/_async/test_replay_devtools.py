@@ -99,6 +99,7 @@ REPLAYS = [
 
 
 @pytest.mark.parametrize(("path", "instruction", "steps", "typed"), REPLAYS)
+@pytest.mark.no_sync_twin
 async def test_each_replayed_step_checks_its_element_in_one_devtools_call(
     async_page: AsyncPage,
     pages_url: str,
@@ -123,8 +124,8 @@ async def test_each_replayed_step_checks_its_element_in_one_devtools_call(
         assert await async_page.locator(selector).input_value() == value
 
 
-@pytest.mark.no_sync_twin
 @pytest.mark.parametrize("path", FIELDS)
+@pytest.mark.no_sync_twin
 async def test_the_check_answers_the_same_through_devtools_and_through_playwright(
     async_page: AsyncPage, pages_url: str, path: str
 ) -> None:

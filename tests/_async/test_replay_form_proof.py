@@ -48,8 +48,8 @@ async def _page_world_says(page: AsyncPage, xpath: str) -> Any:
     return answer["facts"]["home"]
 
 
-@pytest.mark.no_sync_twin
 @pytest.mark.parametrize("path", FIELDS)
+@pytest.mark.no_sync_twin
 async def test_the_condition_holds_in_both_worlds_exactly_where_the_form_stays_home(
     async_page: AsyncPage, pages_url: str, path: str
 ) -> None:
@@ -83,6 +83,7 @@ def _variables() -> dict[str, str]:
 
 
 @pytest.mark.parametrize(("path", "field", "pattern"), OWN_ORIGIN_FORMS)
+@pytest.mark.no_sync_twin
 async def test_a_replayed_fill_proves_its_form_with_no_read_of_its_own(
     async_page: AsyncPage,
     pages_url: str,
@@ -105,8 +106,8 @@ async def test_a_replayed_fill_proves_its_form_with_no_read_of_its_own(
     assert await async_page.locator(f"#{field}").input_value() == secret_values.EMAIL
 
 
-@pytest.mark.no_sync_twin
 @pytest.mark.parametrize("lie", ["lie-evaluate", "lie-result"])
+@pytest.mark.no_sync_twin
 async def test_a_page_whose_own_world_lies_about_its_form_gets_nothing_typed(
     async_page: AsyncPage, pages_url: str, tmp_path: Path, lie: str
 ) -> None:

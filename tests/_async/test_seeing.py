@@ -248,6 +248,7 @@ async def test_observe_then_act_in_a_cross_origin_frame(
     assert await async_page.text_content("#order-status") == "Order confirmed, card ending "
 
 
+@pytest.mark.no_sync_twin
 async def test_extract_reads_text_inside_cross_origin_frames(
     async_page: AsyncPage, pages_url: str, other_origin_url: str
 ) -> None:

@@ -39,7 +39,7 @@ def texts(snap: Snapshot) -> list[str]:
 
 
 @pytest.mark.parametrize("name", FIXTURE_PAGES)
-@pytest.mark.no_sync_twin(keep=["see/help_center.html"])
+@pytest.mark.no_sync_twin
 async def test_every_selector_resolves_to_exactly_its_element(
     async_page: AsyncPage, pages_url: str, other_origin_url: str, name: str
 ) -> None:

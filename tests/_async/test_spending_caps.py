@@ -127,6 +127,7 @@ async def test_a_cost_cap_without_a_price_is_a_configuration_error_before_any_re
     assert llm.calls == 0
 
 
+@pytest.mark.no_sync_twin
 async def test_every_verb_obeys_the_caps_of_its_call(async_page: AsyncPage) -> None:
     llm = AsyncScriptedLLM()  # any request that got through would fail the test differently
     page = await _shop(AsyncStagehand(llm=llm), async_page)
@@ -147,7 +148,6 @@ async def test_every_verb_obeys_the_caps_of_its_call(async_page: AsyncPage) -> N
     assert llm.calls == 0
 
 
-@pytest.mark.no_sync_twin
 async def test_a_cap_ends_an_agent_run_at_once_instead_of_failing_step_after_step(
     async_page: AsyncPage, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -159,7 +159,6 @@ async def test_a_cap_ends_an_agent_run_at_once_instead_of_failing_step_after_ste
     assert llm.calls == 0
 
 
-@pytest.mark.no_sync_twin
 async def test_a_re_ask_is_a_request_too_and_is_refused_when_it_would_cross(
     async_page: AsyncPage,
 ) -> None:

@@ -125,7 +125,7 @@ async def test_failed_requests_count_against_the_caps(
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.no_sync_twin(keep=["openai"])
+@pytest.mark.no_sync_twin
 async def test_a_re_ask_is_checked_before_it_goes_out(
     provider: str, llm_server: LLMWireServer, async_page: AsyncPage
 ) -> None:

@@ -155,7 +155,7 @@ async def test_act_never_follows_a_label_that_moved_while_the_model_thought(
 # The check must not lean on the trace group opened around each action: it holds when the
 # group's answer is not waited for too.
 @pytest.mark.parametrize("group_wait_s", [0.1, 0.0], ids=["group-awaited", "group-not-awaited"])
-@pytest.mark.no_sync_twin(keep=["group-awaited-meta", "group-not-awaited-meta"])
+@pytest.mark.no_sync_twin(keep=["group-awaited-meta"])
 async def test_a_redirect_that_lands_while_the_model_thinks_gets_no_action(
     async_page: AsyncPage,
     pages_url: str,

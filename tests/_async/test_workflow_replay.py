@@ -130,6 +130,7 @@ async def test_a_changed_step_hands_its_item_to_the_model_and_heals(
     _no_values_in(tmp_path)
 
 
+@pytest.mark.no_sync_twin
 async def test_require_mode_raises_at_the_workflow_step_that_fails(
     async_page: AsyncPage, pages_url: str, tmp_path: Path
 ) -> None:

@@ -52,7 +52,7 @@ def _count_snapshots(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["aria"])
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_fills_a_labelled_form_with_variables_that_never_reach_the_model(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -232,7 +232,7 @@ def test_dismisses_the_cookie_banner_first(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["aria"])
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_follows_a_link_that_opens_a_new_tab(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:

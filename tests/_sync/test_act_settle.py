@@ -116,7 +116,6 @@ def test_after_a_scroll_settle_waits_for_what_comes_with_the_next_frames(
     [("End", 0, 10_000, "scroll"), ("PageUp", 10_000, 0, "top")],
     ids=["down", "up"],
 )
-@pytest.mark.no_sync_twin
 def test_a_key_whose_scroll_starts_late_is_waited_for(
     sync_page: Page, pages_url: str, key: str, start: int, top: int, shown: str
 ) -> None:
@@ -148,7 +147,7 @@ def test_a_key_whose_scroll_starts_late_is_waited_for(
     ],
     ids=["scroll", "fill", "home-at-the-top", "end-in-a-field"],
 )
-@pytest.mark.no_sync_twin
+@pytest.mark.no_sync_twin(keep=["scroll"])
 def test_an_action_that_sets_off_nothing_is_not_waited_on(
     sync_page: Page, pages_url: str, method: str, selector: str, args: list[str]
 ) -> None:

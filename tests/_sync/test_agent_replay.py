@@ -96,7 +96,6 @@ def _no_values_in(cache_dir: Path) -> None:
             assert not leaked, f"{path.name} holds {leaked}"
 
 
-@pytest.mark.no_sync_twin
 def test_a_second_run_replays_with_zero_model_calls(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -123,6 +122,7 @@ def test_a_second_run_replays_with_zero_model_calls(
     assert not any(form in code for form in secret_values.FORMS)
 
 
+@pytest.mark.no_sync_twin
 def test_a_changed_step_hands_the_rest_to_the_model_and_heals(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -160,6 +160,7 @@ def test_a_changed_step_hands_the_rest_to_the_model_and_heals(
     assert again.cache == "hit" and silent.calls == 0, again.summary()
 
 
+@pytest.mark.no_sync_twin
 def test_require_mode_raises_at_the_step_that_fails(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -195,7 +196,6 @@ def test_require_mode_with_no_entry_raises_before_any_request(
     assert [(r.kind, r.success, r.llm_calls) for r in stagehand.history] == [("agent", False, 0)]
 
 
-@pytest.mark.no_sync_twin
 def test_a_planted_step_is_refused_against_the_live_page(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:

@@ -160,7 +160,7 @@ def test_a_row_that_is_not_in_the_list_ends_with_vlist_not_reached(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["aria"])
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_a_list_whose_scroll_stops_moving_ends_the_search_early(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -218,7 +218,7 @@ def test_two_lists_searched_in_vain_report_each(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["aria"])
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_a_list_is_searched_after_an_action_that_showed_it(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -252,6 +252,7 @@ def test_a_list_inside_a_same_origin_iframe_is_searched(
     assert "Close ticket 40" not in _chats(llm)[0]
 
 
+@pytest.mark.no_sync_twin
 def test_a_page_without_a_scrollable_list_still_ends_all_sections_skipped(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -281,7 +282,7 @@ def test_choosing_a_canvas_ends_at_once_with_canvas_unsupported(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["aria"])
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_a_target_only_an_unnamed_canvas_holds_ends_with_canvas_unsupported(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:

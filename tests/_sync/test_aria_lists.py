@@ -69,7 +69,6 @@ def test_candidates_and_their_metrics(sync_page: Page, pages_url: str) -> None:
     assert "notes" not in " ".join(c.selector for c in found)
 
 
-@pytest.mark.no_sync_twin
 def test_row_150_is_found_by_scrolling(sync_page: Page, pages_url: str) -> None:
     (scroller, *_) = containers(sync_page, pages_url + "aria/vlist.html")
     assert visible_rows(sync_page, "Row 150: contact 150")() == 0

@@ -37,7 +37,7 @@ def control(snap: Snapshot, role: str, name: str, nth: int = 0) -> Element:
 
 
 @pytest.mark.parametrize("name", ALL_PAGES)
-@pytest.mark.no_sync_twin(keep=["frame_outer.html", "hybrid/closed_shadow.html"])
+@pytest.mark.no_sync_twin(keep=["cookie.html", "hybrid/closed_shadow.html"])
 def test_every_stored_rung_resolves_to_exactly_the_chosen_element(
     sync_page: Page, pages_url: str, name: str
 ) -> None:
@@ -89,7 +89,6 @@ def test_controls_told_apart_by_role_and_label_only(
     assert "Invite" not in [e.text for e in snap.elements if e.role == "text"]
 
 
-@pytest.mark.no_sync_twin
 def test_duplicated_labels_fall_to_the_first_unique_lower_rung(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -189,6 +188,7 @@ def test_disabled_controls_are_listed_but_not_offered(
 
 
 @pytest.mark.parametrize("name", ["aria/duplicates.html", "form.html"])
+@pytest.mark.no_sync_twin
 def test_elements_built_without_validation_equal_validated_ones(
     sync_page: Page, pages_url: str, name: str
 ) -> None:
@@ -202,6 +202,7 @@ def test_elements_built_without_validation_equal_validated_ones(
 
 
 @pytest.mark.parametrize("title", ["Renamed by a script", ""], ids=["set", "emptied"])
+@pytest.mark.no_sync_twin
 def test_the_title_is_read_with_the_top_frames_facts(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch, title: str
 ) -> None:

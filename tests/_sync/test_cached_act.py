@@ -61,7 +61,6 @@ def test_second_run_replays_with_zero_model_calls(
     assert stagehand.cache is not None and stagehand.cache.stats.hits == 1
 
 
-@pytest.mark.no_sync_twin
 def test_a_changed_page_heals_and_rewrites_the_entry(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -256,6 +255,7 @@ def test_read_only_mode_replays_and_heals_but_never_writes(
     assert entry_file.read_bytes() == stored  # healed in memory only
 
 
+@pytest.mark.no_sync_twin
 def test_a_heal_keeps_the_previous_version(
     sync_page: Page, pages_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -320,7 +320,6 @@ def _plant(
     cache.path_for(key).write_text(json.dumps(entry), encoding="utf-8")
 
 
-@pytest.mark.no_sync_twin
 def test_a_planted_entry_cannot_aim_a_variable_at_another_element(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -365,6 +364,7 @@ def test_a_planted_entry_without_a_fingerprint_is_never_replayed(
     assert page.locator("input[name=pw]").input_value() == secret_values.PASSWORD
 
 
+@pytest.mark.no_sync_twin
 def test_a_planted_entry_with_the_targets_own_fingerprint_still_needs_a_fitting_field(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:

@@ -188,6 +188,7 @@ def test_a_changed_page_fails_a_compiled_check_with_playwrights_message(
 
 
 @MODES
+@pytest.mark.no_sync_twin(keep=["dom"])
 def test_the_model_finding_it_true_heals_the_entry_keeping_the_previous_version(
     sync_page: Page, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -219,7 +220,7 @@ def test_the_model_finding_it_true_heals_the_entry_keeping_the_previous_version(
 
 
 @MODES
-@pytest.mark.no_sync_twin(keep=["dom"])
+@pytest.mark.no_sync_twin
 def test_the_model_finding_it_false_on_replay_raises_and_keeps_the_entry(
     sync_page: Page, pages_url: str, mode: str, tmp_path: Path
 ) -> None:
@@ -351,6 +352,7 @@ def test_variables_never_reach_the_model_the_cache_or_the_error(
     assert all(name not in r.summary() for r in [*stagehand.history, *ci.history])
 
 
+@pytest.mark.no_sync_twin
 def test_generated_expect_code_runs_as_plain_playwright(
     sync_page: Page, pages_url: str
 ) -> None:

@@ -29,6 +29,7 @@ def _count_devtools(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 @pytest.mark.parametrize("mode", ["dom", "aria"])
 @pytest.mark.parametrize("path", ["form.html", "aria/roles.html"])
+@pytest.mark.no_sync_twin
 def test_a_look_with_nothing_new_to_ask_about_releases_nothing(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch, path: str, mode: Any
 ) -> None:
@@ -55,6 +56,7 @@ MANY_ICONS = (
 )
 
 
+@pytest.mark.no_sync_twin
 def test_every_look_that_lists_elements_releases_them(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -216,7 +216,6 @@ def test_invalid_answer_is_reasked_with_the_error_then_accepted(
     assert "price" in llm.requests[1].messages[-1].content  # the validation error went back
 
 
-@pytest.mark.no_sync_twin
 def test_answer_that_never_validates_is_an_extract_error_with_the_last_attempt(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -323,7 +322,6 @@ def test_no_schema_returns_text(sync_page: Page, pages_url: str) -> None:
     assert answer.value == {"text": "9:00 - 18:00"} and llm.calls == 1
 
 
-@pytest.mark.no_sync_twin
 def test_redact_applies_to_everything_sent(sync_page: Page, pages_url: str) -> None:
     sync_page.goto(pages_url + "extract/store.html")
     llm = ScriptedLLM({"data": {"text": "<|STREET|>"}, "complete": True})

@@ -113,6 +113,7 @@ def test_a_list_compiles_to_a_container_and_replays_with_more_items(
     assert {f["transform"] for f in listed["fields"]} == {"text", "number_comma", "url"}
 
 
+@pytest.mark.no_sync_twin
 def test_a_moved_field_is_extracted_again_and_the_entry_heals(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
@@ -254,7 +255,6 @@ def test_generated_code_reads_another_page_of_the_template_as_plain_playwright(
     assert 'get_by_test_id("sku")' in product.to_playwright_code(STYLE)  # user-facing first
 
 
-@pytest.mark.no_sync_twin
 def test_cache_list_and_show_diff_show_an_extract_entry(
     sync_page: Page, pages_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -271,7 +271,6 @@ def test_cache_list_and_show_diff_show_an_extract_entry(
     assert "healed because: field /price" in shown and "+/price: text of <p>" in shown
 
 
-@pytest.mark.no_sync_twin
 def test_a_schema_less_extract_reads_the_page_text_uncached(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:

@@ -101,6 +101,7 @@ def test_a_password_is_never_typed_into_a_form_that_posts_to_another_origin(
     assert any("sends its data to http://127.0.0.1:" in e for e in _tool_errors(llm))
 
 
+@pytest.mark.no_sync_twin
 def test_a_form_disguised_by_page_script_is_still_refused(
     sync_page: Page, pages_url: str, other_origin_url: str
 ) -> None:
@@ -185,7 +186,6 @@ def test_credentials_are_refused_on_a_look_alike_sign_in_page(
             landed.close()
 
 
-@pytest.mark.no_sync_twin
 def test_a_value_is_refused_in_a_frame_from_another_origin(
     sync_page: Page, pages_url: str, other_origin_url: str
 ) -> None:

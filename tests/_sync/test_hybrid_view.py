@@ -65,7 +65,6 @@ def _snapshot(sync_page: Page, url: str, mode: str) -> Snapshot:
 @pytest.mark.parametrize(
     ("icon", "status"), [("archive", "Archived"), ("trash", "Moved to the bin")]
 )
-@pytest.mark.no_sync_twin(keep=["archive-Archived-aria"])
 def test_an_icon_with_a_script_listener_and_no_pointer_cursor_is_clicked(
     sync_page: Page, pages_url: str, mode: str, icon: str, status: str
 ) -> None:
@@ -76,7 +75,7 @@ def test_an_icon_with_a_script_listener_and_no_pointer_cursor_is_clicked(
 
 
 @MODES
-@pytest.mark.no_sync_twin
+@pytest.mark.no_sync_twin(keep=["aria"])
 def test_icons_are_described_and_a_decorative_icon_is_left_out(
     sync_page: Page, pages_url: str, mode: str
 ) -> None:
@@ -101,7 +100,6 @@ def test_icons_are_described_and_a_decorative_icon_is_left_out(
         ("full list of changes", "a", "All changes listed"),
     ],
 )
-@pytest.mark.no_sync_twin
 def test_clickable_words_inside_a_paragraph_are_lines_of_their_own(
     sync_page: Page, pages_url: str, mode: str, words: str, tag: str, status: str
 ) -> None:
@@ -165,6 +163,7 @@ def test_two_clickable_children_of_one_pointer_container_are_two_lines(
         (_line("budget.xlsx", tag="a"), "Previewing budget.xlsx"),
     ],
 )
+@pytest.mark.no_sync_twin
 def test_folders_a_script_driven_plus_and_links_in_table_cells(
     sync_page: Page, pages_url: str, mode: str, pattern: str, status: str
 ) -> None:

@@ -212,6 +212,7 @@ class Receipt(BaseModel):
     total_eur: float
 
 
+@pytest.mark.no_sync_twin
 def test_a_failed_extract_is_recorded_with_its_requests(
     llm_server: LLMWireServer, sync_page: Page, pages_url: str
 ) -> None:

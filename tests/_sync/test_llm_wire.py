@@ -105,7 +105,7 @@ def test_tool_call_round_trip(provider: str, llm_server: LLMWireServer) -> None:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.no_sync_twin(keep=["openai"])
+@pytest.mark.no_sync_twin
 def test_no_tool_call_returns_the_text(provider: str, llm_server: LLMWireServer) -> None:
     llm_server.reply(text_reply(provider, "I am not sure what to click."))
     llm = make_llm(provider, llm_server)
@@ -194,6 +194,7 @@ def test_json_text_tool_call_from_a_compatible_server(llm_server: LLMWireServer)
     assert response.text == text
 
 
+@pytest.mark.no_sync_twin
 def test_server_without_tools_gets_a_json_schema_format(llm_server: LLMWireServer) -> None:
     llm_server.reply(openai_error("model tiny does not support tools"), status=400)
     answer = '{"name": "skipSection", "arguments": {"reason": "no button here"}}'
@@ -262,7 +263,7 @@ def test_structured_output_with_one_re_ask(provider: str, llm_server: LLMWireSer
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.no_sync_twin(keep=["anthropic"])
+@pytest.mark.no_sync_twin(keep=["openai"])
 def test_structured_output_that_never_validates(
     provider: str, llm_server: LLMWireServer
 ) -> None:
@@ -396,7 +397,6 @@ def test_assistant_tool_calls_keep_their_raw_arguments(llm_server: LLMWireServer
     assert sent["tool_calls"][0]["function"]["arguments"] == "{bad"
 
 
-@pytest.mark.no_sync_twin
 def test_structured_output_without_tools_uses_a_json_schema(
     llm_server: LLMWireServer,
 ) -> None:
@@ -414,7 +414,7 @@ def test_structured_output_without_tools_uses_a_json_schema(
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.no_sync_twin(keep=["openai"])
+@pytest.mark.no_sync_twin(keep=["anthropic"])
 def test_nothing_listening_is_a_provider_error(provider: str) -> None:
     with socket.socket() as probe:  # a loopback port that was free a moment ago
         probe.bind(("127.0.0.1", 0))
@@ -434,7 +434,7 @@ def test_nothing_listening_is_a_provider_error(provider: str) -> None:
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.no_sync_twin(keep=["anthropic"])
+@pytest.mark.no_sync_twin
 def test_images_and_request_options_reach_the_wire(
     provider: str, llm_server: LLMWireServer
 ) -> None:

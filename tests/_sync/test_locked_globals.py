@@ -20,6 +20,7 @@ OUR_KEYS = "Object.keys(window).filter((key) => key.includes('stagehand'))"
 
 
 @pytest.mark.parametrize("url", LOCKED)
+@pytest.mark.no_sync_twin
 def test_act_types_a_variable_into_a_page_that_locks_its_globals(
     sync_page: Page, pages_url: str, url: str
 ) -> None:
@@ -49,6 +50,7 @@ def test_act_types_a_variable_into_a_page_that_locks_its_globals(
 
 @pytest.mark.parametrize("url", LOCKED)
 @pytest.mark.parametrize("mode", ["dom", "aria"])
+@pytest.mark.no_sync_twin
 def test_both_views_read_a_page_that_locks_its_globals(
     sync_page: Page, pages_url: str, url: str, mode: str
 ) -> None:
@@ -59,6 +61,7 @@ def test_both_views_read_a_page_that_locks_its_globals(
     assert sync_page.evaluate(OUR_KEYS) == []
 
 
+@pytest.mark.no_sync_twin
 def test_extract_and_observe_read_a_page_that_locks_its_globals(
     sync_page: Page, pages_url: str
 ) -> None:

@@ -91,6 +91,7 @@ def test_observe_sees_into_shadow_dom_and_nested_frames(
             assert len(result.frame) == 2
 
 
+@pytest.mark.no_sync_twin
 def test_observe_without_instruction_lists_controls(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -237,7 +238,6 @@ def test_an_always_malformed_observe_answer_is_a_typed_error(
     assert stagehand.usage.total.requests == 3
 
 
-@pytest.mark.no_sync_twin
 def test_a_well_formed_empty_observe_answer_is_no_element(sync_page: Page) -> None:
     llm = ScriptedLLM({"elements": []})
     page = Stagehand(llm=llm).wrap(sync_page)

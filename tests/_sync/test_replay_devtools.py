@@ -100,6 +100,7 @@ REPLAYS = [
 
 
 @pytest.mark.parametrize(("path", "instruction", "steps", "typed"), REPLAYS)
+@pytest.mark.no_sync_twin
 def test_each_replayed_step_checks_its_element_in_one_devtools_call(
     sync_page: Page,
     pages_url: str,
@@ -124,8 +125,8 @@ def test_each_replayed_step_checks_its_element_in_one_devtools_call(
         assert sync_page.locator(selector).input_value() == value
 
 
-@pytest.mark.no_sync_twin
 @pytest.mark.parametrize("path", FIELDS)
+@pytest.mark.no_sync_twin
 def test_the_check_answers_the_same_through_devtools_and_through_playwright(
     sync_page: Page, pages_url: str, path: str
 ) -> None:

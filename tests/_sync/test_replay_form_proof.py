@@ -49,8 +49,8 @@ def _page_world_says(page: Page, xpath: str) -> Any:
     return answer["facts"]["home"]
 
 
-@pytest.mark.no_sync_twin
 @pytest.mark.parametrize("path", FIELDS)
+@pytest.mark.no_sync_twin
 def test_the_condition_holds_in_both_worlds_exactly_where_the_form_stays_home(
     sync_page: Page, pages_url: str, path: str
 ) -> None:
@@ -84,6 +84,7 @@ def _variables() -> dict[str, str]:
 
 
 @pytest.mark.parametrize(("path", "field", "pattern"), OWN_ORIGIN_FORMS)
+@pytest.mark.no_sync_twin
 def test_a_replayed_fill_proves_its_form_with_no_read_of_its_own(
     sync_page: Page,
     pages_url: str,
@@ -106,8 +107,8 @@ def test_a_replayed_fill_proves_its_form_with_no_read_of_its_own(
     assert sync_page.locator(f"#{field}").input_value() == secret_values.EMAIL
 
 
-@pytest.mark.no_sync_twin
 @pytest.mark.parametrize("lie", ["lie-evaluate", "lie-result"])
+@pytest.mark.no_sync_twin
 def test_a_page_whose_own_world_lies_about_its_form_gets_nothing_typed(
     sync_page: Page, pages_url: str, tmp_path: Path, lie: str
 ) -> None:

@@ -34,6 +34,7 @@ FIELDS = [
 
 
 @pytest.mark.parametrize(("path", "xpath"), FIELDS)
+@pytest.mark.no_sync_twin
 def test_a_main_frame_xpath_reads_the_same_facts_as_the_elements_handle(
     sync_page: Page, pages_url: str, path: str, xpath: str
 ) -> None:
@@ -48,6 +49,7 @@ def test_a_main_frame_xpath_reads_the_same_facts_as_the_elements_handle(
     assert through_script.tag == "input" and through_script.form_targets
 
 
+@pytest.mark.no_sync_twin
 def test_a_main_frame_xpath_never_goes_through_playwrights_engine_in_the_page(
     sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -76,6 +78,7 @@ def test_a_main_frame_xpath_never_goes_through_playwrights_engine_in_the_page(
     assert len(engine_calls) == 1
 
 
+@pytest.mark.no_sync_twin
 def test_an_xpath_that_finds_several_fields_is_read_through_the_locator(
     sync_page: Page, pages_url: str
 ) -> None:
@@ -120,6 +123,7 @@ ELSEWHERE = [
 
 
 @pytest.mark.parametrize(("field", "reads_needed"), OWN_ORIGIN)
+@pytest.mark.no_sync_twin(keep=["no-form-1"])
 def test_a_form_that_stays_on_its_origin_is_proven_so_without_reading_targets(
     sync_page: Page,
     pages_url: str,

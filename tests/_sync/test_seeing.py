@@ -249,6 +249,7 @@ def test_observe_then_act_in_a_cross_origin_frame(
     assert sync_page.text_content("#order-status") == "Order confirmed, card ending "
 
 
+@pytest.mark.no_sync_twin
 def test_extract_reads_text_inside_cross_origin_frames(
     sync_page: Page, pages_url: str, other_origin_url: str
 ) -> None:

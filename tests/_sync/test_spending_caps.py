@@ -128,6 +128,7 @@ def test_a_cost_cap_without_a_price_is_a_configuration_error_before_any_request(
     assert llm.calls == 0
 
 
+@pytest.mark.no_sync_twin
 def test_every_verb_obeys_the_caps_of_its_call(sync_page: Page) -> None:
     llm = ScriptedLLM()  # any request that got through would fail the test differently
     page = _shop(Stagehand(llm=llm), sync_page)
@@ -148,7 +149,6 @@ def test_every_verb_obeys_the_caps_of_its_call(sync_page: Page) -> None:
     assert llm.calls == 0
 
 
-@pytest.mark.no_sync_twin
 def test_a_cap_ends_an_agent_run_at_once_instead_of_failing_step_after_step(
     sync_page: Page, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -160,7 +160,6 @@ def test_a_cap_ends_an_agent_run_at_once_instead_of_failing_step_after_step(
     assert llm.calls == 0
 
 
-@pytest.mark.no_sync_twin
 def test_a_re_ask_is_a_request_too_and_is_refused_when_it_would_cross(
     sync_page: Page,
 ) -> None:

@@ -126,7 +126,7 @@ def test_failed_requests_count_against_the_caps(
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-@pytest.mark.no_sync_twin(keep=["openai"])
+@pytest.mark.no_sync_twin
 def test_a_re_ask_is_checked_before_it_goes_out(
     provider: str, llm_server: LLMWireServer, sync_page: Page
 ) -> None:

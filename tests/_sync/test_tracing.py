@@ -52,7 +52,6 @@ def _groups(events: list[dict[str, Any]]) -> dict[str, tuple[str, str | None]]:
     }
 
 
-@pytest.mark.no_sync_twin
 def test_act_and_each_action_are_named_groups_without_values(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:

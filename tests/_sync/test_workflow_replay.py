@@ -131,6 +131,7 @@ def test_a_changed_step_hands_its_item_to_the_model_and_heals(
     _no_values_in(tmp_path)
 
 
+@pytest.mark.no_sync_twin
 def test_require_mode_raises_at_the_workflow_step_that_fails(
     sync_page: Page, pages_url: str, tmp_path: Path
 ) -> None:
