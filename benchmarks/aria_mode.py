@@ -16,7 +16,11 @@ Run: ``python benchmarks/aria_mode.py [--runs N] [--quick]``. On the 5,000-eleme
   ``take_snapshot(page)`` (evaluate + parse), medians over N interleaved runs. Playwright's
   own snapshot call is timed alone too, to show how much of the total is outside our code,
   and followed by one empty ``page.evaluate``: the least any view that reads the page once
-  more after Playwright's call can cost (for comparison; no target of its own).
+  more after Playwright's call can cost (for comparison; no target of its own). On the big
+  page, also what the view's first two steps cost on their own, each after Playwright's call:
+  reading its text into the tree (``parse_aria_snapshot``), then one facts evaluate for every
+  listed node (the element each line stands for, found by its box). Together they are the
+  least a view costs that matches every line to its element before the model sees any.
 
 Targets: aria prompt <= 0.7 x DOM's on the big page (the aria view lists the page's clickables
 as the DOM view does, icons included), <= 0.1 x page.content(); the aria view (snapshot,
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
@@ -40,8 +45,11 @@ from benchmarks.serialize import catalogue_page, interleaved_medians  # noqa: E4
 from stagehand_py._config import Settings  # noqa: E402
 from stagehand_py._sections import first_group  # noqa: E402
 from stagehand_py._snapshot import Snapshot  # noqa: E402
+from stagehand_py._sync.aria.snapshot import _frame_facts, _wanted  # noqa: E402
 from stagehand_py._sync.browser.inspect import take_snapshot  # noqa: E402
 from stagehand_py._sync.browser.launch import launch_chromium  # noqa: E402
+from stagehand_py.aria._lines import collect_lines  # noqa: E402
+from stagehand_py.aria._parser import parse_aria_snapshot  # noqa: E402
 from stagehand_py.prompts.act import build_act_messages  # noqa: E402
 from stagehand_py.testing import serve_directory  # noqa: E402
 
@@ -120,6 +128,19 @@ class Row:
         self.floor = times["floor"]
 
 
+def first_steps(page: Page) -> dict[str, Callable[[], object]]:
+    """Playwright's call followed by the aria view's first steps alone: reading the text into
+    the tree; and that plus one facts evaluate for every listed node (built once, untimed)."""
+    roots = parse_aria_snapshot(page.aria_snapshot(mode="ai", boxes=True))
+    every = [node for root in roots for node in root.nodes()]
+    wanted = _wanted(collect_lines(roots), every).get("", [])
+
+    def read() -> object:
+        return parse_aria_snapshot(page.aria_snapshot(mode="ai", boxes=True))
+
+    return {"read": read, "facts": lambda: (read(), _frame_facts(page.main_frame, wanted, True))}
+
+
 def main() -> None:
     args = parser(__doc__, runs=5).parse_args()
     runs = 1 if args.quick else args.runs
@@ -139,6 +160,7 @@ def main() -> None:
                 "dom": lambda: take_snapshot(page),
                 "aria": lambda: take_snapshot(page, mode="aria"),
                 "playwright": lambda: page.aria_snapshot(mode="ai", boxes=True),
+                **first_steps(page),
             },
             runs,
         )
@@ -185,6 +207,14 @@ def main() -> None:
         "ratio aria view / playwright aria_snapshot",
         f"{medians['aria'] / medians['playwright']:.2f}",
         "<= 1.3",
+    )
+    figure(
+        "ratio (aria_snapshot + reading its text) / aria_snapshot",
+        f"{medians['read'] / medians['playwright']:.2f}",
+    )
+    figure(
+        "ratio (aria_snapshot + reading its text + one facts evaluate) / aria_snapshot",
+        f"{medians['facts'] / medians['playwright']:.2f}",
     )
     figure(
         "worst fixture page aria view / playwright aria_snapshot",

@@ -17,7 +17,11 @@ run, alternating, and prints medians:
 - ``take_snapshot`` (evaluate + parse) against the bare JavaScript floor measured in the same
   run (``js_floor.js``: every element's rectangle, read in one evaluate): target <= 2.0 x;
   and, for comparison, that floor with the computed style a view needs to tell what is seen
-  (``js_floor_style.js``: visibility, opacity and position of each element, in the same visit).
+  (``js_floor_style.js``: visibility, opacity and position of each element, in the same visit);
+  the transfer of the serializer's JSON alone (an evaluate that returns the same string, held
+  in the page, less an empty evaluate); and the style floor plus Python's first look at the
+  serializer's JSON (parse + first chunk), for comparison with the target: the style floor
+  returns more JSON than the serializer does, so its transfer is in that figure already.
 """
 
 from __future__ import annotations
@@ -176,6 +180,12 @@ def main() -> None:
         if baseline is not None:
             old_js = baseline.serializer_js
             actions["base"] = lambda: page.evaluate(old_js, {"chunkRatio": 0.75, "maxText": 150})
+        floor_json = len(page.evaluate(floor_js))
+        floor_style_json = len(page.evaluate(floor_style_js))
+        held = page.evaluate(script, options)
+        page.evaluate("json => { window.__benchSnapshotJson = json; }", held)
+        actions["transfer"] = lambda: page.evaluate("() => window.__benchSnapshotJson")
+        actions["empty"] = lambda: page.evaluate("0")
         medians = interleaved_medians(actions, runs)
         cpu_scripts = {"ours": script}
         if baseline is not None:
@@ -218,6 +228,18 @@ def main() -> None:
     print(f"js floor with computed style      median {floor_style:.3f} s")
     figure("ratio js floor with computed style / js floor", f"{floor_style / floor:.2f}")
     figure("ratio take_snapshot / js floor with computed style", f"{full / floor_style:.2f}")
+    transfer = max(medians["transfer"] - medians["empty"], 0.0)
+    first_look = parsing["parse + first chunk"]
+    print(
+        f"JSON returned: js floor {floor_json / 1000:.0f} KB, with computed style "
+        f"{floor_style_json / 1000:.0f} KB, serializer {len(ours_json) / 1000:.0f} KB"
+    )
+    figure("ratio transfer of the snapshot's JSON / js floor", f"{transfer / floor:.2f}")
+    figure("ratio parse + first chunk / js floor", f"{first_look / floor:.2f}")
+    figure(
+        "ratio (js floor with computed style + parse + first chunk) / js floor",
+        f"{(floor_style + first_look) / floor:.2f}",
+    )
     for name, seconds in parsing.items():
         print(f"{name:<33} median {seconds * 1000:.1f} ms")
     chars = prompt_chars(snapshot)

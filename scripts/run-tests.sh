@@ -24,7 +24,9 @@ record() {
     if [ "$1" = 5 ]; then empty=$((empty + 1)); elif [ "$1" != 0 ]; then status=$1; fi
 }
 # First, beside the static checks (which use one core), the tests marked `alone`: deadline
-# tests on enormous pages, whose uninterruptible layout grows with the load beside it. On the
+# tests whose page has work of its own to finish after the deadline (an enormous page's
+# uninterruptible layout, a chunk queued behind the stopped script), which grows with the
+# load beside it. On the
 # way pytest compiles the tests with its assertion rewriting, which the workers then reuse
 # instead of each doing it again (about 5 s of CPU each on a fresh clone).
 alone=""

@@ -30,6 +30,8 @@ FIGURES: dict[str, list[tuple[str, str | None]]] = {
         ("ratio aria/dom prompt chars", "<= 0.70"),
         ("ratio aria prompt / page.content()", "<= 0.10"),
         ("ratio aria view / playwright aria_snapshot", "<= 1.3"),
+        ("ratio (aria_snapshot + reading its text) / aria_snapshot", None),
+        ("ratio (aria_snapshot + reading its text + one facts evaluate) / aria_snapshot", None),
         ("worst fixture page aria view / playwright aria_snapshot", "<= 1.5"),
         ("ratio aria/dom snapshot time", None),
         ("ratio aria/dom first act turn (packed sections)", None),
@@ -53,6 +55,9 @@ FIGURES: dict[str, list[tuple[str, str | None]]] = {
         ("ratio serializer / aria_snapshot", "<= 0.30"),
         ("ratio take_snapshot / aria", None),
         ("ratio take_snapshot / js floor", "<= 2.0"),
+        ("ratio transfer of the snapshot's JSON / js floor", None),
+        ("ratio parse + first chunk / js floor", None),
+        ("ratio (js floor with computed style + parse + first chunk) / js floor", None),
         ("ratio prompt chars / baseline", "<= 1.15"),
     ],
     "trace_size.py": [
