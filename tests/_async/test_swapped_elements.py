@@ -186,6 +186,67 @@ async def test_a_redirect_that_lands_while_the_model_thinks_gets_no_action(
     assert not _shown(plan.states, other_origin_url)  # the model never saw that site
 
 
+def _driver_lags(async_page: AsyncPage, monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    """Once called, Playwright reports the page's URL as it was then, until the page goes
+    back: the state of a driver that has not yet processed the event of a navigation that
+    committed (seen on a loaded machine, where that event came after the new document had
+    loaded). By the time the page goes back, the driver has caught up."""
+    main = async_page.main_frame._impl_obj
+    frame_class = type(main)
+    real = frame_class.url
+    held: list[str] = []
+
+    def url(frame: Any) -> str:
+        return held[0] if held and frame is main else str(real.fget(frame))
+
+    page_class = type(async_page._impl_obj)
+    go_back = page_class.go_back
+
+    async def caught_up(page: Any, *args: Any, **options: Any) -> Any:
+        held.clear()
+        return await go_back(page, *args, **options)
+
+    monkeypatch.setattr(frame_class, "url", property(url))
+    monkeypatch.setattr(page_class, "go_back", caught_up)
+    return lambda: held.append(str(real.fget(main)))
+
+
+@pytest.mark.parametrize("how", ["meta", "script"])
+@pytest.mark.no_sync_twin(keep=["meta"])
+async def test_a_redirect_the_driver_has_not_reported_yet_gets_no_action(
+    async_page: AsyncPage,
+    pages_url: str,
+    other_origin_url: str,
+    how: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The model answers once the other site has loaded, but Playwright still reports the shop:
+    # the page itself, asked where it is right before the action, says otherwise.
+    lag = _driver_lags(async_page, monkeypatch)
+    with page_cue() as cue:
+        elsewhere = cue.page_url(other_origin_url + "swap/elsewhere.html")
+        cued = _cued(cue, Do("click", GO))
+
+        def step(state: str) -> dict[str, Any]:
+            lag()  # from the look the model answers: the URL it had then
+            return cued(state)
+
+        plan = AgentPlan(step, done("stayed on the shop"))
+        page = AsyncStagehand(llm=AsyncFunctionLLM(structured=plan)).wrap(async_page)
+        await page.goto(cue.page_url(pages_url + "swap/leaving.html", how=how, to=elsewhere))
+        start = page.url
+        result = await page.agent("Go on.", allowed_domains=[urlsplit(pages_url).netloc])
+
+    assert "/done" in cue.paths and "/clicked-go" not in cue.paths, result.summary()
+    [refused] = result.steps[0].results
+    assert refused.error is not None and refused.error.endswith(
+        "outside allowed_domains, before this action could run; went back"
+    )
+    assert result.success, result.summary()
+    assert page.url == start
+    assert await page.locator("#status").inner_text() == ""  # the shop's Go was not run either
+
+
 class _PauseAfter(logging.Handler):
     """Pauses the run when a log line containing ``when`` is emitted."""
 

@@ -56,7 +56,7 @@ from ..browser.executor import perform, scroll
 from ..browser.secret_guard import known_frame, locator_refusal
 from ..extract.read import ExtractOutcome, extract
 from ..llm.base import AsyncLLM
-from .domains import AllowedDomains, AllowedPlace, return_to
+from .domains import AllowedDomains, AllowedPlace, return_to, urls_now
 from .observe import AsyncDownloadTracker, Observation, open_pages, same_page
 
 _WAIT_SLICE_S = 0.1
@@ -337,10 +337,11 @@ async def _moved_outside(ctx: AsyncActionContext, outcome: ActionOutcome) -> boo
     if domains is None or place is None or not domains.limited:
         return False
     # page.url holds such a navigation only once Playwright's driver has delivered its event:
-    # one round trip to the driver (it never reaches the page, so a busy page cannot hold it).
+    # one round trip to the driver; and the page itself is asked where it is (urls_now).
     with contextlib.suppress(PlaywrightError):
         await ctx.page.wait_for_timeout(0)
-    host = domains.outside(ctx.page.url)
+    hosts = [domains.outside(url) for url in await urls_now(ctx.page)]
+    host = next((h for h in hosts if h is not None), None)
     if host is None:
         return False
     ctx.page, undone = await return_to(ctx.page, place, ctx.clock)

@@ -10,16 +10,22 @@ caller put the agent there.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
 from ...agent._clock import RunClock
 from ...agent._navigation import domain_allowed
+from ..browser.interrupt import devtools_session
 from .observe import same_page
 
 _RETURN_TIMEOUT_MS = 30_000
+# How long a page is given to say where it is before an action. A page busy for longer holds
+# the action up too; the driver's record of its URL then decides alone.
+_LOCATION_MS = 1000
 
 
 @dataclass
@@ -52,6 +58,32 @@ class AllowedDomains:
             return urlsplit(url).hostname or url
         except ValueError:
             return url
+
+
+async def urls_now(page: AsyncPage) -> list[str]:
+    """Where ``page`` is, as Playwright's driver records it and as the page itself says.
+
+    ``page.url`` moves only once the driver has processed the navigation's event, which on a
+    loaded machine can come after the new document has committed (and even loaded): an
+    action run then lands in that document. The page's own ``location.href`` (unforgeable),
+    read through its DevTools session with no driver bookkeeping in between, already names it.
+    Without a session (not Chromium, or a tab opened during the run), or when the page does
+    not answer in time, the driver's record stands alone."""
+    urls = [page.url]
+    session = devtools_session(page)
+    if session is None:
+        return urls
+    with contextlib.suppress(PlaywrightError):
+        reply = await session.send(
+            "Runtime.evaluate",
+            {"expression": "location.href", "returnByValue": True, "silent": True},
+            timeout=_LOCATION_MS,
+        )
+        result = reply.get("result")
+        href = result.get("value") if isinstance(result, dict) else None
+        if isinstance(href, str) and href != urls[0]:
+            urls.append(href)
+    return urls
 
 
 async def return_to(page: AsyncPage, place: AllowedPlace, clock: RunClock) -> tuple[AsyncPage, str]:
