@@ -182,8 +182,8 @@ def main() -> None:
             actions["base"] = lambda: page.evaluate(old_js, {"chunkRatio": 0.75, "maxText": 150})
         floor_json = len(page.evaluate(floor_js))
         floor_style_json = len(page.evaluate(floor_style_js))
-        held = page.evaluate(script, options)
-        page.evaluate("json => { window.__benchSnapshotJson = json; }", held)
+        ours_json = page.evaluate(script, options)
+        page.evaluate("json => { window.__benchSnapshotJson = json; }", ours_json)
         actions["transfer"] = lambda: page.evaluate("() => window.__benchSnapshotJson")
         actions["empty"] = lambda: page.evaluate("0")
         medians = interleaved_medians(actions, runs)
@@ -191,7 +191,6 @@ def main() -> None:
         if baseline is not None:
             cpu_scripts["base"] = baseline.serializer_js
         cpu = renderer_cpu_medians(page, cpu_scripts, runs)
-        ours_json = page.evaluate(script, options)
         base_json = (
             page.evaluate(baseline.serializer_js, {"chunkRatio": 0.75, "maxText": 150})
             if baseline is not None

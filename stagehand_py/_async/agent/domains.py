@@ -19,7 +19,7 @@ from playwright.async_api import Page as AsyncPage
 
 from ...agent._clock import RunClock
 from ...agent._navigation import domain_allowed
-from ..browser.interrupt import devtools_session
+from ..browser.interrupt import devtools_session, session_value
 from .observe import same_page
 
 _RETURN_TIMEOUT_MS = 30_000
@@ -74,13 +74,7 @@ async def urls_now(page: AsyncPage) -> list[str]:
     if session is None:
         return urls
     with contextlib.suppress(PlaywrightError):
-        reply = await session.send(
-            "Runtime.evaluate",
-            {"expression": "location.href", "returnByValue": True, "silent": True},
-            timeout=_LOCATION_MS,
-        )
-        result = reply.get("result")
-        href = result.get("value") if isinstance(result, dict) else None
+        href = await session_value(session, "location.href", timeout_ms=_LOCATION_MS)
         if isinstance(href, str) and href != urls[0]:
             urls.append(href)
     return urls

@@ -74,6 +74,25 @@ def devtools_session(page: AsyncPage) -> AsyncCDPSession | None:
     return _SESSIONS.get(identity(page))
 
 
+async def session_value(
+    session: AsyncCDPSession, expression: str, *, timeout_ms: float | None = None
+) -> Any:
+    """The JSON value of ``expression``, evaluated in the top document's main world through
+    ``session`` (awaited when a promise). Silent: a debugger the user opened with "pause on
+    exceptions" never stops on it. A script that throws raises :class:`PlaywrightError`, as
+    Playwright's own evaluate would."""
+    reply = await session.send(
+        "Runtime.evaluate",
+        {"expression": expression, "awaitPromise": True, "returnByValue": True, "silent": True},
+        timeout=timeout_ms,
+    )
+    thrown = reply.get("exceptionDetails")
+    if thrown is not None:
+        raise PlaywrightError(f"The page script threw: {thrown.get('text', 'an exception')}")
+    result = reply.get("result")
+    return result.get("value") if isinstance(result, dict) else None
+
+
 async def _answers(session: AsyncCDPSession, timeout_ms: float) -> bool:
     try:
         await session.send("Runtime.evaluate", {"expression": "0"}, timeout=timeout_ms)

@@ -28,7 +28,6 @@ import weakref
 from typing import Any
 
 from playwright.async_api import CDPSession as AsyncCDPSession
-from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame as AsyncFrame
 from playwright.async_api import Page as AsyncPage
 
@@ -36,7 +35,7 @@ from ..._errors import SerializationError
 from ..._js_compact import compact_js
 from ..._playwright_identity import identity
 from ...dom._js import load_js
-from .interrupt import devtools_session
+from .interrupt import devtools_session, session_value
 
 _MARKER = "/* STAGEHAND_PY_SCRIPT */"
 # Bumped when the install/call protocol itself changes.
@@ -148,18 +147,4 @@ async def _evaluate(
     4.1 ms through the session, 2.1 against 1.7 ms for later ones). ``call`` must be JSON."""
     if session is None:
         return await target.evaluate(script, call)
-    reply = await session.send(
-        "Runtime.evaluate",
-        {
-            "expression": f"({script})({json.dumps(call)})",
-            "awaitPromise": True,
-            "returnByValue": True,
-            # Never pause in a debugger the user opened with "pause on exceptions".
-            "silent": True,
-        },
-    )
-    thrown = reply.get("exceptionDetails")
-    if thrown is not None:
-        raise PlaywrightError(f"The page script threw: {thrown.get('text', 'an exception')}")
-    result = reply.get("result")
-    return result.get("value") if isinstance(result, dict) else None
+    return await session_value(session, f"({script})({json.dumps(call)})")

@@ -20,7 +20,7 @@ from playwright.sync_api import Page as Page
 
 from ...agent._clock import RunClock
 from ...agent._navigation import domain_allowed
-from ..browser.interrupt import devtools_session
+from ..browser.interrupt import devtools_session, session_value
 from .observe import same_page
 
 _RETURN_TIMEOUT_MS = 30_000
@@ -75,13 +75,7 @@ def urls_now(page: Page) -> list[str]:
     if session is None:
         return urls
     with contextlib.suppress(PlaywrightError):
-        reply = session.send(
-            "Runtime.evaluate",
-            {"expression": "location.href", "returnByValue": True, "silent": True},
-            timeout=_LOCATION_MS,
-        )
-        result = reply.get("result")
-        href = result.get("value") if isinstance(result, dict) else None
+        href = session_value(session, "location.href", timeout_ms=_LOCATION_MS)
         if isinstance(href, str) and href != urls[0]:
             urls.append(href)
     return urls

@@ -75,6 +75,25 @@ def devtools_session(page: Page) -> CDPSession | None:
     return _SESSIONS.get(identity(page))
 
 
+def session_value(
+    session: CDPSession, expression: str, *, timeout_ms: float | None = None
+) -> Any:
+    """The JSON value of ``expression``, evaluated in the top document's main world through
+    ``session`` (awaited when a promise). Silent: a debugger the user opened with "pause on
+    exceptions" never stops on it. A script that throws raises :class:`PlaywrightError`, as
+    Playwright's own evaluate would."""
+    reply = session.send(
+        "Runtime.evaluate",
+        {"expression": expression, "awaitPromise": True, "returnByValue": True, "silent": True},
+        timeout=timeout_ms,
+    )
+    thrown = reply.get("exceptionDetails")
+    if thrown is not None:
+        raise PlaywrightError(f"The page script threw: {thrown.get('text', 'an exception')}")
+    result = reply.get("result")
+    return result.get("value") if isinstance(result, dict) else None
+
+
 def _answers(session: CDPSession, timeout_ms: float) -> bool:
     try:
         session.send("Runtime.evaluate", {"expression": "0"}, timeout=timeout_ms)

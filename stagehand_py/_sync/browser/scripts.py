@@ -29,7 +29,6 @@ import weakref
 from typing import Any
 
 from playwright.sync_api import CDPSession as CDPSession
-from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame as Frame
 from playwright.sync_api import Page as Page
 
@@ -37,7 +36,7 @@ from ..._errors import SerializationError
 from ..._js_compact import compact_js
 from ..._playwright_identity import identity
 from ...dom._js import load_js
-from .interrupt import devtools_session
+from .interrupt import devtools_session, session_value
 
 _MARKER = "/* STAGEHAND_PY_SCRIPT */"
 # Bumped when the install/call protocol itself changes.
@@ -149,18 +148,4 @@ def _evaluate(
     4.1 ms through the session, 2.1 against 1.7 ms for later ones). ``call`` must be JSON."""
     if session is None:
         return target.evaluate(script, call)
-    reply = session.send(
-        "Runtime.evaluate",
-        {
-            "expression": f"({script})({json.dumps(call)})",
-            "awaitPromise": True,
-            "returnByValue": True,
-            # Never pause in a debugger the user opened with "pause on exceptions".
-            "silent": True,
-        },
-    )
-    thrown = reply.get("exceptionDetails")
-    if thrown is not None:
-        raise PlaywrightError(f"The page script threw: {thrown.get('text', 'an exception')}")
-    result = reply.get("result")
-    return result.get("value") if isinstance(result, dict) else None
+    return session_value(session, f"({script})({json.dumps(call)})")
