@@ -3,8 +3,8 @@
 # direct dependency (the package's, and its test extra's) into a throwaway virtual environment
 # with uv's --resolution lowest-direct, print them, and run a smoke subset of the tests there:
 # the model SDKs over the loopback wire server, both page views (the aria view calls
-# aria_snapshot(mode="ai", boxes=True)), act, extract, the sitemap reader, the pytest plugin and
-# the package without the anthropic extra.
+# aria_snapshot(mode="ai", boxes=True)), act, extract, the sitemap reader, the pytest plugin,
+# the agent's allowed_domains check (a DevTools read) and the package without the anthropic extra.
 #
 # Usage: scripts/test-lowest.sh [extra pytest arguments]. LOWEST_PYTHON picks the interpreter
 # (default python3; e.g. LOWEST_PYTHON=python3.10 for the lowest Python too). Needs Chromium
@@ -36,6 +36,7 @@ SMOKE=(
     tests/_sync/test_workflow_sitemap.py
     tests/test_optional_anthropic.py
     "tests/test_plugin.py::test_fixtures_fake_chromium_and_failure_report"
+    "tests/_async/test_swapped_elements.py::test_a_redirect_the_driver_has_not_reported_yet_gets_no_action"
 )
 # The throwaway environment's python and pystagehand come first, whatever venv is active.
 PATH="$WORK/venv/bin:$PATH" PYTHONPATH="$PWD" \

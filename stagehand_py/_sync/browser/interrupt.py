@@ -14,6 +14,7 @@ probes the page and stops what is running (:func:`interrupt_if_busy`). Browsers 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import logging
 import time
 import weakref
@@ -75,6 +76,11 @@ def devtools_session(page: Page) -> CDPSession | None:
     return _SESSIONS.get(identity(page))
 
 
+def _send_takes_timeout(session: CDPSession) -> bool:
+    """Whether this Playwright's ``CDPSession.send`` takes ``timeout`` (older ones do not)."""
+    return "timeout" in inspect.signature(session.send).parameters
+
+
 def session_value(
     session: CDPSession, expression: str, *, timeout_ms: float | None = None
 ) -> Any:
@@ -82,10 +88,13 @@ def session_value(
     ``session`` (awaited when a promise). Silent: a debugger the user opened with "pause on
     exceptions" never stops on it. A script that throws raises :class:`PlaywrightError`, as
     Playwright's own evaluate would."""
+    options: dict[str, Any] = {}
+    if timeout_ms is not None and _send_takes_timeout(session):
+        options["timeout"] = timeout_ms  # else the caller's deadline bounds it
     reply = session.send(
         "Runtime.evaluate",
         {"expression": expression, "awaitPromise": True, "returnByValue": True, "silent": True},
-        timeout=timeout_ms,
+        **options,
     )
     thrown = reply.get("exceptionDetails")
     if thrown is not None:
