@@ -4,7 +4,9 @@
 # with uv's --resolution lowest-direct, print them, and run a smoke subset of the tests there:
 # the model SDKs over the loopback wire server, both page views (the aria view calls
 # aria_snapshot(mode="ai", boxes=True)), act, extract, the sitemap reader, the pytest plugin,
-# the agent's allowed_domains check (a DevTools read) and the package without the anthropic extra.
+# the agent's allowed_domains check (a DevTools read), a busy page stopped at a call's deadline
+# (before Playwright 1.65: DevTools requests take no timeout, and a sync call's task records
+# its caller differently) and the package without the anthropic extra.
 #
 # Usage: scripts/test-lowest.sh [extra pytest arguments]. LOWEST_PYTHON picks the interpreter
 # (default python3; e.g. LOWEST_PYTHON=python3.10 for the lowest Python too). Needs Chromium
@@ -37,6 +39,10 @@ SMOKE=(
     tests/test_optional_anthropic.py
     "tests/test_plugin.py::test_fixtures_fake_chromium_and_failure_report"
     "tests/_async/test_swapped_elements.py::test_a_redirect_the_driver_has_not_reported_yet_gets_no_action"
+    "tests/_sync/test_hardening_deadlines.py::test_the_module_level_inspection_calls_end_at_their_timeout_on_a_busy_page"
+    "tests/_sync/test_hardening_deadlines.py::test_a_page_that_spins_after_a_click_is_stopped_at_the_deadline"
+    "tests/_async/test_hardening_deadlines.py::test_the_module_level_inspection_calls_end_at_their_timeout_on_a_busy_page"
+    tests/test_deadline_watchdog.py
 )
 # The throwaway environment's python and pystagehand come first, whatever venv is active.
 PATH="$WORK/venv/bin:$PATH" PYTHONPATH="$PWD" \

@@ -124,6 +124,20 @@ def call_with_deadline(call: Callable[[], T], seconds: float) -> T:
         return run_blocking(call, seconds)
 
 
+def _caller_frame(task: asyncio.Task[Any]) -> FrameType | None:
+    """The frame of the sync API call that ``task`` runs, as Playwright records it on the task:
+    the caller's frame itself (1.65 on), or before that the stack of the call, innermost
+    first (its first frame is Playwright's own, whose callers ``_inside`` walks)."""
+    frame = getattr(task, "__pw_caller_frame__", None)
+    if isinstance(frame, FrameType):
+        return frame
+    stack = getattr(task, "__pw_stack__", None)
+    if isinstance(stack, list) and stack:
+        first = getattr(stack[0], "frame", None)
+        return first if isinstance(first, FrameType) else None
+    return None
+
+
 class _Watchdog:
     """A timer on Playwright's event loop that cancels the region's pending calls."""
 
@@ -159,9 +173,8 @@ class _Watchdog:
             return
         self.fired = True
         for task in asyncio.all_tasks(self.loop):
-            # Set by the sync API on the task of each call: the frame that made the call.
-            caller = getattr(task, "__pw_caller_frame__", None)
-            if not task.done() and isinstance(caller, FrameType) and self._inside(caller):
+            caller = _caller_frame(task)
+            if not task.done() and caller is not None and self._inside(caller):
                 task.cancel()
         self.handle = self.loop.call_later(_RECHECK_S, self.fire)
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from playwright.async_api import CDPSession as AsyncCDPSession
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import (
@@ -257,6 +258,30 @@ async def test_the_module_level_inspection_calls_end_at_their_timeout_on_a_busy_
         await take_snapshot(async_page, timeout_s=-1) if call == "take_snapshot" else (
             await annotated_screenshot(async_page, tmp_path / "x.png", timeout_s=0)
         )
+
+
+@pytest.mark.parametrize("view", ["dom", "aria"])
+async def test_a_busy_page_is_stopped_where_devtools_requests_take_no_timeout(
+    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch, view: str
+) -> None:
+    # Playwright before 1.65 (the floor is 1.60) has CDPSession.send(method, params) with no
+    # timeout: the probe and the interrupt must be bounded another way, not fail on it.
+    original = AsyncCDPSession.send
+
+    async def send_without_timeout(
+        self: AsyncCDPSession, method: str, params: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return await original(self, method, params)
+
+    monkeypatch.setattr(AsyncCDPSession, "send", send_without_timeout)
+    await async_page.goto(pages_url + "hostile/spin.html?ms=8000")
+    assert (await take_snapshot(async_page, mode=view, timeout_s=5)).elements  # idle
+    await async_page.evaluate("document.getElementById('build').click()")
+    started = time.monotonic()
+    with pytest.raises(StagehandTimeoutError, match="stopped at the deadline"):
+        await take_snapshot(async_page, mode=view, timeout_s=1)
+    assert time.monotonic() - started < 1 + SLACK_S
+    assert await _answers(async_page)  # the spinning script was stopped, not left running
 
 
 async def test_snapshot_takes_a_positive_timeout(async_page: AsyncPage, pages_url: str) -> None:

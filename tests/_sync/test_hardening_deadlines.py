@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from playwright.sync_api import CDPSession as CDPSession
 from playwright.sync_api import Page as Page
 
 from stagehand_py import (
@@ -258,6 +259,30 @@ def test_the_module_level_inspection_calls_end_at_their_timeout_on_a_busy_page(
         take_snapshot(sync_page, timeout_s=-1) if call == "take_snapshot" else (
             annotated_screenshot(sync_page, tmp_path / "x.png", timeout_s=0)
         )
+
+
+@pytest.mark.parametrize("view", ["dom", "aria"])
+def test_a_busy_page_is_stopped_where_devtools_requests_take_no_timeout(
+    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch, view: str
+) -> None:
+    # Playwright before 1.65 (the floor is 1.60) has CDPSession.send(method, params) with no
+    # timeout: the probe and the interrupt must be bounded another way, not fail on it.
+    original = CDPSession.send
+
+    def send_without_timeout(
+        self: CDPSession, method: str, params: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return original(self, method, params)
+
+    monkeypatch.setattr(CDPSession, "send", send_without_timeout)
+    sync_page.goto(pages_url + "hostile/spin.html?ms=8000")
+    assert (take_snapshot(sync_page, mode=view, timeout_s=5)).elements  # idle
+    sync_page.evaluate("document.getElementById('build').click()")
+    started = time.monotonic()
+    with pytest.raises(StagehandTimeoutError, match="stopped at the deadline"):
+        take_snapshot(sync_page, mode=view, timeout_s=1)
+    assert time.monotonic() - started < 1 + SLACK_S
+    assert _answers(sync_page)  # the spinning script was stopped, not left running
 
 
 def test_snapshot_takes_a_positive_timeout(sync_page: Page, pages_url: str) -> None:

@@ -24,7 +24,6 @@ installed: the views read what page JavaScript can.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import logging
 import weakref
 from typing import Any
@@ -35,15 +34,13 @@ from playwright.async_api import Page as AsyncPage
 
 from ..._playwright_identity import identity
 from ...dom._js import load_js
+from .interrupt import send_takes_timeout
 
 logger = logging.getLogger("stagehand_py")
 
 _SESSIONS: weakref.WeakKeyDictionary[Any, AsyncCDPSession | None] = weakref.WeakKeyDictionary()
 _GROUP = "stagehand_py_devtools"
 _SEND_TIMEOUT_MS = 3000
-# Playwright's CDPSession.send takes a timeout in newer releases only (not in the lowest one
-# this package supports).
-_SEND_TAKES_TIMEOUT = "timeout" in inspect.signature(AsyncCDPSession.send).parameters
 # Rounds of looking for hosts: a closed root found in one round can hold hosts of its own.
 _ROUNDS = 3
 
@@ -64,7 +61,7 @@ async def _session(page: AsyncPage) -> AsyncCDPSession | None:
 
 
 async def _send(session: AsyncCDPSession, method: str, params: dict[str, Any]) -> Any:
-    if _SEND_TAKES_TIMEOUT:
+    if send_takes_timeout(session):
         return await session.send(method, params, timeout=_SEND_TIMEOUT_MS)
     return await session.send(method, params)  # bounded by the call's own deadline only
 

@@ -12,7 +12,6 @@ probes the page and stops what is running (:func:`interrupt_if_busy`). Browsers 
 
 from __future__ import annotations
 
-import contextlib
 import inspect
 import logging
 import time
@@ -75,7 +74,7 @@ def devtools_session(page: AsyncPage) -> AsyncCDPSession | None:
     return _SESSIONS.get(identity(page))
 
 
-def _send_takes_timeout(session: AsyncCDPSession) -> bool:
+def send_takes_timeout(session: AsyncCDPSession) -> bool:
     """Whether this Playwright's ``CDPSession.send`` takes ``timeout`` (older ones do not)."""
     return "timeout" in inspect.signature(session.send).parameters
 
@@ -88,7 +87,7 @@ async def session_value(
     exceptions" never stops on it. A script that throws raises :class:`PlaywrightError`, as
     Playwright's own evaluate would."""
     options: dict[str, Any] = {}
-    if timeout_ms is not None and _send_takes_timeout(session):
+    if timeout_ms is not None and send_takes_timeout(session):
         options["timeout"] = timeout_ms  # else the caller's deadline bounds it
     reply = await session.send(
         "Runtime.evaluate",
@@ -102,12 +101,29 @@ async def session_value(
     return result.get("value") if isinstance(result, dict) else None
 
 
-async def _answers(session: AsyncCDPSession, timeout_ms: float) -> bool:
+async def _answered(
+    session: AsyncCDPSession, method: str, params: dict[str, Any], timeout_ms: float
+) -> bool:
+    """Send ``method``; True when the browser answered within ``timeout_ms``. A Playwright
+    whose ``send`` takes no timeout (before 1.65) has the wait bounded from here, and the
+    unanswered request is left to end on its own (a busy page answers it once it is free)."""
+    if send_takes_timeout(session):
+        try:
+            await session.send(method, params, timeout=timeout_ms)
+        except PlaywrightError:
+            return False
+        return True
+    # Imported here: the deadline module imports this one.
+    from .._deadline import within_or_later
+
     try:
-        await session.send("Runtime.evaluate", {"expression": "0"}, timeout=timeout_ms)
+        return await within_or_later(session, "send", timeout_ms / 1000, method, params)
     except PlaywrightError:
         return False
-    return True
+
+
+async def _answers(session: AsyncCDPSession, timeout_ms: float) -> bool:
+    return await _answered(session, "Runtime.evaluate", {"expression": "0"}, timeout_ms)
 
 
 def interrupt_budget(deadline_at: float) -> float:
@@ -130,8 +146,8 @@ async def interrupt_if_busy(page: AsyncPage, budget_s: float = INTERRUPT_BUDGET_
         return ""
     if await _answers(session, PROBE_MS):
         return ""
-    with contextlib.suppress(PlaywrightError):  # a late answer: the interrupt may still land
-        await session.send("Runtime.terminateExecution", timeout=TERMINATE_MS)
+    # Unanswered in time: the interrupt may still land.
+    await _answered(session, "Runtime.terminateExecution", {}, TERMINATE_MS)
     # "Terminate current or next execution": if the busy script ended before the interrupt
     # arrived, the next script would be killed (perhaps the caller's own). A trivial
     # evaluation of ours is next in line and takes it; its answer says the page is free.

@@ -25,7 +25,6 @@ installed: the views read what page JavaScript can.
 from __future__ import annotations
 
 import contextlib
-import inspect
 import logging
 import weakref
 from typing import Any
@@ -36,15 +35,13 @@ from playwright.sync_api import Page as Page
 
 from ..._playwright_identity import identity
 from ...dom._js import load_js
+from .interrupt import send_takes_timeout
 
 logger = logging.getLogger("stagehand_py")
 
 _SESSIONS: weakref.WeakKeyDictionary[Any, CDPSession | None] = weakref.WeakKeyDictionary()
 _GROUP = "stagehand_py_devtools"
 _SEND_TIMEOUT_MS = 3000
-# Playwright's CDPSession.send takes a timeout in newer releases only (not in the lowest one
-# this package supports).
-_SEND_TAKES_TIMEOUT = "timeout" in inspect.signature(CDPSession.send).parameters
 # Rounds of looking for hosts: a closed root found in one round can hold hosts of its own.
 _ROUNDS = 3
 
@@ -65,7 +62,7 @@ def _session(page: Page) -> CDPSession | None:
 
 
 def _send(session: CDPSession, method: str, params: dict[str, Any]) -> Any:
-    if _SEND_TAKES_TIMEOUT:
+    if send_takes_timeout(session):
         return session.send(method, params, timeout=_SEND_TIMEOUT_MS)
     return session.send(method, params)  # bounded by the call's own deadline only
 
