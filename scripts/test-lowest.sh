@@ -6,7 +6,8 @@
 # aria_snapshot(mode="ai", boxes=True)), act, extract, the sitemap reader, the pytest plugin,
 # the agent's allowed_domains check (a DevTools read), a busy page stopped at a call's deadline
 # (before Playwright 1.65: DevTools requests take no timeout, and a sync call's task records
-# its caller differently) and the package without the anthropic extra.
+# its caller differently), files set from a variable and the package without the anthropic
+# extra.
 #
 # Usage: scripts/test-lowest.sh [extra pytest arguments]. LOWEST_PYTHON picks the interpreter
 # (default python3; e.g. LOWEST_PYTHON=python3.10 for the lowest Python too). Needs Chromium
@@ -43,6 +44,7 @@ SMOKE=(
     "tests/_sync/test_hardening_deadlines.py::test_a_page_that_spins_after_a_click_is_stopped_at_the_deadline"
     "tests/_async/test_hardening_deadlines.py::test_the_module_level_inspection_calls_end_at_their_timeout_on_a_busy_page"
     tests/test_deadline_watchdog.py
+    "tests/_sync/test_act_methods.py::test_files_are_set_from_a_variable"
 )
 # The throwaway environment's python and pystagehand come first, whatever venv is active.
 PATH="$WORK/venv/bin:$PATH" PYTHONPATH="$PWD" \

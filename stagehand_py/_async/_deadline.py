@@ -10,8 +10,6 @@ call it makes (hand-written; see the sync twin, which cannot be a token rewrite 
   calls that have no timeout of their own (``evaluate``): at the deadline the call is
   cancelled wherever it waits, and a page whose main thread is busy is interrupted
   (:mod:`.page_interrupt`) so that nothing of ours is left running in it.
-- :func:`within_or_later` makes a bookkeeping call (a trace group) that must not hold the
-  call up: after a short wait it is left to finish on its own.
 """
 
 from __future__ import annotations
@@ -33,6 +31,7 @@ from .._deadline_clock import (
     deadline_region,
     model_request,
 )
+from ._later import leave_running
 from .browser.interrupt import (
     REPORT_BY_S,
     UNANSWERED,
@@ -194,38 +193,6 @@ async def run_with_deadline(
         except asyncio.TimeoutError:
             note = UNANSWERED
         except BaseException:  # an outer region ended this one: the interrupt goes on
-            _leave_running(probe)
+            leave_running(probe)
             raise
         raise DeadlineExceeded(note)
-
-
-# Bookkeeping calls left to finish on their own (a reference keeps each until it is done).
-_LEFT_RUNNING: set[asyncio.Future[Any]] = set()
-
-
-def _left_done(task: asyncio.Future[Any]) -> None:
-    _LEFT_RUNNING.discard(task)
-    if not task.cancelled() and task.exception() is not None:
-        logger.debug("stagehand_py: a call left to finish failed: %s", task.exception())
-
-
-async def within_or_later(target: Any, method: str, seconds: float, *args: Any) -> bool:
-    """``target.method(*args)``, waited for up to ``seconds``; True when it ended in time (its
-    error, if any, raised here). Else it is left to finish on its own (it was sent: a trace
-    group still closes) and False is returned: a driver busy with a huge action answers
-    nothing in time, and bookkeeping must not carry a call past its deadline."""
-    task = asyncio.ensure_future(getattr(target, method)(*args))
-    done, _ = await asyncio.wait({task}, timeout=seconds)
-    if done:
-        task.result()
-        return True
-    _leave_running(task)
-    return False
-
-
-def _leave_running(task: asyncio.Future[Any]) -> None:
-    if task.done():
-        _left_done(task)  # its outcome is read (an error is logged, not left unretrieved)
-    else:
-        _LEFT_RUNNING.add(task)
-        task.add_done_callback(_left_done)

@@ -13,6 +13,7 @@ from playwright.async_api import Page as AsyncPage
 
 from ..._act_decision import scroll_percent
 from ..._errors import PageError
+from ..._secret import reveal
 from ...dom._js import load_js
 from ...prompts.act import ALLOWED_METHODS, LOCATOR_CALLS, SCROLL_DIRECTIONS
 from .locate import locate_selectors
@@ -142,8 +143,11 @@ async def _set_files(
 ) -> None:
     """Set files on a file input (or the label of one); for a styled button that opens the
     file chooser itself, click it and answer the chooser."""
+    # A path given as a variable arrives masked for printing (SecretText): Playwright builds a
+    # pathlib.Path from it, which takes str() of a string (before 1.65 it read the mask).
+    paths = [reveal(path) for path in paths]
     try:
-        await locator.set_input_files(list(paths), timeout=timeout_ms)
+        await locator.set_input_files(paths, timeout=timeout_ms)
         return
     except PlaywrightError as exc:
         message = exc.message or str(exc)
@@ -152,7 +156,7 @@ async def _set_files(
     async with page.expect_file_chooser(timeout=timeout_ms) as chooser_info:
         await locator.click(timeout=timeout_ms)
     chooser = await chooser_info.value
-    await chooser.set_files(list(paths), timeout=timeout_ms)
+    await chooser.set_files(paths, timeout=timeout_ms)
 
 
 async def _run(

@@ -23,6 +23,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
 from ..._playwright_identity import identity
+from .._later import within_or_later
 
 logger = logging.getLogger("stagehand_py")
 
@@ -113,9 +114,6 @@ async def _answered(
         except PlaywrightError:
             return False
         return True
-    # Imported here: the deadline module imports this one.
-    from .._deadline import within_or_later
-
     try:
         return await within_or_later(session, "send", timeout_ms / 1000, method, params)
     except PlaywrightError:

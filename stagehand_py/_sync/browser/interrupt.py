@@ -24,6 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
 from ..._playwright_identity import identity
+from .._later import within_or_later
 
 logger = logging.getLogger("stagehand_py")
 
@@ -114,9 +115,6 @@ def _answered(
         except PlaywrightError:
             return False
         return True
-    # Imported here: the deadline module imports this one.
-    from .._deadline import within_or_later
-
     try:
         return within_or_later(session, "send", timeout_ms / 1000, method, params)
     except PlaywrightError:

@@ -29,7 +29,7 @@ from ..._error_line import first_line
 from ..._snapshot import Snapshot
 from ..._spans import AttributeValue, Span, page_origin
 from ..._trace_names import action_group_name
-from .._deadline import within_or_later
+from .._later import within_or_later
 
 if TYPE_CHECKING:
     from playwright.sync_api._generated import Tracing as Tracing
