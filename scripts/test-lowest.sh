@@ -9,13 +9,23 @@
 # its caller differently), files set from a variable and the package without the anthropic
 # extra.
 #
-# Usage: scripts/test-lowest.sh [extra pytest arguments]. LOWEST_PYTHON picks the interpreter
-# (default python3; e.g. LOWEST_PYTHON=python3.10 for the lowest Python too). Needs Chromium
-# (scripts/setup.sh installs it) and PyPI.
+# Usage: scripts/test-lowest.sh [extra pytest arguments]. LOWEST_PYTHON picks the interpreter;
+# by default the lowest Python the package supports (3.10) when this machine has one (on PATH
+# or under pyenv), else python3. Needs Chromium (scripts/setup.sh installs it) and PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PYTHON="${LOWEST_PYTHON:-python3}"
+lowest_python() {
+    local candidate
+    for candidate in python3.10 "$(pyenv root 2>/dev/null || echo /nonexistent)"/versions/3.10*/bin/python; do
+        if "$candidate" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 10))' 2>/dev/null; then
+            echo "$candidate"
+            return
+        fi
+    done
+    echo python3
+}
+PYTHON="${LOWEST_PYTHON:-$(lowest_python)}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 started=$SECONDS
