@@ -54,6 +54,7 @@ SMOKE=(
     "tests/_sync/test_hardening_deadlines.py::test_a_page_that_spins_after_a_click_is_stopped_at_the_deadline"
     "tests/_async/test_hardening_deadlines.py::test_the_module_level_inspection_calls_end_at_their_timeout_on_a_busy_page"
     tests/test_deadline_watchdog.py
+    "tests/_sync/test_hardening_deadlines.py::test_a_devtools_read_of_a_busy_page_ends_at_its_limit_where_requests_take_no_timeout"
     "tests/_sync/test_act_methods.py::test_files_are_set_from_a_variable"
 )
 # The throwaway environment's python and pystagehand come first, whatever venv is active.

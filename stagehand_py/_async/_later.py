@@ -27,13 +27,18 @@ async def within_or_later(target: Any, method: str, seconds: float, *args: Any) 
     """``target.method(*args)``, waited for up to ``seconds``; True when it ended in time (its
     error, if any, raised here). Else it is left to finish on its own (it was sent: a trace
     group still closes) and False is returned."""
+    return (await answer_within(target, method, seconds, *args))[0]
+
+
+async def answer_within(target: Any, method: str, seconds: float, *args: Any) -> tuple[bool, Any]:
+    """:func:`within_or_later` with the call's answer: ``(True, answer)`` when it ended in
+    time, else ``(False, None)``."""
     task = asyncio.ensure_future(getattr(target, method)(*args))
     done, _ = await asyncio.wait({task}, timeout=seconds)
     if done:
-        task.result()
-        return True
+        return True, task.result()
     leave_running(task)
-    return False
+    return False, None
 
 
 def leave_running(task: asyncio.Future[Any]) -> None:

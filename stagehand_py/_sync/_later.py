@@ -28,7 +28,13 @@ def _left_done(task: asyncio.Future[Any]) -> None:
 def within_or_later(target: Any, method: str, seconds: float, *args: Any) -> bool:
     """``target.method(*args)``, waited for up to ``seconds``; True when it ended in time (its
     error, if any, raised here). Else it is left to finish on Playwright's loop (it was sent:
-    a trace group still closes) and False is returned.
+    a trace group still closes) and False is returned."""
+    return answer_within(target, method, seconds, *args)[0]
+
+
+def answer_within(target: Any, method: str, seconds: float, *args: Any) -> tuple[bool, Any]:
+    """:func:`within_or_later` with the call's answer: ``(True, answer)`` when it ended in
+    time, else ``(False, None)``.
 
     ``target`` is a sync Playwright object. Its method hands the call's coroutine to
     ``target._sync``, which waits on Playwright's loop until it is done; for this call that
@@ -38,8 +44,7 @@ def within_or_later(target: Any, method: str, seconds: float, *args: Any) -> boo
     original = getattr(target, "_sync", None)
     loop = getattr(target, "_loop", None)
     if original is None or not isinstance(loop, asyncio.AbstractEventLoop):
-        getattr(target, method)(*args)  # not a Playwright object: a plain call
-        return True
+        return True, getattr(target, method)(*args)  # not a Playwright object: a plain call
 
     def bounded(awaitable: Any) -> Any:
         task = loop.create_task(_awaited(awaitable))
@@ -50,15 +55,15 @@ def within_or_later(target: Any, method: str, seconds: float, *args: Any) -> boo
 
     target._sync = bounded
     try:
-        getattr(target, method)(*args)  # its error, when it ended in time, is raised here
+        answer = getattr(target, method)(*args)  # its error, when it ended in time, is raised
     finally:
         del target._sync
     task = outcome["task"]
     if task.done():
-        return True
+        return True, answer
     _LEFT_RUNNING.add(task)
     task.add_done_callback(_left_done)
-    return False
+    return False, None
 
 
 async def _awaited(awaitable: Any) -> Any:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from playwright.async_api import CDPSession as AsyncCDPSession
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
 from stagehand_py import (
@@ -19,6 +20,13 @@ from stagehand_py import (
     StagehandTimeoutError,
     annotated_screenshot,
     take_snapshot,
+)
+from stagehand_py._async.browser.interrupt import (
+    BUSY_STOPPED,
+    attach_interrupter,
+    devtools_session,
+    interrupt_if_busy,
+    session_value,
 )
 from stagehand_py.llm._messages import Message
 from stagehand_py.testing import AsyncFunctionLLM, AsyncScriptedLLM
@@ -282,6 +290,33 @@ async def test_a_busy_page_is_stopped_where_devtools_requests_take_no_timeout(
         await take_snapshot(async_page, mode=view, timeout_s=1)
     assert time.monotonic() - started < 1 + SLACK_S
     assert await _answers(async_page)  # the spinning script was stopped, not left running
+
+
+async def test_a_devtools_read_of_a_busy_page_ends_at_its_limit_where_requests_take_no_timeout(
+    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The agent asks the page where it is with a limit of its own (a second): on a Playwright
+    # whose CDPSession.send takes no timeout, that limit must still hold.
+    original = AsyncCDPSession.send
+
+    async def send_without_timeout(
+        self: AsyncCDPSession, method: str, params: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return await original(self, method, params)
+
+    monkeypatch.setattr(AsyncCDPSession, "send", send_without_timeout)
+    await async_page.goto(pages_url + "hostile/spin.html?ms=8000")
+    await attach_interrupter(async_page)
+    session = devtools_session(async_page)
+    assert session is not None
+    assert await session_value(session, "location.href", timeout_ms=2000) == async_page.url
+    await async_page.evaluate("document.getElementById('build').click()")
+    started = time.monotonic()
+    with pytest.raises(PlaywrightError, match="did not answer within 300 ms"):
+        await session_value(session, "location.href", timeout_ms=300)
+    assert time.monotonic() - started < 0.3 + SLACK_S
+    assert await interrupt_if_busy(async_page, 2) == BUSY_STOPPED
+    assert await _answers(async_page)
 
 
 async def test_snapshot_takes_a_positive_timeout(async_page: AsyncPage, pages_url: str) -> None:

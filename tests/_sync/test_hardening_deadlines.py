@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import CDPSession as CDPSession
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
 from stagehand_py import (
@@ -20,6 +21,13 @@ from stagehand_py import (
     StagehandTimeoutError,
     annotated_screenshot,
     take_snapshot,
+)
+from stagehand_py._sync.browser.interrupt import (
+    BUSY_STOPPED,
+    attach_interrupter,
+    devtools_session,
+    interrupt_if_busy,
+    session_value,
 )
 from stagehand_py.llm._messages import Message
 from stagehand_py.testing import FunctionLLM, ScriptedLLM
@@ -283,6 +291,33 @@ def test_a_busy_page_is_stopped_where_devtools_requests_take_no_timeout(
         take_snapshot(sync_page, mode=view, timeout_s=1)
     assert time.monotonic() - started < 1 + SLACK_S
     assert _answers(sync_page)  # the spinning script was stopped, not left running
+
+
+def test_a_devtools_read_of_a_busy_page_ends_at_its_limit_where_requests_take_no_timeout(
+    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The agent asks the page where it is with a limit of its own (a second): on a Playwright
+    # whose CDPSession.send takes no timeout, that limit must still hold.
+    original = CDPSession.send
+
+    def send_without_timeout(
+        self: CDPSession, method: str, params: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        return original(self, method, params)
+
+    monkeypatch.setattr(CDPSession, "send", send_without_timeout)
+    sync_page.goto(pages_url + "hostile/spin.html?ms=8000")
+    attach_interrupter(sync_page)
+    session = devtools_session(sync_page)
+    assert session is not None
+    assert session_value(session, "location.href", timeout_ms=2000) == sync_page.url
+    sync_page.evaluate("document.getElementById('build').click()")
+    started = time.monotonic()
+    with pytest.raises(PlaywrightError, match="did not answer within 300 ms"):
+        session_value(session, "location.href", timeout_ms=300)
+    assert time.monotonic() - started < 0.3 + SLACK_S
+    assert interrupt_if_busy(sync_page, 2) == BUSY_STOPPED
+    assert _answers(sync_page)
 
 
 def test_snapshot_takes_a_positive_timeout(sync_page: Page, pages_url: str) -> None:

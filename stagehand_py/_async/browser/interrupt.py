@@ -23,7 +23,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
 from ..._playwright_identity import identity
-from .._later import within_or_later
+from .._later import answer_within, within_or_later
 
 logger = logging.getLogger("stagehand_py")
 
@@ -86,15 +86,23 @@ async def session_value(
     """The JSON value of ``expression``, evaluated in the top document's main world through
     ``session`` (awaited when a promise). Silent: a debugger the user opened with "pause on
     exceptions" never stops on it. A script that throws raises :class:`PlaywrightError`, as
-    Playwright's own evaluate would."""
-    options: dict[str, Any] = {}
-    if timeout_ms is not None and send_takes_timeout(session):
-        options["timeout"] = timeout_ms  # else the caller's deadline bounds it
-    reply = await session.send(
-        "Runtime.evaluate",
-        {"expression": expression, "awaitPromise": True, "returnByValue": True, "silent": True},
-        **options,
-    )
+    Playwright's own evaluate would, and so does no answer within ``timeout_ms``."""
+    params = {
+        "expression": expression,
+        "awaitPromise": True,
+        "returnByValue": True,
+        "silent": True,
+    }
+    if timeout_ms is None:
+        reply = await session.send("Runtime.evaluate", params)
+    elif send_takes_timeout(session):
+        reply = await session.send("Runtime.evaluate", params, timeout=timeout_ms)
+    else:  # an older Playwright: bounded from here, the request left to end on its own
+        answered, reply = await answer_within(
+            session, "send", timeout_ms / 1000, "Runtime.evaluate", params
+        )
+        if not answered:
+            raise PlaywrightError(f"The page did not answer within {timeout_ms:.0f} ms.")
     thrown = reply.get("exceptionDetails")
     if thrown is not None:
         raise PlaywrightError(f"The page script threw: {thrown.get('text', 'an exception')}")
