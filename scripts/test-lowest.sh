@@ -6,8 +6,8 @@
 # aria_snapshot(mode="ai", boxes=True)), act, extract, the sitemap reader, the pytest plugin,
 # the agent's allowed_domains check (a DevTools read), a busy page stopped at a call's deadline
 # (before Playwright 1.65: DevTools requests take no timeout, and a sync call's task records
-# its caller differently), files set from a variable and the package without the anthropic
-# extra.
+# its caller differently), files set from a variable, credentials from the keychain and the
+# package without the anthropic extra.
 #
 # Usage: scripts/test-lowest.sh [extra pytest arguments]. LOWEST_PYTHON picks the interpreter;
 # by default the lowest Python the package supports (3.10) when this machine has one (on PATH
@@ -37,7 +37,7 @@ VENV_PYTHON="$WORK/venv/bin/python"
 
 echo "lowest allowed direct dependencies, installed with $("$VENV_PYTHON" --version):"
 "$WORK/venv/bin/uv" pip list --python "$VENV_PYTHON" 2>/dev/null \
-    | grep -iE '^(playwright|pydantic|openai|httpx2|lxml|anthropic|pytest|pytest-playwright|pytest-asyncio|pytest-xdist) ' \
+    | grep -iE '^(playwright|pydantic|openai|httpx2|lxml|anthropic|keyring|pytest|pytest-playwright|pytest-asyncio|pytest-xdist) ' \
     | sed 's/^/  /'
 
 SMOKE=(
@@ -56,6 +56,7 @@ SMOKE=(
     tests/test_deadline_watchdog.py
     "tests/_sync/test_hardening_deadlines.py::test_a_devtools_read_of_a_busy_page_ends_at_its_limit_where_requests_take_no_timeout"
     "tests/_sync/test_act_methods.py::test_files_are_set_from_a_variable"
+    tests/test_credentials.py
 )
 # The throwaway environment's python and pystagehand come first, whatever venv is active.
 PATH="$WORK/venv/bin:$PATH" PYTHONPATH="$PWD" \

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import re
+from typing import Any
 
 import pytest
-from playwright._impl.isomorphic import locator_utils as playwright_selectors
 
 from stagehand_py import Element
 from stagehand_py._snapshot import render_element
@@ -29,8 +30,18 @@ from stagehand_py.aria._parser import parse_aria_snapshot
 AWKWARD = ["Save", 'Say "hi"', "back\\slash", "Größe: 42", "a  b", "O'Neil >> next"]
 
 
+def _compiled_by_playwright() -> Any:
+    """Playwright's own compiler of ``get_by_*`` locators into selector strings (private). Before
+    1.65 it lives elsewhere and escapes non-ASCII names (equivalent selectors, other text)."""
+    try:
+        return importlib.import_module("playwright._impl.isomorphic.locator_utils")
+    except ImportError:
+        pytest.skip("compared with Playwright 1.65 and later, whose selector text this matches")
+
+
 @pytest.mark.parametrize("value", AWKWARD)
 def test_selectors_are_what_playwright_compiles(value: str) -> None:
+    playwright_selectors = _compiled_by_playwright()
     assert role_rung("button", value).selector == playwright_selectors.get_by_role_selector(
         "button", name=value, exact=True
     )
