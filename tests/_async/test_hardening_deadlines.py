@@ -268,12 +268,9 @@ async def test_the_module_level_inspection_calls_end_at_their_timeout_on_a_busy_
         )
 
 
-@pytest.mark.parametrize("view", ["dom", "aria"])
-async def test_a_busy_page_is_stopped_where_devtools_requests_take_no_timeout(
-    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch, view: str
-) -> None:
-    # Playwright before 1.65 (the floor is 1.60) has CDPSession.send(method, params) with no
-    # timeout: the probe and the interrupt must be bounded another way, not fail on it.
+@pytest.fixture
+def devtools_send_without_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``CDPSession.send`` as Playwright before 1.65 (the floor is 1.60) has it: no timeout."""
     original = AsyncCDPSession.send
 
     async def send_without_timeout(
@@ -282,6 +279,15 @@ async def test_a_busy_page_is_stopped_where_devtools_requests_take_no_timeout(
         return await original(self, method, params)
 
     monkeypatch.setattr(AsyncCDPSession, "send", send_without_timeout)
+
+
+@pytest.mark.usefixtures("devtools_send_without_timeout")
+@pytest.mark.parametrize("view", ["dom", "aria"])
+async def test_a_busy_page_is_stopped_where_devtools_requests_take_no_timeout(
+    async_page: AsyncPage, pages_url: str, view: str
+) -> None:
+    # Without a timeout on DevTools requests, the probe and the interrupt must be bounded
+    # another way, not fail on it.
     await async_page.goto(pages_url + "hostile/spin.html?ms=8000")
     assert (await take_snapshot(async_page, mode=view, timeout_s=5)).elements  # idle
     await async_page.evaluate("document.getElementById('build').click()")
@@ -292,19 +298,12 @@ async def test_a_busy_page_is_stopped_where_devtools_requests_take_no_timeout(
     assert await _answers(async_page)  # the spinning script was stopped, not left running
 
 
+@pytest.mark.usefixtures("devtools_send_without_timeout")
 async def test_a_devtools_read_of_a_busy_page_ends_at_its_limit_where_requests_take_no_timeout(
-    async_page: AsyncPage, pages_url: str, monkeypatch: pytest.MonkeyPatch
+    async_page: AsyncPage, pages_url: str
 ) -> None:
     # The agent asks the page where it is with a limit of its own (a second): on a Playwright
     # whose CDPSession.send takes no timeout, that limit must still hold.
-    original = AsyncCDPSession.send
-
-    async def send_without_timeout(
-        self: AsyncCDPSession, method: str, params: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
-        return await original(self, method, params)
-
-    monkeypatch.setattr(AsyncCDPSession, "send", send_without_timeout)
     await async_page.goto(pages_url + "hostile/spin.html?ms=8000")
     await attach_interrupter(async_page)
     session = devtools_session(async_page)

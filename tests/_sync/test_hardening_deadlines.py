@@ -269,12 +269,9 @@ def test_the_module_level_inspection_calls_end_at_their_timeout_on_a_busy_page(
         )
 
 
-@pytest.mark.parametrize("view", ["dom", "aria"])
-def test_a_busy_page_is_stopped_where_devtools_requests_take_no_timeout(
-    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch, view: str
-) -> None:
-    # Playwright before 1.65 (the floor is 1.60) has CDPSession.send(method, params) with no
-    # timeout: the probe and the interrupt must be bounded another way, not fail on it.
+@pytest.fixture
+def devtools_send_without_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``CDPSession.send`` as Playwright before 1.65 (the floor is 1.60) has it: no timeout."""
     original = CDPSession.send
 
     def send_without_timeout(
@@ -283,6 +280,15 @@ def test_a_busy_page_is_stopped_where_devtools_requests_take_no_timeout(
         return original(self, method, params)
 
     monkeypatch.setattr(CDPSession, "send", send_without_timeout)
+
+
+@pytest.mark.usefixtures("devtools_send_without_timeout")
+@pytest.mark.parametrize("view", ["dom", "aria"])
+def test_a_busy_page_is_stopped_where_devtools_requests_take_no_timeout(
+    sync_page: Page, pages_url: str, view: str
+) -> None:
+    # Without a timeout on DevTools requests, the probe and the interrupt must be bounded
+    # another way, not fail on it.
     sync_page.goto(pages_url + "hostile/spin.html?ms=8000")
     assert (take_snapshot(sync_page, mode=view, timeout_s=5)).elements  # idle
     sync_page.evaluate("document.getElementById('build').click()")
@@ -293,19 +299,12 @@ def test_a_busy_page_is_stopped_where_devtools_requests_take_no_timeout(
     assert _answers(sync_page)  # the spinning script was stopped, not left running
 
 
+@pytest.mark.usefixtures("devtools_send_without_timeout")
 def test_a_devtools_read_of_a_busy_page_ends_at_its_limit_where_requests_take_no_timeout(
-    sync_page: Page, pages_url: str, monkeypatch: pytest.MonkeyPatch
+    sync_page: Page, pages_url: str
 ) -> None:
     # The agent asks the page where it is with a limit of its own (a second): on a Playwright
     # whose CDPSession.send takes no timeout, that limit must still hold.
-    original = CDPSession.send
-
-    def send_without_timeout(
-        self: CDPSession, method: str, params: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
-        return original(self, method, params)
-
-    monkeypatch.setattr(CDPSession, "send", send_without_timeout)
     sync_page.goto(pages_url + "hostile/spin.html?ms=8000")
     attach_interrupter(sync_page)
     session = devtools_session(sync_page)

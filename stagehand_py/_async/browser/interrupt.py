@@ -23,7 +23,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as AsyncPage
 
 from ..._playwright_identity import identity
-from .._later import answer_within, within_or_later
+from .._later import answer_within
 
 logger = logging.getLogger("stagehand_py")
 
@@ -95,14 +95,8 @@ async def session_value(
     }
     if timeout_ms is None:
         reply = await session.send("Runtime.evaluate", params)
-    elif send_takes_timeout(session):
-        reply = await session.send("Runtime.evaluate", params, timeout=timeout_ms)
-    else:  # an older Playwright: bounded from here, the request left to end on its own
-        answered, reply = await answer_within(
-            session, "send", timeout_ms / 1000, "Runtime.evaluate", params
-        )
-        if not answered:
-            raise PlaywrightError(f"The page did not answer within {timeout_ms:.0f} ms.")
+    else:
+        reply = await _send_within(session, "Runtime.evaluate", params, timeout_ms)
     thrown = reply.get("exceptionDetails")
     if thrown is not None:
         raise PlaywrightError(f"The page script threw: {thrown.get('text', 'an exception')}")
@@ -110,22 +104,30 @@ async def session_value(
     return result.get("value") if isinstance(result, dict) else None
 
 
+async def _send_within(
+    session: AsyncCDPSession, method: str, params: dict[str, Any], timeout_ms: float
+) -> Any:
+    """The browser's answer to ``method``; :class:`PlaywrightError` when there is none within
+    ``timeout_ms``. A Playwright whose ``send`` takes no timeout (before 1.65) has the wait
+    bounded from here, and the unanswered request is left to end on its own (a busy page
+    answers it once it is free)."""
+    if send_takes_timeout(session):
+        return await session.send(method, params, timeout=timeout_ms)
+    answered, reply = await answer_within(session, "send", timeout_ms / 1000, method, params)
+    if not answered:
+        raise PlaywrightError(f"The page did not answer within {timeout_ms:.0f} ms.")
+    return reply
+
+
 async def _answered(
     session: AsyncCDPSession, method: str, params: dict[str, Any], timeout_ms: float
 ) -> bool:
-    """Send ``method``; True when the browser answered within ``timeout_ms``. A Playwright
-    whose ``send`` takes no timeout (before 1.65) has the wait bounded from here, and the
-    unanswered request is left to end on its own (a busy page answers it once it is free)."""
-    if send_takes_timeout(session):
-        try:
-            await session.send(method, params, timeout=timeout_ms)
-        except PlaywrightError:
-            return False
-        return True
+    """Send ``method``; True when the browser answered within ``timeout_ms``."""
     try:
-        return await within_or_later(session, "send", timeout_ms / 1000, method, params)
+        await _send_within(session, method, params, timeout_ms)
     except PlaywrightError:
         return False
+    return True
 
 
 async def _answers(session: AsyncCDPSession, timeout_ms: float) -> bool:

@@ -24,7 +24,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page as Page
 
 from ..._playwright_identity import identity
-from .._later import answer_within, within_or_later
+from .._later import answer_within
 
 logger = logging.getLogger("stagehand_py")
 
@@ -96,14 +96,8 @@ def session_value(
     }
     if timeout_ms is None:
         reply = session.send("Runtime.evaluate", params)
-    elif send_takes_timeout(session):
-        reply = session.send("Runtime.evaluate", params, timeout=timeout_ms)
-    else:  # an older Playwright: bounded from here, the request left to end on its own
-        answered, reply = answer_within(
-            session, "send", timeout_ms / 1000, "Runtime.evaluate", params
-        )
-        if not answered:
-            raise PlaywrightError(f"The page did not answer within {timeout_ms:.0f} ms.")
+    else:
+        reply = _send_within(session, "Runtime.evaluate", params, timeout_ms)
     thrown = reply.get("exceptionDetails")
     if thrown is not None:
         raise PlaywrightError(f"The page script threw: {thrown.get('text', 'an exception')}")
@@ -111,22 +105,30 @@ def session_value(
     return result.get("value") if isinstance(result, dict) else None
 
 
+def _send_within(
+    session: CDPSession, method: str, params: dict[str, Any], timeout_ms: float
+) -> Any:
+    """The browser's answer to ``method``; :class:`PlaywrightError` when there is none within
+    ``timeout_ms``. A Playwright whose ``send`` takes no timeout (before 1.65) has the wait
+    bounded from here, and the unanswered request is left to end on its own (a busy page
+    answers it once it is free)."""
+    if send_takes_timeout(session):
+        return session.send(method, params, timeout=timeout_ms)
+    answered, reply = answer_within(session, "send", timeout_ms / 1000, method, params)
+    if not answered:
+        raise PlaywrightError(f"The page did not answer within {timeout_ms:.0f} ms.")
+    return reply
+
+
 def _answered(
     session: CDPSession, method: str, params: dict[str, Any], timeout_ms: float
 ) -> bool:
-    """Send ``method``; True when the browser answered within ``timeout_ms``. A Playwright
-    whose ``send`` takes no timeout (before 1.65) has the wait bounded from here, and the
-    unanswered request is left to end on its own (a busy page answers it once it is free)."""
-    if send_takes_timeout(session):
-        try:
-            session.send(method, params, timeout=timeout_ms)
-        except PlaywrightError:
-            return False
-        return True
+    """Send ``method``; True when the browser answered within ``timeout_ms``."""
     try:
-        return within_or_later(session, "send", timeout_ms / 1000, method, params)
+        _send_within(session, method, params, timeout_ms)
     except PlaywrightError:
         return False
+    return True
 
 
 def _answers(session: CDPSession, timeout_ms: float) -> bool:
