@@ -56,6 +56,7 @@ SMOKE=(
     tests/test_deadline_watchdog.py
     "tests/_sync/test_hardening_deadlines.py::test_a_devtools_read_of_a_busy_page_ends_at_its_limit_where_requests_take_no_timeout"
     "tests/_sync/test_act_methods.py::test_files_are_set_from_a_variable"
+    "tests/_sync/test_act_methods.py::test_a_file_that_cannot_be_read_is_a_typed_error_that_keeps_its_path_to_itself"
     tests/test_credentials.py
 )
 # The throwaway environment's python and pystagehand come first, whatever venv is active.

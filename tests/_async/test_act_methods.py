@@ -12,7 +12,7 @@ from playwright.async_api import FileChooser as AsyncFileChooser
 from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
-from stagehand_py import AsyncStagehand
+from stagehand_py import AsyncStagehand, ConfigurationError
 from stagehand_py.llm._messages import ToolCall
 from tests._async.plan_llm import AsyncPlanLLM, Step, find_element
 
@@ -129,6 +129,32 @@ async def test_files_are_set_from_a_variable(
     assert await page.locator("#files").inner_text() == f"{field}: ada-lovelace.txt ({size} bytes)."
     assert result.actions[0].arguments == ["<|DOCUMENT|>"]
     assert not any(str(tmp_path) in r.text() for r in llm.requests)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"^<input\b[^>]*type=\"file\"", r"^<button\b[^>]*>Upload cover letter"],
+    ids=["file input", "chooser button"],
+)
+async def test_a_file_that_cannot_be_read_is_a_typed_error_that_keeps_its_path_to_itself(
+    async_page: AsyncPage,
+    pages_url: str,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    pattern: str,
+) -> None:
+    missing = str(tmp_path / "cv-of-ada-lovelace.txt")  # never written
+    llm = AsyncPlanLLM([Step("set_input_files", pattern, ["<|DOCUMENT|>"])] * 3)
+    page = AsyncStagehand(llm=llm).wrap(async_page)
+    await page.goto(pages_url + "loop/upload.html")
+    with pytest.raises(ConfigurationError, match=r"could not read a file .*No such file") as caught:
+        await page.act("attach my document", variables={"document": missing})
+    error = caught.value
+    assert error.__cause__ is None and error.__context__ is None  # no OSError naming the path
+    shown = [str(error), repr(error), caplog.text, *(r.text() for r in llm.requests)]
+    assert not [text for text in shown if "ada-lovelace" in text]
+    assert len(llm.requests) == 1  # the model is not asked again: it cannot fix the path
+    assert await page.locator("#files").inner_text() == ""  # nothing was set
 
 
 # DOM only: in aria mode three refused attempts switch the view to DOM (emergency mode), where

@@ -13,7 +13,7 @@ from playwright.sync_api import FileChooser as FileChooser
 from playwright.sync_api import Locator as Locator
 from playwright.sync_api import Page as Page
 
-from stagehand_py import Stagehand
+from stagehand_py import Stagehand, ConfigurationError
 from stagehand_py.llm._messages import ToolCall
 from tests._sync.plan_llm import PlanLLM, Step, find_element
 
@@ -130,6 +130,32 @@ def test_files_are_set_from_a_variable(
     assert page.locator("#files").inner_text() == f"{field}: ada-lovelace.txt ({size} bytes)."
     assert result.actions[0].arguments == ["<|DOCUMENT|>"]
     assert not any(str(tmp_path) in r.text() for r in llm.requests)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"^<input\b[^>]*type=\"file\"", r"^<button\b[^>]*>Upload cover letter"],
+    ids=["file input", "chooser button"],
+)
+def test_a_file_that_cannot_be_read_is_a_typed_error_that_keeps_its_path_to_itself(
+    sync_page: Page,
+    pages_url: str,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+    pattern: str,
+) -> None:
+    missing = str(tmp_path / "cv-of-ada-lovelace.txt")  # never written
+    llm = PlanLLM([Step("set_input_files", pattern, ["<|DOCUMENT|>"])] * 3)
+    page = Stagehand(llm=llm).wrap(sync_page)
+    page.goto(pages_url + "loop/upload.html")
+    with pytest.raises(ConfigurationError, match=r"could not read a file .*No such file") as caught:
+        page.act("attach my document", variables={"document": missing})
+    error = caught.value
+    assert error.__cause__ is None and error.__context__ is None  # no OSError naming the path
+    shown = [str(error), repr(error), caplog.text, *(r.text() for r in llm.requests)]
+    assert not [text for text in shown if "ada-lovelace" in text]
+    assert len(llm.requests) == 1  # the model is not asked again: it cannot fix the path
+    assert page.locator("#files").inner_text() == ""  # nothing was set
 
 
 # DOM only: in aria mode three refused attempts switch the view to DOM (emergency mode), where

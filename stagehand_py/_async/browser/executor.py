@@ -12,7 +12,7 @@ from playwright.async_api import Locator as AsyncLocator
 from playwright.async_api import Page as AsyncPage
 
 from ..._act_decision import scroll_percent
-from ..._errors import PageError
+from ..._errors import ConfigurationError, PageError
 from ..._secret import reveal
 from ...dom._js import load_js
 from ...prompts.act import ALLOWED_METHODS, LOCATOR_CALLS, SCROLL_DIRECTIONS
@@ -142,10 +142,30 @@ async def _set_files(
     page: AsyncPage, locator: AsyncLocator, paths: Sequence[str], timeout_ms: float
 ) -> None:
     """Set files on a file input (or the label of one); for a styled button that opens the
-    file chooser itself, click it and answer the chooser."""
+    file chooser itself, click it and answer the chooser.
+
+    Playwright reads the files here, in this process: one it cannot read (a path given in
+    ``variables`` that names no file) is the caller's to fix, so it raises
+    :class:`ConfigurationError` at once, naming the problem but never the path (a variable's
+    value is kept out of every message)."""
     # A path given as a variable arrives masked for printing (SecretText): Playwright builds a
     # pathlib.Path from it, which takes str() of a string (before 1.65 it read the mask).
     paths = [reveal(path) for path in paths]
+    try:
+        await _give_files(page, locator, paths, timeout_ms)
+        return
+    except OSError as exc:  # its message names the path: only the reason is kept
+        reason = exc.strerror or type(exc).__name__
+    # Raised outside the handler, so the OSError is not chained to it either.
+    raise ConfigurationError(
+        f"set_input_files could not read a file it was given ({reason}). Check that each file "
+        "path passed in variables names a readable file."
+    )
+
+
+async def _give_files(
+    page: AsyncPage, locator: AsyncLocator, paths: list[str], timeout_ms: float
+) -> None:
     try:
         await locator.set_input_files(paths, timeout=timeout_ms)
         return
