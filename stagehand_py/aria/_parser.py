@@ -51,7 +51,7 @@ class BoxPx:
         return self.width > 0 and self.height > 0
 
 
-@dataclass
+@dataclass(slots=True)
 class AriaNode:
     """One node of Playwright's accessibility tree.
 
@@ -105,6 +105,9 @@ _KEY = re.compile(r'([\w-]+)(?: ("(?:[^"\\]|\\.)*"))?((?: \[[^\]]*\])*)')
 _REST = re.compile(r"(?::(?: (.*))?)?")
 _ATTRIBUTE = re.compile(r" \[([\w-]+)(?:=([^\]]*))?\]")
 _PROPERTY = re.compile(r"/([\w-]+): (.*)")
+# The common line in one match: indent, role, optional name, attributes, then ":" (opens a
+# block) or ": value". A line it does not fit takes the general path above.
+_PLAIN_LINE = re.compile(r'( *)- ([\w-]+)(?: ("(?:[^"\\]|\\.)*"))?((?: \[[^\]]*\])*)(:(?: (.*))?)?')
 
 
 def _fail(line: int, what: str, text: str) -> SerializationError:
@@ -115,8 +118,7 @@ def _fail(line: int, what: str, text: str) -> SerializationError:
     )
 
 
-def _node_from_key(match: re.Match[str], line: int) -> AriaNode:
-    role, name, attributes = match.group(1), match.group(2), match.group(3)
+def _node_from_key(role: str, name: str | None, attributes: str, line: int) -> AriaNode:
     node = AriaNode(role=role)
     if name and "\\" not in name and name.startswith('"') and name.endswith('"'):
         node.name = name[1:-1]  # no escapes: the common case, without a JSON decode
@@ -125,12 +127,14 @@ def _node_from_key(match: re.Match[str], line: int) -> AriaNode:
             node.name = json.loads(name)
         except json.JSONDecodeError:
             raise _fail(line, "malformed name", name) from None
+    if not attributes:
+        return node
     for attribute, value in _ATTRIBUTE.findall(attributes):
         if attribute == "ref":
             node.ref = value
         elif attribute == "box":
             try:
-                x, y, width, height = (int(v) for v in value.split(","))
+                x, y, width, height = map(int, value.split(","))
             except ValueError:
                 raise _fail(line, "malformed box", value) from None
             node.box = BoxPx(x, y, width, height)
@@ -195,30 +199,44 @@ def parse_aria_snapshot(text: str) -> list[AriaNode]:
     stack: list[tuple[int, AriaNode]] = [(-INDENT, root)]
     # Not str.splitlines(): it also ends lines at U+0085, U+2028, \x1c... inside page text.
     for number, raw_line in enumerate(text.split("\n"), 1):
-        if not raw_line.strip():
-            continue
-        item_match = _ITEM.fullmatch(raw_line)
-        if item_match is None:
-            raise _fail(number, "expected '- '", raw_line)
-        indent, item = len(item_match.group(1)), item_match.group(2)
-        while stack[-1][0] >= indent:
+        plain = _PLAIN_LINE.fullmatch(raw_line)
+        if plain is not None:
+            indent, role, name, attributes, tail, value = plain.groups()
+            opens = tail == ":"
+        else:
+            if not raw_line.strip():
+                continue
+            item_match = _ITEM.fullmatch(raw_line)
+            if item_match is None:
+                raise _fail(number, "expected '- '", raw_line)
+            indent, item = item_match.group(1), item_match.group(2)
+            if item.startswith("/"):
+                _add_property(stack, len(indent), item, number)
+                continue
+            key, value, opens = _split_item(item, number)
+            role, name, attributes = key.group(1), key.group(2), key.group(3)
+        depth = len(indent)
+        while stack[-1][0] >= depth:
             stack.pop()
         parent = stack[-1][1]
-        if item.startswith("/"):
-            prop = _PROPERTY.fullmatch(item)
-            if prop is None:
-                raise _fail(number, "malformed property", item)
-            parent.props[prop.group(1)] = _unquote_value(prop.group(2), number)
-            continue
-        key, value, opens = _split_item(item, number)
-        if key.group(1) == "text" and not key.group(2) and not key.group(3):
+        if role == "text" and not name and not attributes:
             parent.children.append(_unquote_value(value or "", number))
             continue
-        node = _node_from_key(key, number)
+        node = _node_from_key(role, name, attributes, number)
         node.frame_ref = parent.ref if parent.role == "iframe" else parent.frame_ref
         if value is not None:
             node.text = _unquote_value(value, number)
         parent.children.append(node)
         if opens:
-            stack.append((indent, node))
+            stack.append((depth, node))
     return [c if isinstance(c, AriaNode) else AriaNode(role="text", text=c) for c in root.children]
+
+
+def _add_property(stack: list[tuple[int, AriaNode]], depth: int, item: str, line: int) -> None:
+    """A ``/name: value`` line: a property of the node it is indented under."""
+    while stack[-1][0] >= depth:
+        stack.pop()
+    prop = _PROPERTY.fullmatch(item)
+    if prop is None:
+        raise _fail(line, "malformed property", item)
+    stack[-1][1].props[prop.group(1)] = _unquote_value(prop.group(2), line)

@@ -70,11 +70,17 @@ function walkClickables(lineOf) {
       r.bottom + win.scrollY > 0 && el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true });
   };
   // The text a user reads in `el` (innerText: not an SVG's <title>, not hidden parts), read
-  // only for short content; null when long.
+  // only for short content; null when long. Kept per element: a parent asks about its
+  // children before the walk visits them and asks again.
+  const texts = new Map();
   const textOf = (el) => {
+    let text = texts.get(el);
+    if (text !== undefined) return text;
     const raw = el.textContent || "";
-    if (!/\S/.test(raw)) return "";
-    return raw.length > CLICK_TEXT_MAX * 4 ? null : normalize(el.innerText || "");
+    if (!/\S/.test(raw)) text = "";
+    else text = raw.length > CLICK_TEXT_MAX * 4 ? null : normalize(el.innerText || "");
+    texts.set(el, text);
+    return text;
   };
   const hasText = (el) => textOf(el) !== "";
   const listens = (el) => pointerRoot(el, computed) || ownListener(el);
