@@ -17,14 +17,14 @@ run:
 * runs the example checkout suite (``examples/test_checkout_suite``: act, observe, extract and
   check) twice through its offline stand-in model, the second time in ``require`` mode; the
   figure is the model calls the second run made (target 0).
+
+``--quick`` (what the test suite runs) writes 8 pages, times 5 and leaves the example suite
+out: tests/test_examples.py runs it twice with the same helper and checks the same figure.
 """
 
 from __future__ import annotations
 
-import os
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,17 +40,19 @@ from benchmarks._report import figure, parser  # noqa: E402
 from stagehand_py import Stagehand, launch_chromium  # noqa: E402
 from stagehand_py.testing import FunctionLLM, serve_directory  # noqa: E402
 from tests.compiled_pages import INSTRUCTION, Product, read_product  # noqa: E402
+from tests.example_runs import checkout_suite_twice, model_calls  # noqa: E402
 
 PAGES = 50
+QUICK_PAGES = 8
 TEMPLATE = (ROOT / "tests" / "pages" / "extract" / "compiled" / "product_1.html").read_text("utf-8")
 ADJECTIVES = ["Blue", "Green", "Oak", "Steel", "Clay", "Linen", "Glass", "Copper", "Slate", "Wool"]
 THINGS = ["Mug", "Bowl", "Board", "Apron", "Pan"]
 
 
-def write_pages(directory: Path) -> list[str]:
-    """The 50 pages: the fixture's template with each page's own values."""
+def write_pages(directory: Path, count: int) -> list[str]:
+    """``count`` pages: the fixture's template with each page's own values."""
     names = []
-    for n in range(PAGES):
+    for n in range(count):
         name = f"{ADJECTIVES[n % 10]} {THINGS[n % 5]} {n}"
         html = (
             TEMPLATE.replace("Blue Enamel Mug", name)
@@ -88,29 +90,9 @@ def timed(run: Callable[[], Product]) -> tuple[float, Product]:
 
 def example_suite_second_run() -> int:
     """Model calls of the example suite's second run (the first one records the cache)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("STAGEHAND_PY_", "OPENAI_"))}
-    env["STAGEHAND_PY_BLOCK_REAL_LLM"] = "1"
     with tempfile.TemporaryDirectory() as cache_dir:
-        said = ""
-        for mode in ("read-write", "require"):
-            run = [sys.executable, str(ROOT / "examples" / "offline" / "run.py"), "-m", "pytest"]
-            run += ["-q", "-p", "no:cacheprovider", f"--stagehand-cache-dir={cache_dir}"]
-            done = subprocess.run(
-                [*run, f"--stagehand-cache-mode={mode}"],
-                cwd=ROOT / "examples" / "test_checkout_suite",
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=300,
-                check=False,
-            )
-            said = done.stdout + done.stderr
-            if done.returncode != 0:
-                raise SystemExit(f"the example suite failed ({mode}):\n{said}")
-    found = re.search(r"(\d+) model call\(s\)", said)
-    if found is None:
-        raise SystemExit(f"the example suite printed no model-call count:\n{said}")
-    return int(found.group(1))
+        _, second = checkout_suite_twice(Path(cache_dir))
+    return model_calls(second)
 
 
 def main() -> None:
@@ -121,7 +103,7 @@ def main() -> None:
         tempfile.TemporaryDirectory() as cache_dir,
         sync_playwright() as playwright,
     ):
-        names = write_pages(Path(site))
+        names = write_pages(Path(site), QUICK_PAGES if args.quick else PAGES)
         # Timed: every page but the first (the model's); --quick times a few only.
         timed_pages = set(names[1:6] if args.quick else names[1:])
         with serve_directory(Path(site)) as base:
@@ -148,14 +130,17 @@ def main() -> None:
             browser.close()
 
     replay_median, hand_median = statistics.median(replayed), statistics.median(plain)
-    print(f"pages: {PAGES}, rounds: {runs}; timed samples: {len(replayed)} each, alternating")
+    print(f"pages: {len(names)}, rounds: {runs}; timed samples: {len(replayed)} each, alternating")
     print(f"replayed extract median: {replay_median * 1000:8.1f} ms per page (0 model calls)")
     print(f"by hand          median: {hand_median * 1000:8.1f} ms per page")
-    figure(f"extract over {PAGES} pages of one template", f"{calls} model calls", "1")
+    figure("extract over the pages of one template", f"{calls} model calls", "1")
     figure(
         "replayed extract vs hand-written reads", f"{replay_median / hand_median:.2f}x", "<= 1.3x"
     )
-    figure("second run of the example suite", f"{example_suite_second_run()} model calls", "0")
+    if args.quick:  # tests/test_examples.py runs the suite twice the same way, and checks 0
+        print("second run of the example suite: not run in quick mode")
+    else:
+        figure("second run of the example suite", f"{example_suite_second_run()} model calls", "0")
 
 
 if __name__ == "__main__":

@@ -6,37 +6,23 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.example_runs import (
+    EXAMPLES,
+    OFFLINE,
+    checkout_suite_twice,
+    model_calls,
+    run_offline,
+)
+
 pytestmark = pytest.mark.slow  # starts processes or runs long: left out of the inner loop
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-OFFLINE = EXAMPLES / "offline"
-SUITE = EXAMPLES / "test_checkout_suite"
 # What users read and copy: every example but the stand-in's own directory.
 USER_FACING = sorted(p for p in EXAMPLES.rglob("*.py") if OFFLINE not in p.parents)
-
-
-def run_offline(*args: str, cwd: Path = EXAMPLES) -> str:
-    """Run an example through the stand-in model; what it printed, stdout then stderr."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("STAGEHAND_PY_", "OPENAI_"))}
-    env["STAGEHAND_PY_BLOCK_REAL_LLM"] = "1"  # an example must never reach a real model here
-    done = subprocess.run(
-        [sys.executable, str(OFFLINE / "run.py"), *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return done.stdout + done.stderr
 
 
 def test_fill_form() -> None:
@@ -57,14 +43,13 @@ def test_the_checkout_suite_replays_act_observe_extract_and_check_with_no_model_
     tmp_path: Path,
 ) -> None:
     # Each run serves the shop on a new random port: a URL-keyed cache would never hit.
-    cache = f"--stagehand-cache-dir={tmp_path / 'cache'}"
-    first = run_offline("-m", "pytest", "-q", cache, cwd=SUITE)
+    first, second = checkout_suite_twice(tmp_path / "cache")
     assert "3 passed" in first
     # The extract names each value's element, so it compiles into reads: a sixth entry.
     assert "cache: 0 hit(s), 6 miss(es), 0 healed, 6 write(s)" in first
-    second = run_offline("-m", "pytest", "-q", cache, "--stagehand-cache-mode=require", cwd=SUITE)
     assert "3 passed" in second
     assert "0 model call(s), 0 tokens; cache: 6 hit(s), 0 miss(es), 0 healed, 0 write(s)" in second
+    assert model_calls(first) > 0 and model_calls(second) == 0  # what benchmarks/replay.py reads
     assert "stand-in model: 0 request(s)" in second
     entries = [json.loads(p.read_text("utf-8")) for p in (tmp_path / "cache").glob("*.json")]
     kinds = ["act", "act", "check", "check", "extract", "observe"]
