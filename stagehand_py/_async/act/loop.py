@@ -253,7 +253,7 @@ class AsyncActRun(ActAsking):
         # unique rung); picking one of the others is re-asked with the reason.
         shown, not_offered = offered(snapshot, group), refused(snapshot, group)
         messages = build_act_messages(
-            self.instruction,
+            self._said,  # a variable's value written into the instruction stays a placeholder
             steps=self._step_lines(),
             section_text=self.variables.redact("\n".join(look.content(c) for c in in_order)),
             section_number=snapshot.chunk_order().index(group[0]) + 1,

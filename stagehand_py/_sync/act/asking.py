@@ -93,7 +93,7 @@ class ActAsking(ActState):
         text = self.variables.redact(snapshot.render_all(redact=self.variables.redact))
         if len(text) > self.settings.max_prompt_chars:
             text = text[: self.settings.max_prompt_chars] + "\n(page text cut here)"
-        messages = build_verify_messages(self.instruction, steps=self._step_lines(), page_text=text)
+        messages = build_verify_messages(self._said, steps=self._step_lines(), page_text=text)
         self.check_time()
         llm = self._model()
         context = RequestContext("verify", self._said, snapshot, step=len(self.steps))

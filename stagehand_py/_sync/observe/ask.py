@@ -156,16 +156,16 @@ def observe(
     snapshot = take_snapshot(page, mode=settings.snapshot)
     chunk_elements = {c.index: c.element_indexes for c in snapshot.chunks}
     seen_elements: set[int] = set()
+    said = variables.redact(instruction or "")  # a value written into it stays a placeholder
     for group in chunk_groups(snapshot, settings.max_prompt_chars):
         text = "\n".join(snapshot.render_chunk(c, redact=variables.redact) for c in group)
         messages = build_observe_messages(
-            instruction or DEFAULT_OBSERVE_INSTRUCTION,
+            said or DEFAULT_OBSERVE_INSTRUCTION,
             page_text=variables.redact(text),
             variable_names=variables.names,
             url=variables.redact(snapshot.url),
         )
         shown = {i for c in group for i in chunk_elements[c]}
-        said = variables.redact(instruction or "")
         context = RequestContext("observe", said, snapshot, tuple(group), frozenset(shown))
         try:
             answer = _usable_answer(outcome, llm, messages, context, settings, deadline)
