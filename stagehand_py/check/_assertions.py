@@ -80,6 +80,8 @@ MAX_ASSERTIONS = 10
 MAX_SELECTORS = 20
 MAX_FRAMES = 10
 MAX_TEXT_CHARS = 2_000
+MAX_COUNT = 1_000_000
+"""More elements than a page holds: a larger count is no count the model read."""
 _PLACEHOLDER = re.compile(r"<\|[A-Za-z_][A-Za-z0-9_]*\|>|%[A-Za-z_][A-Za-z0-9_]*%")
 
 
@@ -140,6 +142,11 @@ def assertion_problem(
             return f"{kind} is about the page: it takes no element"
     elif not any(selector.strip() for selector in selectors):
         return f"{kind} needs an element and has no selector"
+    return expected_problem(kind, expected)
+
+
+def expected_problem(kind: str, expected: object) -> str | None:
+    """Why ``expected`` is no value for an assertion of ``kind`` (on the allow-list), or None."""
     if kind in TEXT_KINDS:
         if not isinstance(expected, str):
             return f"{kind} expects text, got {type(expected).__name__}"
@@ -148,8 +155,10 @@ def assertion_problem(
         if kind not in ("to_have_value", "to_have_text") and not expected.strip():
             return f"{kind} needs a non-empty expected text"
     elif kind in COUNT_KINDS:
-        if not isinstance(expected, int) or isinstance(expected, bool) or expected < 0:
-            return f"{kind} expects a whole number of elements (0 or more)"
+        if isinstance(expected, bool) or not isinstance(expected, int):
+            return f"{kind} expects a whole number of elements (0 to {MAX_COUNT})"
+        if not 0 <= expected <= MAX_COUNT:
+            return f"{kind} expects a whole number of elements (0 to {MAX_COUNT})"
     elif expected is not None:
         return f"{kind} takes no expected value"
     return None

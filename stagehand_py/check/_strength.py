@@ -9,11 +9,14 @@ model, never to a weaker replay.
 - every number, quoted text and variable placeholder of the statement appears in some
   assertion's expected value (``"the total is 42.00"`` needs an assertion expecting 42.00);
 - a statement about text, a value or a count (``says``, ``value``, ``number``...) needs an
-  assertion on text, a value or a count, not only one that an element is visible;
+  assertion on text, a value or a count, not only one that an element is visible or in a
+  state the statement does not name ("the status says ready" is not "the button is
+  enabled");
 - a statement about a state (``checked``, ``disabled``...) needs an assertion on that state;
 - a statement about the URL needs ``to_have_url``;
 - a negated statement (``no error is shown``, ``not checked``) needs an assertion that can
-  carry the negation (``to_be_hidden``, ``not_to_contain_text``, a count of 0...).
+  carry the negation (``to_be_hidden``, ``not_to_contain_text``, a count of 0, or a state
+  the statement names: ``to_be_enabled`` for "not disabled", never for "no error").
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ._assertions import COUNT_KINDS, NEGATIVE_KINDS, PRESENCE_KINDS, CheckAssertion
+from ._assertions import COUNT_KINDS, NEGATIVE_KINDS, PRESENCE_KINDS, TEXT_KINDS, CheckAssertion
 
 _PLACEHOLDER = re.compile(r"<\|[A-Za-z_][A-Za-z0-9_]*\|>|%[A-Za-z_][A-Za-z0-9_]*%")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -45,6 +48,8 @@ _STATE_KINDS = {
     "checked": frozenset({"to_be_checked", "not_to_be_checked"}),
     "enabled": frozenset({"to_be_enabled", "to_be_disabled"}),
 }
+_STATE_WORDS = {"checked": _CHECKED, "enabled": _ENABLED}
+_CONTENT_KINDS = TEXT_KINDS | COUNT_KINDS
 
 
 def _flat(text: str) -> str:
@@ -81,20 +86,34 @@ def weaker_than(statement: str, assertions: Sequence[CheckAssertion]) -> str | N
             return f"the statement names {part!r}, which no compiled assertion checks"
     kinds = {a.kind for a in assertions}
     words = _unquoted_words(statement)
-    if _CONTENT.search(words) and kinds <= PRESENCE_KINDS:
-        return "the statement is about text, a value or a count, and only presence is checked"
+    named = _named_states(words)
+    if _CONTENT.search(words) and not kinds & (_CONTENT_KINDS | named):
+        return (
+            "the statement is about text, a value or a count, and only presence or a state it "
+            "does not name is checked"
+        )
     if _CHECKED.search(words) and not kinds & _STATE_KINDS["checked"]:
         return "the statement is about a checked state, and no assertion checks it"
     if _ENABLED.search(words) and not kinds & _STATE_KINDS["enabled"]:
         return "the statement is about an enabled or disabled state, and none is checked"
     if _URL.search(words) and "to_have_url" not in kinds:
         return "the statement is about the URL, and no assertion checks it"
-    if _NEGATION.search(words) and not _carries_negation(assertions):
-        return "the statement is negated, and every compiled assertion is a positive one"
+    if _NEGATION.search(words) and not _carries_negation(assertions, named):
+        return "the statement is negated, and no compiled assertion carries the negation"
     return None
 
 
-def _carries_negation(assertions: Sequence[CheckAssertion]) -> bool:
+def _named_states(words: str) -> frozenset[str]:
+    """The state assertions the statement's words call for (checked, enabled)."""
+    named = [kinds for state, kinds in _STATE_KINDS.items() if _STATE_WORDS[state].search(words)]
+    return frozenset().union(*named)
+
+
+def _carries_negation(assertions: Sequence[CheckAssertion], named: frozenset[str]) -> bool:
+    """An assertion that can say "not": on absence or text, or on a state the statement names
+    ("not disabled"), never on one it does not ("no error is shown" is no enabled button)."""
     return any(
-        a.kind in NEGATIVE_KINDS or (a.kind in COUNT_KINDS and a.expected == 0) for a in assertions
+        (a.kind in NEGATIVE_KINDS and a.kind in _CONTENT_KINDS | PRESENCE_KINDS | named)
+        or (a.kind in COUNT_KINDS and a.expected == 0)
+        for a in assertions
     )

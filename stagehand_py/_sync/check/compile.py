@@ -41,6 +41,7 @@ from ...check._assertions import (
     WHOLE_PAGE_SELECTOR,
     CheckAssertion,
     assertion_problem,
+    expected_problem,
 )
 from ...check._result import evidence_lines
 from ...check._strength import weaker_than
@@ -59,6 +60,10 @@ _NO_TEXT_RUNG = frozenset({"input", "select", "textarea", "#text", "option"})
 _UNCOUNTABLE_ROLES = frozenset({"", "text", "generic", "none", "presentation"})
 _ITEM_ROLES = {"li": "listitem", "tr": "row", "option": "option", "article": "article"}
 _LAST_STEP = re.compile(r"^(xpath=/.*)\[\d+\]$")
+# A count written as text: ASCII digits only ("²" is a digit int() refuses), and short (int()
+# refuses thousands of digits).
+_COUNT_TEXT = re.compile(r"[0-9]{1,9}")
+_MAX_NUMBER_BITS = 256  # a number as text: str() refuses an int of thousands of digits
 
 
 @dataclass(frozen=True)
@@ -105,9 +110,9 @@ def compile_check(
 def _expected(kind: str, raw: str | int | None) -> str | int | None:
     """The model's expected value in the type ``kind`` takes (a count written as text, a
     number as text); a state takes none."""
-    if kind in COUNT_KINDS and isinstance(raw, str) and raw.strip().isdigit():
+    if kind in COUNT_KINDS and isinstance(raw, str) and _COUNT_TEXT.fullmatch(raw.strip()):
         return int(raw.strip())
-    if kind in TEXT_KINDS and isinstance(raw, int):
+    if kind in TEXT_KINDS and isinstance(raw, int) and raw.bit_length() <= _MAX_NUMBER_BITS:
         return str(raw)
     if kind not in TEXT_KINDS | COUNT_KINDS:
         return None
@@ -125,6 +130,11 @@ def _assertion(
     if kind not in ASSERTION_KINDS:
         return f"{kind!r} is not an assertion check() runs ({', '.join(ASSERTION_KINDS)})"
     expected = _expected(kind, proposed.expected)
+    if isinstance(expected, str):  # a value the model wrote out is kept as its placeholder
+        expected = variables.redact(expected)
+    problem = expected_problem(kind, expected)  # before it is looked for on the page
+    if problem is not None:
+        return problem
     if isinstance(expected, str) and variables.unknown_placeholders(expected):
         return "its expected value names a variable that was not given"
     selectors: list[str] = []
