@@ -9,17 +9,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from .._config import SnapshotMode
 from .._errors import ActError, CacheError, CheckError, ConfigurationError
 from .._inspect_api import annotated_screenshot, take_snapshot
+from .._sync.stagehand import Stagehand
 from .._variables import Variables
 from ..cache import ActionCache
 from ..cache._manage import clear_entries, entry_diff, list_entries, show_entry
-from ._output import emit_json, emit_result, json_mode, note, print_code
+from ._output import emit_json, emit_result, json_mode, note, print_code, spent_before_failing
 from ._progress import progress
 from ._session import browser_options, build_stagehand, open_page, usage_line
 from ._variables import credential_variables
@@ -69,6 +71,24 @@ def usage_out(args: argparse.Namespace, line: str) -> None:
         print(line)
 
 
+def titled(verb: str, instruction: str, variables: dict[str, object]) -> str:
+    """The progress line's title: ``verb: instruction``, a variable's value in it redacted (as
+    the SDK redacts it everywhere else)."""
+    return f"{verb}: {Variables(variables).redact(instruction)}"
+
+
+@contextmanager
+def counted(args: argparse.Namespace, stagehand: Stagehand) -> Iterator[None]:
+    """The block of a command's calls: when one raises after sending model requests (a
+    timeout, a model that never answered usably), what they cost still reaches the output,
+    as the usage line on stderr and, with ``--json``, in the error object."""
+    try:
+        yield
+    except Exception:
+        spent_before_failing(args, stagehand.history)
+        raise
+
+
 def snapshot_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
     view: SnapshotMode = args.view or ("aria" if args.mode == "aria" else "dom")
@@ -108,7 +128,10 @@ def act_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
     variables = credential_variables(args)
     with open_page(args.url, stagehand, **browser_options(args)) as page:
-        with progress(f"act: {args.instruction}", enabled=not args.quiet):
+        with (
+            counted(args, stagehand),
+            progress(titled("act", args.instruction, variables), enabled=not args.quiet),
+        ):
             result = page.act(args.instruction, variables=variables, raise_on_failure=False)
         code = None
         if args.codegen and result.success:
@@ -132,7 +155,10 @@ def check_command(args: argparse.Namespace) -> int:
     variables = credential_variables(args)
     failed: CheckError | None = None
     with open_page(args.url, stagehand, **browser_options(args)) as page:
-        with progress(f"check: {args.statement}", enabled=not args.quiet):
+        with (
+            counted(args, stagehand),
+            progress(titled("check", args.statement, variables), enabled=not args.quiet),
+        ):
             try:
                 result = stagehand.check(page, args.statement, variables=variables)
             except CheckError as error:
@@ -171,7 +197,10 @@ def extract_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
     variables = credential_variables(args)
     with open_page(args.url, stagehand, **browser_options(args)) as page:
-        with progress(f"extract: {args.instruction}", enabled=not args.quiet):
+        with (
+            counted(args, stagehand),
+            progress(titled("extract", args.instruction, variables), enabled=not args.quiet),
+        ):
             keyed = {"cache_key": args.cache_key} if args.cache_key else {}
             outcome = stagehand.extract(
                 page, args.instruction, schema, variables=variables, **keyed
@@ -218,7 +247,13 @@ def observe_command(args: argparse.Namespace) -> int:
     stagehand = build_stagehand(args)
     variables = credential_variables(args)
     with open_page(args.url, stagehand, **browser_options(args)) as page:
-        with progress(f"observe: {args.instruction or '(main controls)'}", enabled=not args.quiet):
+        with (
+            counted(args, stagehand),
+            progress(
+                titled("observe", args.instruction or "(main controls)", variables),
+                enabled=not args.quiet,
+            ),
+        ):
             results = page.observe(args.instruction, variables=variables)
         if json_mode(args):
             record = stagehand.history[-1]

@@ -14,7 +14,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .._errors import ActError, CacheMissError
+from .._errors import ActError, CacheMissError, CheckError
+from .._history import CallRecord
+from .._usage import Usage
+from ._session import usage_line
 
 
 def add_json_option(parser: argparse.ArgumentParser) -> None:
@@ -63,6 +66,18 @@ def note(text: str) -> None:
     print(text, file=sys.stderr)
 
 
+def spent_before_failing(args: argparse.Namespace, history: list[CallRecord]) -> None:
+    """A command is failing after its calls sent model requests: the usage line goes to
+    stderr now (before the error line), and ``fail`` puts ``llm_calls`` and ``usage`` into the
+    ``--json`` error object. Nothing when no request was sent."""
+    calls = sum(record.llm_calls for record in history)
+    if not calls:
+        return
+    note(usage_line(history))
+    total = sum((record.usage for record in history), Usage())
+    args.spent = {"llm_calls": calls, "usage": total.model_dump(mode="json")}
+
+
 def fail(
     args: argparse.Namespace,
     error: BaseException | None,
@@ -86,9 +101,11 @@ def fail(
         payload: dict[str, Any] = {"error": described}
         if isinstance(error, ActError):
             described["code"] = error.code
+        if isinstance(error, (ActError, CheckError)):  # what was tried, and what it cost
             payload["result"] = error.result.model_dump(mode="json")
         if isinstance(error, CacheMissError):
             described.update(key=error.key, reason=error.reason, instruction=error.instruction)
+        payload.update(getattr(args, "spent", None) or {})
         emit_json(args, payload, ok=False)
     return code
 

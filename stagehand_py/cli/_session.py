@@ -35,17 +35,32 @@ def api_key_from(args: argparse.Namespace) -> str | None:
     return value
 
 
+# The longest wait Playwright's driver can time (a Node.js timer holds 2**31-1 ms): a longer
+# --timeout made opening the page fail at once, and blame the URL.
+MAX_TIMEOUT_S = (2**31 - 1) // 1000
+
+
 def settings_from(args: argparse.Namespace) -> Settings:
     """Settings from the environment, then ``--timeout``, ``--max-steps``, ``--cache-mode``,
     ``--max-tokens`` and ``--temperature`` where given (a bad ``STAGEHAND_PY_*`` variable is a
     ConfigurationError naming it)."""
-    return Settings.from_env(
+    settings = Settings.from_env(
         timeout_s=getattr(args, "timeout", None),
         max_steps=getattr(args, "max_steps", None),
         cache_mode=getattr(args, "cache_mode", None),
         max_tokens=getattr(args, "max_tokens", None),
         temperature=getattr(args, "temperature", None),
     )
+    if not settings.timeout_s <= MAX_TIMEOUT_S:  # also inf (NaN is refused by Settings)
+        given = (
+            "--timeout" if getattr(args, "timeout", None) is not None else "$STAGEHAND_PY_TIMEOUT"
+        )
+        raise ConfigurationError(
+            f"{given} {settings.timeout_s:g}: a time budget is at most {MAX_TIMEOUT_S} seconds "
+            "(about 24 days, the longest wait Playwright's timers allow); give a number of "
+            "seconds such as 120."
+        )
+    return settings
 
 
 def build_stagehand(args: argparse.Namespace, llm: Any = None) -> Stagehand:
