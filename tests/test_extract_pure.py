@@ -342,3 +342,27 @@ def test_a_list_of_models_is_planned_on_every_python() -> None:
     assert not subclass_of(list[Row], BaseModel)
     assert subclass_of(Row, BaseModel)
     assert ExtractTarget.from_schema(Table).kind == "model"
+
+
+def _nested(levels: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"a": schema}}
+    return schema
+
+
+# A JSON-schema dict given to extract() that the converter cannot read is a typed error
+# naming what is accepted, never Python's TypeError, AttributeError or RecursionError.
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": {"a": {"enum": [{"x": 1}]}}},
+        {"type": "object", "properties": {"a": {"anyOf": []}}},
+        {"type": "object", "properties": [{"name": "a"}]},
+        {"type": "object", "properties": {"a": {"type": "object", "properties": 5}}},
+        pytest.param(_nested(3000), id="nested-3000"),
+    ],
+)
+def test_a_json_schema_extract_cannot_read_is_a_configuration_error(schema: Any) -> None:
+    with pytest.raises(ConfigurationError, match="schema"):
+        ExtractTarget.from_schema(schema)

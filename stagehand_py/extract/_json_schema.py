@@ -15,6 +15,7 @@ from typing import Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
+from .._error_line import first_line
 from .._errors import ConfigurationError
 
 _SIMPLE_TYPES: dict[str, Any] = {
@@ -106,7 +107,23 @@ class _Converter:
 
 def model_from_json_schema(schema: dict[str, Any]) -> tuple[type[BaseModel], bool]:
     """A pydantic model for ``schema`` and whether the schema's top level was an array
-    (then the model has one field ``items`` holding it)."""
+    (then the model has one field ``items`` holding it). A schema it cannot read (an enum of
+    objects, an empty ``anyOf``, ``properties`` given as a list, nesting deeper than Python
+    recurses...) is a ConfigurationError saying what is accepted."""
+    try:
+        return _model_from(schema)
+    except ConfigurationError:
+        raise
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError, RecursionError) as error:
+        raise ConfigurationError(
+            f"extract() schema is not a JSON Schema extract can read ({type(error).__name__}: "
+            f"{first_line(error)}). Give an object schema with 'properties', each a type such "
+            "as string, number, boolean, array or object, and enum lists of plain values; or "
+            "pass a pydantic model class."
+        ) from None
+
+
+def _model_from(schema: dict[str, Any]) -> tuple[type[BaseModel], bool]:
     if schema.get("type") == "array":
         wrapped = {**schema, "type": "object", "properties": {"items": schema}}
         wrapped["required"] = ["items"]

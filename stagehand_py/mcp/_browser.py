@@ -31,6 +31,8 @@ class BrowserSession:
     async def page(self) -> AsyncStagehandPage:
         """The session's page, opening the browser on first use."""
         async with self._lock:
+            if self._page is not None and self._page.is_closed():
+                self.follow_latest()  # back to the newest tab still open, as a browser goes
             if self._page is None or self._page.is_closed():
                 self._page = await self._open()
             return self._page

@@ -10,8 +10,10 @@ from typing import Any, TypeVar
 
 from mcp.server.mcpserver import Image, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from playwright.async_api import Error as PlaywrightError
 
 from .._async.stagehand import AsyncStagehand
+from .._error_line import first_line
 from .._errors import StagehandError
 from ._browser import BrowserSession
 from ._options import McpOptions
@@ -51,11 +53,15 @@ def build_server(options: McpOptions, stagehand: AsyncStagehand | None = None) -
     server = MCPServer("stagehand_py", instructions=INSTRUCTIONS, lifespan=lifespan)
 
     async def run(timeout_s: float | None, work: Callable[[], Awaitable[T]]) -> T:
-        seconds = (timeout_s or options.timeout_s) + GRACE_S
         try:
+            seconds = tools.seconds(timeout_s) + GRACE_S
             return await asyncio.wait_for(work(), seconds)
         except StagehandError as error:
             raise ToolError(redact(f"{type(error).__name__}: {error}")) from None
+        except PlaywrightError as error:  # the browser's own failure: a closed tab, a bad URL
+            raise ToolError(
+                redact(f"PageError: {first_line(error)}. Check the URL, or navigate again.")
+            ) from None
         except asyncio.TimeoutError:
             raise ToolError(
                 f"The tool ran out of time after {seconds:.0f} s. Pass a larger timeout_s, "

@@ -6,10 +6,12 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from .._async.browser.in_time import within
 from .._errors import CheckError, ConfigurationError, PageError
 from .._snapshot import Snapshot
 from .._variables import Variables
 from ._browser import BrowserSession
+from ._schema import checked_schema
 
 
 class Tools:
@@ -22,7 +24,8 @@ class Tools:
         self.values = Variables(dict(options.variables))
         self._variables = dict(options.variables) or None
 
-    def _seconds(self, timeout_s: float | None) -> float:
+    def seconds(self, timeout_s: float | None) -> float:
+        """The tool's time bound: ``timeout_s``, or the server's ``--timeout`` when None."""
         if timeout_s is None:
             return self.session.options.timeout_s
         if not 0 < timeout_s <= 3600:
@@ -38,20 +41,21 @@ class Tools:
                 f"Navigation to {self.values.redact(url)} is not allowed: this server may open "
                 f"{allowed} only (--allowed-origins)."
             )
+        seconds = self.seconds(timeout_s)
         page = await self.session.page()
-        seconds = self._seconds(timeout_s)
-        await page.goto(url, timeout=seconds * 1000)
-        return {
-            "url": self.values.redact(page.url),
-            "title": self.values.redact(await page.title()),
-        }
+
+        async def go() -> dict[str, Any]:  # a busy page is stopped at the deadline
+            await page.goto(url, timeout=seconds * 1000)
+            return {"url": page.url, "title": await page.title()}
+
+        return self._redacted(await within("navigate", page, seconds, go))
 
     async def act(self, instruction: str, timeout_s: float | None) -> dict[str, Any]:
         page = await self.session.page()
         result = await page.act(
             instruction,
             variables=self._variables,
-            timeout_s=self._seconds(timeout_s),
+            timeout_s=self.seconds(timeout_s),
             raise_on_failure=False,
         )
         self.session.follow_latest()
@@ -69,7 +73,7 @@ class Tools:
 
     async def observe(self, instruction: str, timeout_s: float | None) -> dict[str, Any]:
         page = await self.session.page()
-        found = await page.observe(instruction, timeout_s=self._seconds(timeout_s))
+        found = await page.observe(instruction, timeout_s=self.seconds(timeout_s))
         elements = [
             {
                 "description": o.description,
@@ -84,20 +88,21 @@ class Tools:
     async def extract(
         self, instruction: str, schema: dict[str, Any] | None, timeout_s: float | None
     ) -> dict[str, Any]:
+        schema = checked_schema(schema)
         page = await self.session.page()
         data = await page.extract(
             instruction,
             schema=schema,
             variables=self._variables,
-            timeout_s=self._seconds(timeout_s),
+            timeout_s=self.seconds(timeout_s),
         )
         return self._redacted({"data": data})
 
     async def check(self, statement: str, timeout_s: float | None) -> dict[str, Any]:
         page = await self.session.page()
-        try:
-            result = await page.check(
-                statement, variables=self._variables, timeout_s=self._seconds(timeout_s)
+        try:  # the SDK's check: page.check("#agree") would tick a checkbox
+            result = await self.session.stagehand.check(
+                page, statement, variables=self._variables, timeout_s=self.seconds(timeout_s)
             )
         except CheckError as failed:
             result = failed.result
@@ -119,7 +124,7 @@ class Tools:
         if chosen not in ("dom", "aria"):
             raise ConfigurationError(f"view must be 'dom' or 'aria', got {chosen!r}.")
         page = await self.session.page()
-        snapshot = await page.snapshot(chosen, timeout_s=self._seconds(timeout_s))  # type: ignore[arg-type]
+        snapshot = await page.snapshot(chosen, timeout_s=self.seconds(timeout_s))  # type: ignore[arg-type]
         return self._redacted(self._section(snapshot, section, chosen))
 
     def _section(self, snapshot: Snapshot, section: int, view: str) -> dict[str, Any]:
@@ -147,7 +152,7 @@ class Tools:
 
     async def screenshot(self, full_page: bool, timeout_s: float | None) -> bytes:
         page = await self.session.page()
-        seconds = self._seconds(timeout_s)
+        seconds = self.seconds(timeout_s)
         return await page.screenshot(full_page=full_page, timeout=seconds * 1000, type="png")
 
     async def agent(
@@ -155,7 +160,7 @@ class Tools:
     ) -> dict[str, Any]:
         page = await self.session.page()
         origins = self.session.options.allowed_origins
-        limits: dict[str, Any] = {"timeout_s": self._seconds(timeout_s)}
+        limits: dict[str, Any] = {"timeout_s": self.seconds(timeout_s)}
         if max_steps is not None:
             limits["max_steps"] = max_steps
         if origins:
@@ -173,8 +178,9 @@ class Tools:
         )
 
     def _redacted(self, answer: dict[str, Any]) -> dict[str, Any]:
-        """``answer`` with every string redacted (a page may show what a variable typed)."""
-        return {key: self._scrubbed(value) for key, value in answer.items()}
+        """``answer`` with every string redacted, keys too (a page may show what a variable
+        typed, and an extracted object may be keyed by what the page shows)."""
+        return {self._scrubbed(key): self._scrubbed(value) for key, value in answer.items()}
 
     def _scrubbed(self, value: Any) -> Any:
         if isinstance(value, str):
