@@ -170,13 +170,28 @@ def check_timeout(call: str, timeout_s: object) -> float | None:
     if (
         isinstance(timeout_s, bool)
         or not isinstance(timeout_s, (int, float))
-        or not math.isfinite(timeout_s)
+        or not _finite(timeout_s)
         or timeout_s <= 0
     ):
         raise ConfigurationError(
-            f"{call}(timeout_s=...) must be a positive number of seconds, got {timeout_s!r}."
+            f"{call}(timeout_s=...) must be a positive number of seconds, got {_shown(timeout_s)}."
         )
     return float(timeout_s)
+
+
+def _finite(number: float) -> bool:
+    try:
+        return math.isfinite(number)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
+def _shown(value: object) -> str:
+    """``repr(value)``, or what it is when it has too many digits to print."""
+    try:
+        return repr(value)
+    except ValueError:  # an int over Python's 4,300-digit limit
+        return "an integer too long to print"
 
 
 def refuse_playwright_timeout(call: str, options: Mapping[str, object]) -> None:

@@ -23,6 +23,7 @@ from stagehand_py.llm import (
 )
 from stagehand_py.llm._guard import is_loopback_url
 from stagehand_py.llm._model_string import parse_model_string
+from stagehand_py.llm._reply import MalformedReply, load_body
 from stagehand_py.llm._tool_arguments import parse_arguments, tool_calls_from_text
 from stagehand_py.prompts.act import ACT_TOOLS
 
@@ -260,3 +261,13 @@ def test_a_local_server_needs_no_key(clean_env: pytest.MonkeyPatch) -> None:
 
     assert isinstance(llm, OpenAILLM) and llm.model == "qwen2.5:0.5b"
     assert llm.endpoint == "http://localhost:11434/v1/chat/completions"
+
+
+# An integer of more digits than Python converts (4,300 by default) is a malformed answer, not
+# a bare ValueError: in a tool call's arguments (re-asked) and in a response body.
+@pytest.mark.parametrize("digits", [5000, 50_000])
+def test_a_number_too_long_to_read_is_a_malformed_answer(digits: int) -> None:
+    text = '{"count": ' + "9" * digits + "}"
+    assert parse_arguments(text) == ({}, "invalid JSON: a number too long to read")
+    with pytest.raises(MalformedReply, match="number too long"):
+        load_body(text)

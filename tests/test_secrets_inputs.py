@@ -103,7 +103,20 @@ def test_extract_schema_must_be_a_model_with_fields() -> None:
         check_schema(Product(name="x"))
 
 
-@pytest.mark.parametrize("bad", [0, -1, float("nan"), float("inf"), "5", True])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        0,
+        -1,
+        float("nan"),
+        float("inf"),
+        "5",
+        True,
+        10**400,
+        -(10**400),
+        pytest.param(10**5000, id="huge"),
+    ],
+)
 def test_timeouts_are_positive_numbers(bad: object) -> None:
     with pytest.raises(ConfigurationError, match="positive number of seconds"):
         check_timeout("extract", bad)

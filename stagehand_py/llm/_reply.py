@@ -74,6 +74,8 @@ def load_body(raw: bytes | str) -> dict[str, Any]:
                 f"({error.msg})"
             ) from None
         raise MalformedReply(f"the response body is not JSON: {_preview(text)}") from None
+    except ValueError:  # an integer of more digits than Python converts (4,300 by default)
+        raise MalformedReply("the response body holds a number too long to read") from None
     if not isinstance(data, dict):
         raise MalformedReply(f"the response body is a JSON {type(data).__name__}, not an object")
     return data

@@ -35,6 +35,8 @@ def parse_arguments(raw: object) -> tuple[dict[str, Any], str | None]:
         value = json.loads(raw, strict=False)
     except json.JSONDecodeError as error:
         return {}, f"invalid JSON: {error.msg} at position {error.pos}"
+    except ValueError:  # an integer of more digits than Python converts (4,300 by default)
+        return {}, "invalid JSON: a number too long to read"
     if not isinstance(value, dict):
         return {}, f"expected a JSON object, got {type(value).__name__}"
     return value, None
