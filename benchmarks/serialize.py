@@ -21,7 +21,10 @@ run, alternating, and prints medians:
   the transfer of the serializer's JSON alone (an evaluate that returns the same string, held
   in the page, less an empty evaluate); and the style floor plus Python's first look at the
   serializer's JSON (parse + first chunk), for comparison with the target: the style floor
-  returns more JSON than the serializer does, so its transfer is in that figure already.
+  returns more JSON than the serializer does, so its transfer is in that figure already;
+  and that sum with the DevTools preparation every look makes first (the click-listener
+  predicate and the closed shadow roots, ``browser/devtools.py``): what take_snapshot cannot
+  do without while it sees what it sees, before it names or selects anything.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from _baseline import Baseline, load_baseline
 from _report import figure, parser
 from playwright.sync_api import Page, sync_playwright
 
+from stagehand_py._sync.browser.devtools import prepare_page
 from stagehand_py._sync.browser.inspect import take_snapshot
 from stagehand_py._sync.browser.launch import launch_chromium
 from stagehand_py.dom._js import load_js
@@ -176,6 +180,7 @@ def main() -> None:
             "aria": lambda: page.locator("body").aria_snapshot(),
             "floor": lambda: page.evaluate(floor_js),
             "floor_style": lambda: page.evaluate(floor_style_js),
+            "prepare": lambda: prepare_page(page),
         }
         if baseline is not None:
             old_js = baseline.serializer_js
@@ -238,6 +243,14 @@ def main() -> None:
     figure(
         "ratio (js floor with computed style + parse + first chunk) / js floor",
         f"{(floor_style + first_look) / floor:.2f}",
+    )
+    prepare = medians["prepare"]
+    print(f"DevTools preparation              median {prepare * 1000:.1f} ms")
+    figure("ratio DevTools preparation / js floor", f"{prepare / floor:.2f}")
+    figure(
+        "ratio (js floor with computed style + DevTools preparation + parse + first chunk) "
+        "/ js floor",
+        f"{(floor_style + prepare + first_look) / floor:.2f}",
     )
     for name, seconds in parsing.items():
         print(f"{name:<33} median {seconds * 1000:.1f} ms")

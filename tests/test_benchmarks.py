@@ -33,6 +33,10 @@ FIGURES: dict[str, list[tuple[str, str | None]]] = {
         ("ratio (aria_snapshot + reading its text) / aria_snapshot", None),
         ("ratio (aria_snapshot + reading its text + one facts evaluate) / aria_snapshot", None),
         ("worst fixture page aria view / playwright aria_snapshot", "<= 1.5"),
+        (
+            "worst fixture page (playwright aria_snapshot + one empty evaluate) / aria_snapshot",
+            None,
+        ),
         ("ratio aria/dom snapshot time", None),
         ("ratio aria/dom first act turn (packed sections)", None),
     ],
@@ -59,6 +63,12 @@ FIGURES: dict[str, list[tuple[str, str | None]]] = {
         ("ratio transfer of the snapshot's JSON / js floor", None),
         ("ratio parse + first chunk / js floor", None),
         ("ratio (js floor with computed style + parse + first chunk) / js floor", None),
+        ("ratio DevTools preparation / js floor", None),
+        (
+            "ratio (js floor with computed style + DevTools preparation + parse + first chunk) "
+            "/ js floor",
+            None,
+        ),
         ("ratio prompt chars / baseline", "<= 1.15"),
     ],
     "trace_size.py": [
