@@ -86,6 +86,7 @@ def test_entry_holding_a_value_is_refused_and_nothing_is_written(
         cache.put(entry, secret_values=VARIABLES.secret_values())
     message = str(raised.value)
     assert where in message and "contains the value of a variable" in message
+    assert message.startswith("Refusing to cache the act ")
     assert not any(value in message for value in secret_values.ALL)
     _assert_no_value_on_disk(tmp_path)
     assert not (tmp_path / "cache").exists()

@@ -201,9 +201,9 @@ class ActionCache:
         where = find_secret(entry, secret_values)
         if where is not None:
             raise CacheError(
-                f"Refusing to cache the act {entry.key[:12]}: its {where} contains the value of "
-                "a variable. Pass values only through variables (placeholders like <|NAME|>) "
-                "and keep them out of the instruction and URL."
+                f"Refusing to cache the {entry.kind} {entry.key[:12]}: its {where} contains the "
+                "value of a variable. Pass values only through variables (placeholders like "
+                "<|NAME|>) and keep them out of the instruction and URL."
             )
         data = entry.to_json().encode("utf-8")
         path = self.path_for(entry.key)
