@@ -33,9 +33,18 @@ def wire(monkeypatch: pytest.MonkeyPatch, llm_server: LLMWireServer) -> list[str
     return ["--model", "openai/wire-model", "--base-url", llm_server.openai_base_url]
 
 
-@pytest.mark.parametrize("output", ["text", "json"])
-@pytest.mark.parametrize("ending", ["no usable answer", "model error"])
-@pytest.mark.parametrize("command", ["extract", "observe", "check"])
+# Each command with both endings and both outputs (a browser each: not every product).
+@pytest.mark.parametrize(
+    ("command", "ending", "output"),
+    [
+        ("extract", "no usable answer", "json"),
+        ("extract", "model error", "text"),
+        ("observe", "no usable answer", "text"),
+        ("observe", "model error", "json"),
+        ("check", "no usable answer", "json"),
+        ("check", "model error", "text"),
+    ],
+)
 def test_a_call_that_raises_still_reports_the_requests_it_sent(
     capsys: pytest.CaptureFixture[str],
     llm_server: LLMWireServer,

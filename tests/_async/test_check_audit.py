@@ -25,6 +25,9 @@ from stagehand_py.testing import (
 )
 from tests import secret_values
 
+# check()'s path is generated code: the async tests cover its sync twin.
+pytestmark = pytest.mark.no_sync_twin
+
 CART = "check/cart.html"
 FAST = {"action_timeout_ms": 1500}
 
