@@ -180,3 +180,36 @@ async def test_an_answer_of_the_wrong_type_is_a_provider_error(async_page: Async
     result = await page.act("click Hi", raise_on_failure=False)
     assert result.code == "MODEL_ERROR" and "WrongAnswers.chat()" in result.message
     assert [r.llm_calls for r in stagehand.history] == [1, 1, 1]
+
+
+class Raises(FirstContractLLM):
+    """A model object whose own client fails: an HTTP library's error, or a bug of its own."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    async def chat(self, messages: Any, tools: Any, **keywords: Any) -> Any:
+        raise self.error
+
+    async def structured(self, messages: Any, schema: Any, **keywords: Any) -> Any:
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    "error", [RuntimeError("connection reset"), KeyError("choices")], ids=["runtime", "key"]
+)
+async def test_an_exception_of_the_model_object_is_a_counted_provider_error(
+    async_page: AsyncPage, error: Exception
+) -> None:
+    stagehand = AsyncStagehand(llm=Raises(error))
+    page = stagehand.wrap(async_page)
+    await page.set_content(PAGE)
+    said = rf"Raises\.structured\(\)': it raised {type(error).__name__}"
+    with pytest.raises(ProviderError, match=said) as raised:
+        await page.extract("the report title", schema=Title)
+    assert raised.value.__cause__ is error  # the object's own traceback stays reachable
+    with pytest.raises(ProviderError, match=said):
+        await page.observe("the Hi button")
+    result = await page.act("click Hi", raise_on_failure=False)
+    assert result.code == "MODEL_ERROR" and "Raises.chat()': it raised" in result.message
+    assert [r.llm_calls for r in stagehand.history] == [1, 1, 1]  # each failed request counted

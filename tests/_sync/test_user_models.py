@@ -181,3 +181,36 @@ def test_an_answer_of_the_wrong_type_is_a_provider_error(sync_page: Page) -> Non
     result = page.act("click Hi", raise_on_failure=False)
     assert result.code == "MODEL_ERROR" and "WrongAnswers.chat()" in result.message
     assert [r.llm_calls for r in stagehand.history] == [1, 1, 1]
+
+
+class Raises(FirstContractLLM):
+    """A model object whose own client fails: an HTTP library's error, or a bug of its own."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+    def chat(self, messages: Any, tools: Any, **keywords: Any) -> Any:
+        raise self.error
+
+    def structured(self, messages: Any, schema: Any, **keywords: Any) -> Any:
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    "error", [RuntimeError("connection reset"), KeyError("choices")], ids=["runtime", "key"]
+)
+def test_an_exception_of_the_model_object_is_a_counted_provider_error(
+    sync_page: Page, error: Exception
+) -> None:
+    stagehand = Stagehand(llm=Raises(error))
+    page = stagehand.wrap(sync_page)
+    page.set_content(PAGE)
+    said = rf"Raises\.structured\(\)': it raised {type(error).__name__}"
+    with pytest.raises(ProviderError, match=said) as raised:
+        page.extract("the report title", schema=Title)
+    assert raised.value.__cause__ is error  # the object's own traceback stays reachable
+    with pytest.raises(ProviderError, match=said):
+        page.observe("the Hi button")
+    result = page.act("click Hi", raise_on_failure=False)
+    assert result.code == "MODEL_ERROR" and "Raises.chat()': it raised" in result.message
+    assert [r.llm_calls for r in stagehand.history] == [1, 1, 1]  # each failed request counted

@@ -16,11 +16,13 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from ..._errors import ConfigurationError, ProviderError
+from ..._error_line import first_line
+from ..._errors import ConfigurationError, ProviderError, StagehandError
 from ..._usage import Usage
 from ...llm._flavour import ContractFit, check_llm_flavour, contract_fit
 from ...llm._messages import ChatResponse, StructuredResponse
 from ...prompts.user_instructions import with_user_instructions
+from .._deadline import DeadlineExceeded
 from .base import (
     AsyncLLM,
     AsyncModel,
@@ -73,7 +75,12 @@ class AsyncUserModel(AsyncModel):
         __tracebackhide__ = True
         given = {"tool_choice": request.tool_choice, "options": request.options}
         keywords = {k: v for k, v in given.items() if k in self.fit.chat}
-        answer = await self.inner.chat(request.messages, request.tools, **keywords)
+        try:
+            answer = await self.inner.chat(request.messages, request.tools, **keywords)
+        except (StagehandError, DeadlineExceeded):
+            raise
+        except Exception as error:
+            raise self._raised("chat", error) from error
         if not isinstance(answer, ChatResponse):
             raise self._wrong_answer("chat", answer, "a ChatResponse")
         return answer
@@ -82,7 +89,12 @@ class AsyncUserModel(AsyncModel):
         __tracebackhide__ = True
         given = {"max_retries": request.max_retries, "options": request.options}
         keywords = {k: v for k, v in given.items() if k in self.fit.structured}
-        answer = await self.inner.structured(request.messages, request.schema, **keywords)
+        try:
+            answer = await self.inner.structured(request.messages, request.schema, **keywords)
+        except (StagehandError, DeadlineExceeded):
+            raise
+        except Exception as error:
+            raise self._raised("structured", error) from error
         wanted = request.schema
         if not isinstance(answer, StructuredResponse) or not isinstance(answer.value, wanted):
             got = answer.value if isinstance(answer, StructuredResponse) else answer
@@ -90,6 +102,17 @@ class AsyncUserModel(AsyncModel):
                 "structured", got, f"a StructuredResponse whose value is a {wanted.__name__}"
             )
         return answer
+
+    def _raised(self, method: str, error: Exception) -> ProviderError:
+        """The object's own exception (its client's HTTP error, a bug of its own) as the
+        failed request it is: counted, and ended like any provider's failure."""
+        failed = ProviderError(
+            self.model,
+            f"{type(self.inner).__name__}.{method}()",
+            f"it raised {type(error).__name__}: {first_line(error)}",
+        )
+        failed.usage = Usage(requests=1)
+        return failed
 
     def _wrong_answer(self, method: str, answer: object, wanted: str) -> ProviderError:
         error = ProviderError(
