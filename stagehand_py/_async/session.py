@@ -6,7 +6,6 @@ from __future__ import annotations
 import inspect
 import os
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Page as AsyncPage
@@ -84,7 +83,9 @@ class AsyncStagehandCore:
         self.settings = (settings or Settings.from_env()).updated(**limits)
         directory = cache_dir if cache_dir is not None else os.environ.get("STAGEHAND_PY_CACHE_DIR")
         self.cache: ActionCache | None = (
-            ActionCache(Path(directory), url_normalizer=url_normalizer) if directory else None
+            ActionCache(directory, url_normalizer=url_normalizer)
+            if directory is not None and directory != ""
+            else None
         )
         if self.cache is None and self.settings.cache_mode == "require":
             raise ConfigurationError(

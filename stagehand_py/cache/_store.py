@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
-from .._errors import CacheError
+from .._errors import CacheError, ConfigurationError
 from ._entry import CacheEntry
 from ._files import TEMP_SUFFIX, read_or_warn, unlink, write_atomically
 from ._key import CACHE_FORMAT_VERSION, CacheKey, EntryKind, UrlMode, UrlNormalizer, is_digest
@@ -81,6 +81,11 @@ class ActionCache:
     def __init__(
         self, directory: str | os.PathLike[str], *, url_normalizer: UrlNormalizer | None = None
     ) -> None:
+        if not isinstance(directory, (str, os.PathLike)):
+            raise ConfigurationError(
+                f"cache_dir must be a directory's path (a str or pathlib.Path), not "
+                f"{type(directory).__name__}."
+            )
         self.directory = Path(directory).expanduser()
         if self.directory.exists() and not self.directory.is_dir():
             raise CacheError(

@@ -380,4 +380,11 @@ def open_history(
     if isinstance(history_dir, WorkflowHistory):
         return history_dir
     directory = history_dir if history_dir is not None else os.environ.get(HISTORY_DIR_ENV)
-    return WorkflowHistory(directory) if directory else None
+    if directory is None or directory == "":
+        return None
+    if not isinstance(directory, (str, os.PathLike)):
+        raise ConfigurationError(
+            "history_dir must be a directory's path (a str or pathlib.Path) or a "
+            f"WorkflowHistory, not {type(directory).__name__}."
+        )
+    return WorkflowHistory(directory)

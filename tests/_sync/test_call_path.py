@@ -104,3 +104,13 @@ def test_extract_and_observe_refuse_an_unknown_keyword_by_name(
     with pytest.raises(ConfigurationError, match=r"did you mean timeout_s \(seconds\)"):
         stagehand.observe(sync_page, "the button", timeout=3)  # type: ignore[call-arg]
     assert stagehand.history == []  # refused before the call started
+
+
+# A directory given as something that is not a path is a typed error naming the option, for
+# the cache and the workflow history alike (not Python's TypeError from pathlib).
+@pytest.mark.no_sync_twin
+@pytest.mark.parametrize("option", ["cache_dir", "history_dir"])
+@pytest.mark.parametrize("value", [5, b"cache", ["cache"]], ids=["int", "bytes", "list"])
+def test_a_directory_that_is_not_a_path_is_refused_by_name(option: str, value: object) -> None:
+    with pytest.raises(ConfigurationError, match=rf"{option} must be a directory's path"):
+        Stagehand(llm=ScriptedLLM(), **{option: value})  # type: ignore[arg-type]
