@@ -2,8 +2,9 @@
 
 A value typed into a page comes back changed: percent-encoded in a URL (``ada%40example.com``,
 ``+`` for spaces, lower- or upper-case hex, encoded twice in a redirect), entity-encoded in
-HTML (``&#64;``, ``&quot;``), escaped in JSON (``\\u00e9``, ``\\"``), with its quotes turned
-into other quotes, its whitespace collapsed or dropped, its letters in another case. One
+HTML (``&#64;``, ``&quot;``), escaped in JSON (``\\u00e9``, ``\\"``) or in a regular
+expression (``ada\\.lovelace``, in a pattern's repr too), with its quotes turned into other
+quotes, its whitespace collapsed or dropped, its letters in another case. One
 pattern per value accepts each of those forms character by character, so a page, a URL, a
 log line or a trace file cannot carry the value past :meth:`Redactor.redact`.
 
@@ -32,7 +33,10 @@ PATTERN_MAX_CHARS = 512
 FORMS_MAX_CHARS = 1 << 16
 
 _QUOTES = "\"'`\u2018\u2019\u201c\u201d"
-_WHITESPACE = r"(?:\s|\+|%20|%2520|%09|%0A|%0D|&nbsp;|&#0*160;|&#x0*a0;|%C2%A0|\\[ntr]|\\u00a0)*"
+# A space escaped by a backslash (a regex's re.escape, once or in its repr) counts too.
+_WHITESPACE = (
+    r"(?:\s|\+|%20|%2520|%09|%0A|%0D|&nbsp;|&#0*160;|&#x0*a0;|%C2%A0|\\[ntr]|\\u00a0|\\{1,2} )*"
+)
 # The package's own numbering and markup in rendered page text and step descriptions: an
 # element number at a line start or before a tag, a tag name, an attribute name, a placeholder.
 _MARKUP = re.compile(
@@ -52,7 +56,8 @@ def _entity_names() -> dict[str, list[str]]:
 
 
 def _escaped_forms(char: str) -> list[str]:
-    """Literal spellings of ``char`` once encoded for URLs, HTML or JSON."""
+    """Literal spellings of ``char`` once encoded for URLs, HTML or JSON, or escaped by a
+    backslash."""
     utf8 = char.encode("utf-8")
     forms = ["".join(f"%{b:02X}" for b in utf8), "".join(f"%25{b:02X}" for b in utf8)]
     if char.isalnum() and char.isascii():
@@ -65,8 +70,8 @@ def _escaped_forms(char: str) -> list[str]:
         forms.append(f"\\u{0xD800 + high:04x}\\u{0xDC00 + low:04x}")
     else:
         forms.append(f"\\u{code:04x}")
-    if char in '"\\/':
-        forms.append("\\" + char)
+    # Backslash-escaped, once (JSON's \", a regex's re.escape) or twice (the repr of either).
+    forms += ["\\" + char, "\\\\" + char]
     return forms
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+import re
 import traceback
 from urllib.parse import quote, quote_plus, urlencode
 
@@ -64,6 +65,25 @@ def test_url_html_json_and_whitespace_variants(form: str) -> None:
     redacted = _variables().redact(f"<p>you typed {form} here</p>")
     assert form not in redacted
     assert "<|" in redacted
+
+
+# Escaped for a regular expression, as Playwright prints the pattern of a failed expect():
+# once (re.escape) and in the pattern's repr (backslashes doubled), spaces included.
+@pytest.mark.parametrize(
+    "form",
+    [
+        re.escape(EMAIL),
+        repr(re.compile(re.escape(EMAIL))),
+        re.escape(PASSWORD),
+        re.escape(PHONE),
+        repr(re.compile(re.escape(PHONE))),
+    ],
+)
+def test_a_value_escaped_for_a_regular_expression_is_redacted(form: str) -> None:
+    redacted = _variables().redact(f"Expected pattern: {form}\nReceived: https://shop.test/")
+    assert "<|" in redacted
+    assert not [v for v in (EMAIL, PASSWORD, PHONE) if re.escape(v) in redacted]
+    assert form not in redacted
 
 
 def test_quote_variants_of_a_value_with_a_quote() -> None:

@@ -155,9 +155,11 @@ def expected_problem(kind: str, expected: object) -> str | None:
         if kind not in ("to_have_value", "to_have_text") and not expected.strip():
             return f"{kind} needs a non-empty expected text"
     elif kind in COUNT_KINDS:
-        if isinstance(expected, bool) or not isinstance(expected, int):
-            return f"{kind} expects a whole number of elements (0 to {MAX_COUNT})"
-        if not 0 <= expected <= MAX_COUNT:
+        if (
+            isinstance(expected, bool)
+            or not isinstance(expected, int)
+            or not 0 <= expected <= MAX_COUNT
+        ):
             return f"{kind} expects a whole number of elements (0 to {MAX_COUNT})"
     elif expected is not None:
         return f"{kind} takes no expected value"
