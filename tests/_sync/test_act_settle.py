@@ -61,7 +61,7 @@ def test_the_version_counts_changes_and_a_navigation_makes_a_new_one(
 # Reactions that come with the next rendering step rather than as a task: after an action that
 # scrolls, "unchanged" is only said once the scroll ended and two frames have passed. Without
 # that wait the result depends on where in its frame the action landed, so each case runs
-# several rounds. (A click that makes the page scroll is covered by Playwright's own wait.)
+# several rounds. (A click whose handler scrolls the page by script gets the same two frames.)
 # A key's smooth scroll on a page whose scroll handler is slow has frames further apart than
 # any quiet window: the settle waits for its scrollend (these fail on every round without).
 RENDERED_CASES = [

@@ -286,6 +286,12 @@ if (!w) {
   window.addEventListener("scrollend", () => {
     w.scrollEnded = true;
   }, scrollOptions);
+  // Where the page stood when an armed action's click reached it (after Playwright scrolled
+  // its target into view, before the page's own handlers ran): a handler that scrolls the
+  // page by script moves it from there.
+  window.addEventListener("click", () => {
+    if (w.armedAt >= 0) w.clickPosition = [window.scrollX, window.scrollY];
+  }, scrollOptions);
   window.addEventListener("keydown", (event) => {
     if (w.armFrames && w.armedAt >= 0) w.keyScroll = { event, room: keyHasRoom(event) };
   }, scrollOptions);
@@ -294,6 +300,7 @@ if (!w) {
     w.reacted = false;
     w.opened = 0;
     w.armFrames = Boolean(frames);
+    w.clickPosition = null;
     w.sawScroll = false;
     w.scrollEnded = false;
     w.keyScroll = null;

@@ -9,6 +9,11 @@ if (op === "arm") {
 const started = now();
 const armedAt = w.armedAt;
 const armed = armedAt >= 0;
+// A click whose handler scrolled the page by script: what that scroll sets off comes with the
+// next frames as well, so it gets the same two frames as an action that scrolls (below).
+const clicked = armed ? w.clickPosition : null;
+const movedByClick = Array.isArray(clicked) &&
+  (window.scrollX !== clicked[0] || window.scrollY !== clicked[1]);
 const animating = () => {
   for (const animation of document.getAnimations()) {
     if (animation.playState !== "running") continue;
@@ -73,7 +78,7 @@ return (async () => {
       // What a scroll sets off comes with a rendering step, not as a task: scroll events,
       // IntersectionObserver callbacks (a list that loads more when scrolled to its end).
       // After one, "unchanged" is only said once two frames have passed.
-      if (!rendered && scrolled) {
+      if (!rendered && (scrolled || movedByClick)) {
         await nextRender(RENDER_WAIT_MS);
         rendered = true;
         continue;
